@@ -1,0 +1,73 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "keychaind",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "keychaind", targets: ["keychaind"]),
+        .library(name: "KeychainCore", targets: ["KeychainCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // Thin C modules: a module map and a shim.h each, nothing else.
+        .systemLibrary(
+            name: "CSodium", pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]),
+
+        // The barrier's primitives: secure memory, AEAD, Argon2id, keyed digests.
+        .target(name: "KeychainCrypto", dependencies: ["CSodium"], swiftSettings: strictSettings),
+        // Untrusted storage: ciphertext, digests and opaque ids in SQLite.
+        .target(name: "KeychainStorage", dependencies: ["CSQLite"], swiftSettings: strictSettings),
+        // Keychain Services semantics: items, queries, tokens, lock states.
+        .target(
+            name: "KeychainCore",
+            dependencies: [
+                "KeychainCrypto", "KeychainStorage",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
+        // HTTP/1.1 transport on libmicrohttpd: framing, limits, keep-alive, suspend/resume.
+        .target(
+            name: "MicroHTTP",
+            dependencies: ["CMicroHTTPD", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings),
+        // The keychaind HTTP API: routes, JSON bodies, the error mapping.
+        .target(
+            name: "KeychainAPI",
+            dependencies: [
+                "KeychainCore", "MicroHTTP",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
+        .executableTarget(
+            name: "keychaind",
+            dependencies: [
+                "KeychainAPI", "KeychainCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
+
+        .testTarget(name: "KeychainCryptoTests", dependencies: ["KeychainCrypto"], swiftSettings: strictSettings),
+        .testTarget(name: "KeychainStorageTests", dependencies: ["KeychainStorage"], swiftSettings: strictSettings),
+        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainStorage", "KeychainCrypto"], swiftSettings: strictSettings),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"], swiftSettings: strictSettings),
+        .testTarget(name: "KeychainAPITests", dependencies: ["KeychainAPI", "KeychainCore", "MicroHTTP"], swiftSettings: strictSettings),
+    ]
+)

@@ -1,0 +1,72 @@
+/// What a token may do (semantics.md §4).
+public enum Capability: String, Sendable, CaseIterable, Comparable {
+    /// Search, including secrets.
+    case read
+    /// Search without secrets.
+    case list
+    /// Add and update.
+    case write
+    case delete
+    case lock
+    /// Tokens, settings, passphrase change, migration.
+    case admin
+
+    public static func < (lhs: Capability, rhs: Capability) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// A bearer token's grant: who it is, which access groups and what it may do.
+public struct AccessToken: Sendable, Equatable {
+    /// Public id (`tok_…`): safe for logs.
+    public let id: String
+    public let name: String
+    /// Exact group names; `"*"` means every group.
+    public let accessGroups: [String]
+    public let capabilities: Set<Capability>
+    /// Milliseconds since 1970; `nil` never expires.
+    public let expiresAt: Int64?
+    public let createdAt: Int64
+
+    public init(
+        id: String, name: String, accessGroups: [String], capabilities: Set<Capability>, expiresAt: Int64?, createdAt: Int64
+    ) {
+        self.id = id
+        self.name = name
+        self.accessGroups = accessGroups
+        self.capabilities = capabilities
+        self.expiresAt = expiresAt
+        self.createdAt = createdAt
+    }
+
+    /// Every group, through `"*"`.
+    public var allGroups: Bool { accessGroups.contains("*") }
+
+    public func grants(group: String) -> Bool { allGroups || accessGroups.contains(group) }
+
+    public func has(_ capability: Capability) -> Bool { capabilities.contains(capability) }
+
+    /// The group an add goes to when it names none: the first group, or `default` for a `*` token.
+    public var defaultGroup: String {
+        guard let first = accessGroups.first, first != "*" else { return Keychain.defaultGroup }
+        return first
+    }
+
+    /// The public description (never the secret), as the token routes show it.
+    public var json: JSON {
+        var object: JSONObject = [
+            "id": .string(id), "name": .string(name), "accessGroups": .array(accessGroups.map { .string($0) }),
+            "capabilities": .array(capabilities.sorted().map { .string($0.rawValue) }),
+            "createdAt": .string(RFC3339.format(milliseconds: createdAt)),
+        ]
+        object["expiresAt"] = expiresAt.map { .string(RFC3339.format(milliseconds: $0)) } ?? .null
+        return .object(object)
+    }
+}
+
+/// A token just created: its grant and its secret, shown this once.
+public struct IssuedToken: Sendable {
+    public let token: AccessToken
+    /// The bearer secret. Stored nowhere: only its keyed hash is kept.
+    public let secret: String
+}

@@ -1,0 +1,169 @@
+import KeychainCrypto
+import Synchronization
+
+/// The one type that seals and opens, and the only holder of key material.
+///
+/// - instance key (key file) → wraps the metadata master key and the `always` class key;
+/// - metadata master → (KDF) attribute-sealing key, lookup-digest key, token-hash key;
+/// - passphrase → Argon2id → key-encryption key → wraps the `whenUnlocked` and
+///   `afterFirstUnlock` class keys.
+///
+/// Locked means the `whenUnlocked` key is gone from memory; `afterFirstUnlock` stays once
+/// unwrapped until the process exits (semantics.md §2).
+final class Barrier: Sendable {
+    private let attributeKey: SecureBytes
+    private let lookupDigest: KeyedDigest
+    private let tokenDigest: KeyedDigest
+    private let alwaysKey: SecureBytes
+    private let classKeys: Mutex<ClassKeys>
+
+    private struct ClassKeys {
+        var whenUnlocked: SecureBytes?
+        var afterFirstUnlock: SecureBytes?
+    }
+
+    /// Meta keys under which wrapped keys are stored.
+    enum MetaKey {
+        static let metadata = "wrap.metadata"
+        static let always = "wrap.always"
+        static let whenUnlocked = "wrap.whenUnlocked"
+        static let afterFirstUnlock = "wrap.afterFirstUnlock"
+        static let salt = "kdf.salt"
+        static let limits = "kdf.limits"
+    }
+
+    /// Opens the barrier with the instance key: metadata and `always` keys available, locked.
+    init(instanceKey: SecureBytes, wrappedMetadata: [UInt8], wrappedAlways: [UInt8]) throws(CryptoError) {
+        let master = try AEAD.unwrap(wrappedMetadata, with: instanceKey, label: Label.metadata)
+        attributeKey = try SubkeyDerivation.derive(from: master, id: 1, context: "kcd-meta")
+        lookupDigest = try KeyedDigest(key: SubkeyDerivation.derive(from: master, id: 2, context: "kcd-meta"))
+        tokenDigest = try KeyedDigest(key: SubkeyDerivation.derive(from: master, id: 3, context: "kcd-meta"))
+        alwaysKey = try AEAD.unwrap(wrappedAlways, with: instanceKey, label: Label.always)
+        classKeys = Mutex(ClassKeys())
+    }
+
+    // MARK: lock state
+
+    var isUnlocked: Bool { classKeys.withLock { $0.whenUnlocked != nil } }
+    var hasBeenUnlocked: Bool { classKeys.withLock { $0.afterFirstUnlock != nil } }
+
+    /// Installs the class keys unwrapped with the key-encryption key; fails on a wrong passphrase.
+    func unlock(kek: SecureBytes, wrappedWhenUnlocked: [UInt8], wrappedAfterFirstUnlock: [UInt8]) throws(CryptoError) {
+        let (whenUnlocked, afterFirstUnlock) = try Self.unwrapClassKeys(
+            kek: kek, wrappedWhenUnlocked: wrappedWhenUnlocked, wrappedAfterFirstUnlock: wrappedAfterFirstUnlock)
+        classKeys.withLock {
+            $0.whenUnlocked = whenUnlocked
+            if $0.afterFirstUnlock == nil { $0.afterFirstUnlock = afterFirstUnlock }
+        }
+    }
+
+    /// Drops the `whenUnlocked` key and zeroes it (`sodium_free` zeroes when the last in-flight
+    /// user releases it; with none, that is now).
+    func lock() {
+        let key = classKeys.withLock { keys -> SecureBytes? in
+            defer { keys.whenUnlocked = nil }
+            return keys.whenUnlocked
+        }
+        _ = key
+    }
+
+    /// Unwraps the passphrase-protected class keys without installing them; fails on a wrong passphrase.
+    static func unwrapClassKeys(kek: SecureBytes, wrappedWhenUnlocked: [UInt8], wrappedAfterFirstUnlock: [UInt8]) throws(CryptoError)
+        -> (whenUnlocked: SecureBytes, afterFirstUnlock: SecureBytes)
+    {
+        (
+            try AEAD.unwrap(wrappedWhenUnlocked, with: kek, label: Label.whenUnlocked),
+            try AEAD.unwrap(wrappedAfterFirstUnlock, with: kek, label: Label.afterFirstUnlock)
+        )
+    }
+
+    /// Wrapping labels, bound into each wrapped key's associated data.
+    enum Label {
+        static let metadata = "metadata"
+        static let always = "class.always"
+        static let whenUnlocked = "class.whenUnlocked"
+        static let afterFirstUnlock = "class.afterFirstUnlock"
+    }
+
+    /// The key for `protection`, or `nil` while it is unavailable (locked).
+    func classKey(for protection: Protection) -> SecureBytes? {
+        switch protection.keyClass {
+        case .always: alwaysKey
+        case .afterFirstUnlock: classKeys.withLock { $0.afterFirstUnlock }
+        default: classKeys.withLock { $0.whenUnlocked }
+        }
+    }
+
+    // MARK: sealing
+
+    static func secretAD(ref: [UInt8], itemClass: ItemClass, group: [UInt8]) -> [UInt8] {
+        Array("secret".utf8) + ref + [UInt8(itemClass.rawValue)] + group
+    }
+
+    static func attributesAD(ref: [UInt8], itemClass: ItemClass, group: [UInt8], protection: Protection, sync: Bool) -> [UInt8] {
+        Array("attrs".utf8) + ref + [UInt8(itemClass.rawValue), UInt8(protection.rawValue), sync ? 1 : 0] + group
+    }
+
+    func sealAttributes(_ plaintext: [UInt8], ad: [UInt8]) throws(CryptoError) -> [UInt8] {
+        try AEAD.seal(plaintext, key: attributeKey, associatedData: ad)
+    }
+
+    func openAttributes(_ frame: [UInt8], ad: [UInt8]) throws(CryptoError) -> [UInt8] {
+        try AEAD.open(frame, key: attributeKey, associatedData: ad)
+    }
+
+    func sealSecret(_ secret: [UInt8], key: SecureBytes, ad: [UInt8]) throws(CryptoError) -> [UInt8] {
+        try AEAD.seal(secret, key: key, associatedData: ad)
+    }
+
+    func openSecret(_ frame: [UInt8], key: SecureBytes, ad: [UInt8]) throws(CryptoError) -> [UInt8] {
+        try AEAD.open(frame, key: key, associatedData: ad)
+    }
+
+    /// Seals a token's description under the attribute key, bound to its id.
+    func sealToken(_ plaintext: [UInt8], id: String) throws(CryptoError) -> [UInt8] {
+        try AEAD.seal(plaintext, key: attributeKey, associatedData: Array("token".utf8) + Array(id.utf8))
+    }
+
+    func openToken(_ frame: [UInt8], id: String) throws(CryptoError) -> [UInt8] {
+        try AEAD.open(frame, key: attributeKey, associatedData: Array("token".utf8) + Array(id.utf8))
+    }
+
+    // MARK: digests
+
+    func groupDigest(_ group: String) -> [UInt8] {
+        lookupDigest.digest([0x47], Array(group.utf8))
+    }
+
+    func lookup(_ spec: AttributeSpec, _ value: AttributeValue, folded: Bool) -> [UInt8]? {
+        if folded {
+            guard let bytes = value.foldedDigestBytes else { return nil }
+            return lookupDigest.digest([0x46], Array(spec.name.utf8), bytes)
+        }
+        return lookupDigest.digest([0x45], Array(spec.name.utf8), value.digestBytes)
+    }
+
+    func primaryKey(itemClass: ItemClass, group: String, sync: Bool, values: [AttributeValue]) -> [UInt8] {
+        lookupDigest.digest(parts: [[0x50, UInt8(itemClass.rawValue), sync ? 1 : 0], Array(group.utf8)] + values.map(\.digestBytes))
+    }
+
+    func tokenHash(_ token: String) -> [UInt8] {
+        tokenDigest.digest([0x54], Array(token.utf8))
+    }
+
+    // MARK: creation
+
+    /// Fresh keys for a new keychain, wrapped for storage.
+    static func generate(instanceKey: SecureBytes, kek: SecureBytes) throws(CryptoError) -> [String: [UInt8]] {
+        let master = try SecureBytes.random(count: 32)
+        let always = try SecureBytes.random(count: AEAD.keyLength)
+        let whenUnlocked = try SecureBytes.random(count: AEAD.keyLength)
+        let afterFirstUnlock = try SecureBytes.random(count: AEAD.keyLength)
+        return [
+            MetaKey.metadata: try AEAD.wrap(master, with: instanceKey, label: Label.metadata),
+            MetaKey.always: try AEAD.wrap(always, with: instanceKey, label: Label.always),
+            MetaKey.whenUnlocked: try AEAD.wrap(whenUnlocked, with: kek, label: Label.whenUnlocked),
+            MetaKey.afterFirstUnlock: try AEAD.wrap(afterFirstUnlock, with: kek, label: Label.afterFirstUnlock),
+        ]
+    }
+}

@@ -1,0 +1,118 @@
+/// An item class (`kSecClass`). The raw value is the code storage keeps.
+public enum ItemClass: Int, Sendable, CaseIterable {
+    case genericPassword = 1
+    case internetPassword = 2
+    case certificate = 3
+    case key = 4
+    case identity = 5
+
+    /// The canonical JSON name.
+    public var name: String {
+        switch self {
+        case .genericPassword: "genericPassword"
+        case .internetPassword: "internetPassword"
+        case .certificate: "certificate"
+        case .key: "key"
+        case .identity: "identity"
+        }
+    }
+
+    var constantName: String {
+        switch self {
+        case .genericPassword: "kSecClassGenericPassword"
+        case .internetPassword: "kSecClassInternetPassword"
+        case .certificate: "kSecClassCertificate"
+        case .key: "kSecClassKey"
+        case .identity: "kSecClassIdentity"
+        }
+    }
+
+    var shortName: String {
+        switch self {
+        case .genericPassword: "genp"
+        case .internetPassword: "inet"
+        case .certificate: "cert"
+        case .key: "keys"
+        case .identity: "idnt"
+        }
+    }
+
+    /// Whether this build stores the class yet (certificates, keys and identities come later).
+    public var isSupported: Bool { self == .genericPassword || self == .internetPassword }
+
+    /// The classes this build stores.
+    public static let supported = allCases.filter(\.isSupported)
+
+    /// The class named `text` by its canonical, constant or short name.
+    static func named(_ text: String) -> ItemClass? {
+        allCases.first { $0.name == text || $0.constantName == text || $0.shortName == text }
+    }
+
+    /// The primary key's attributes, besides `accessGroup` and `synchronizable` (semantics.md §2).
+    var primaryKey: [AttributeSpec] {
+        let names: [String] =
+            switch self {
+            case .genericPassword: ["account", "service"]
+            case .internetPassword:
+                ["account", "securityDomain", "server", "protocol", "authenticationType", "port", "path"]
+            case .certificate: ["certificateType", "issuer", "serialNumber"]
+            case .key:
+                ["keyClass", "applicationLabel", "applicationTag", "keyType", "keySizeInBits", "effectiveKeySize",
+                 "creator", "startDate", "endDate"]
+            case .identity: []
+            }
+        return names.compactMap { AttributeSpec.byName[$0] }
+    }
+}
+
+/// A protection class (`kSecAttrAccessible`). The raw value is the code storage keeps.
+public enum Protection: Int, Sendable, CaseIterable {
+    case whenUnlocked = 1
+    case afterFirstUnlock = 2
+    case always = 3
+    case whenUnlockedThisDeviceOnly = 4
+    case afterFirstUnlockThisDeviceOnly = 5
+    case alwaysThisDeviceOnly = 6
+
+    public var name: String {
+        switch self {
+        case .whenUnlocked: "whenUnlocked"
+        case .afterFirstUnlock: "afterFirstUnlock"
+        case .always: "always"
+        case .whenUnlockedThisDeviceOnly: "whenUnlockedThisDeviceOnly"
+        case .afterFirstUnlockThisDeviceOnly: "afterFirstUnlockThisDeviceOnly"
+        case .alwaysThisDeviceOnly: "alwaysThisDeviceOnly"
+        }
+    }
+
+    /// Apple's stored `pdmn` values.
+    var shortName: String {
+        switch self {
+        case .whenUnlocked: "ak"
+        case .afterFirstUnlock: "ck"
+        case .always: "dk"
+        case .whenUnlockedThisDeviceOnly: "aku"
+        case .afterFirstUnlockThisDeviceOnly: "cku"
+        case .alwaysThisDeviceOnly: "dku"
+        }
+    }
+
+    /// The class whose key seals the secret: ThisDeviceOnly shares its base class's key.
+    public var keyClass: Protection {
+        switch self {
+        case .whenUnlocked, .whenUnlockedThisDeviceOnly: .whenUnlocked
+        case .afterFirstUnlock, .afterFirstUnlockThisDeviceOnly: .afterFirstUnlock
+        case .always, .alwaysThisDeviceOnly: .always
+        }
+    }
+
+    /// Never leaves this instance in a migration bundle.
+    public var isThisDeviceOnly: Bool { rawValue >= 4 }
+
+    static func named(_ text: String) -> Protection? {
+        allCases.first {
+            $0.name == text || "kSecAttrAccessible" + $0.name.prefix(1).uppercased() + $0.name.dropFirst() == text
+                || $0.shortName == text
+        }
+    }
+}

@@ -1,0 +1,295 @@
+import KeychainCrypto
+import KeychainStorage
+import Logging
+import Synchronization
+
+/// One item in an answer: what the query asked for, plus the ref and version for HTTP headers.
+public struct ItemResult: Sendable, Equatable {
+    /// The persistent reference (also in `json` when it was asked for).
+    public let persistentRef: String
+    /// Grows by one on every update: the ETag.
+    public let version: Int64
+    /// `{ "attributes": {…}, "valueData": "…", "persistentRef": "…" }`, the requested parts.
+    public let json: JSONObject
+}
+
+extension Keychain {
+    // MARK: SecItemAdd
+
+    /// Adds an item (SecItemAdd). Returns the new item shaped by the query's return keys
+    /// (attributes and ref when there are none).
+    public func add(_ object: JSONObject, token: AccessToken) throws(KeychainError) -> ItemResult {
+        try require(.write, token, for: "add")
+        let query = try Query.parse(object, role: .add)
+        let barrier = try barrier()
+        let itemClass = query.itemClass!
+        let group = query.accessGroup ?? token.defaultGroup
+        guard token.grants(group: group) else { throw Self.lacksGroup(group) }
+        let protection = query.accessible ?? .whenUnlocked
+        let sync = query.synchronizable ?? false
+        if sync, protection.isThisDeviceOnly {
+            throw .param("accessible: a synchronizable item cannot use \(protection.name)")
+        }
+        var attributes = query.attributes
+        for spec in itemClass.primaryKey where !attributes.contains(where: { $0.spec == spec }) {
+            attributes.append((spec, AttributeValue.emptyDefault(for: spec.type)))
+        }
+        let now = clock.now()
+        var item = DecodedItem(
+            record: ItemRecord(
+                ref: Sodium.randomBytes(PersistentRef.length), itemClass: itemClass.rawValue, group: barrier.groupDigest(group),
+                protection: protection.rawValue, synchronizable: sync, created: now, modified: now, version: 1,
+                primaryKey: [], attributes: [], secret: nil, lookups: []),
+            itemClass: itemClass, group: group, protection: protection, attributes: attributes)
+        if let secret = query.valueData {
+            try checkSize(secret)
+            item.record.secret = try seal(secret, for: item, barrier: barrier)
+        }
+        try item.reseal(barrier: barrier)
+        let record = item.record
+        do {
+            _ = try transaction { try $0.insert(record) }
+        } catch where error.status == KeychainError.duplicateItem(persistentRef: nil).status {
+            // The colliding item shares the primary key, group included: the caller may see it.
+            let existing = try snapshot { try $0.item(primaryKey: record.primaryKey) }
+            throw .duplicateItem(persistentRef: existing.map { PersistentRef.encode($0.ref) })
+        }
+        return try shape(record, query: query, barrier: barrier, secret: query.valueData)
+    }
+
+    // MARK: SecItemCopyMatching
+
+    /// Searches (SecItemCopyMatching): `matchLimit` one by default; errSecItemNotFound when nothing matches.
+    public func search(_ object: JSONObject, token: AccessToken, lenient: Bool = false) throws(KeychainError) -> [ItemResult] {
+        let query = try Query.parse(object, role: .search, lenient: lenient)
+        return try search(query, token: token)
+    }
+
+    func search(_ query: Query, token: AccessToken) throws(KeychainError) -> [ItemResult] {
+        guard token.has(.read) || token.has(.list) else {
+            throw .missingEntitlement("Authorization: the token lacks the read or list capability")
+        }
+        if query.returnData, !token.has(.read) {
+            throw .missingEntitlement("returnData: the token lacks the read capability")
+        }
+        let barrier = try barrier()
+        var filter = try filter(for: query, token: token, barrier: barrier)
+        filter.limit = (query.matchLimit ?? .one).sqlLimit
+        let records = try snapshot { try $0.items(matching: filter) }
+        guard !records.isEmpty else { throw .itemNotFound }
+        if query.returnData {
+            // The whole call fails rather than answer a silent part (semantics.md §3).
+            for record in records where record.secret != nil {
+                guard barrier.classKey(for: Protection(rawValue: record.protection) ?? .whenUnlocked) != nil else {
+                    throw Self.locked("returnData")
+                }
+            }
+        }
+        var results: [ItemResult] = []
+        results.reserveCapacity(records.count)
+        for record in records {
+            results.append(try shape(record, query: query, barrier: barrier, secret: nil))
+        }
+        return results
+    }
+
+    // MARK: SecItemUpdate
+
+    /// Updates every match (SecItemUpdate), atomically. `expectedVersion` (If-Match) requires
+    /// the single matched item to have that version.
+    @discardableResult
+    public func update(
+        query queryObject: JSONObject, attributesToUpdate: JSONObject, token: AccessToken, expectedVersion: Int64? = nil
+    ) throws(KeychainError) -> [ItemResult] {
+        try require(.write, token, for: "update")
+        let query = try Query.parse(queryObject, role: .updateQuery)
+        let changes = try Query.parse(attributesToUpdate, role: .attributesToUpdate)
+        guard changes.namesAttribute || changes.valueData != nil else {
+            throw .param("attributesToUpdate: names nothing to change")
+        }
+        if let group = changes.accessGroup, !token.grants(group: group) { throw Self.lacksGroup(group) }
+        if let secret = changes.valueData { try checkSize(secret) }
+        let barrier = try barrier()
+        let filter = try filter(for: query, token: token, barrier: barrier)
+        let updated = try transaction { writer in
+            let records = try writer.items(matching: filter)
+            let updated = try self.applyUpdate(records, changes: changes, expectedVersion: expectedVersion, barrier: barrier)
+            for record in updated { try writer.replace(record) }
+            return updated
+        }
+        return try updated.map { (record) throws(KeychainError) in
+            try shape(record, query: Query(), barrier: barrier, secret: nil)
+        }
+    }
+
+    /// The records as `changes` leaves them; throws without side effects.
+    private func applyUpdate(_ records: [ItemRecord], changes: Query, expectedVersion: Int64?, barrier: Barrier)
+        throws(KeychainError) -> [ItemRecord]
+    {
+        let now = clock.now()
+        guard !records.isEmpty else { throw .itemNotFound }
+        if let expectedVersion, let record = records.first, records.count == 1, record.version != expectedVersion {
+            throw .preconditionFailed("If-Match: the item's version is \(record.version), not \(expectedVersion)")
+        }
+        var updated: [ItemRecord] = []
+        for record in records {
+            var item = try DecodedItem(record, barrier: barrier)
+            let old = item
+            for (spec, value) in changes.attributes {
+                guard spec.applies(to: item.itemClass) else {
+                    throw .noSuchAttr(spec.name, "class \(item.itemClass.name) has no such attribute")
+                }
+                if let index = item.attributes.firstIndex(where: { $0.spec == spec }) {
+                    item.attributes[index].value = value
+                } else {
+                    item.attributes.append((spec, value))
+                }
+            }
+            if let group = changes.accessGroup {
+                item.group = group
+                item.record.group = barrier.groupDigest(group)
+            }
+            if let protection = changes.accessible { item.protection = protection }
+            if let sync = changes.synchronizable { item.record.synchronizable = sync }
+            if item.record.synchronizable, item.protection.isThisDeviceOnly {
+                throw .param("accessible: a synchronizable item cannot use \(item.protection.name)")
+            }
+            item.record.protection = item.protection.rawValue
+            // The secret is bound to ref, class and group, and sealed under its class key:
+            // a new secret, a new group or a new key class means sealing again.
+            if let secret = changes.valueData {
+                item.record.secret = try seal(secret, for: item, barrier: barrier)
+            } else if let sealed = old.record.secret,
+                old.group != item.group || old.protection.keyClass != item.protection.keyClass
+            {
+                let secret = try openSecret(sealed, of: old, barrier: barrier, key: "accessGroup")
+                item.record.secret = try seal(secret, for: item, barrier: barrier)
+            }
+            item.record.modified = max(now, item.record.created)
+            item.record.version += 1
+            try item.reseal(barrier: barrier)
+            updated.append(item.record)
+        }
+        return updated
+    }
+
+    // MARK: SecItemDelete
+
+    /// Deletes every match (SecItemDelete). A query naming no attribute needs `deleteAll: true`.
+    @discardableResult
+    public func delete(_ object: JSONObject, token: AccessToken, lenient: Bool = false, expectedVersion: Int64? = nil)
+        throws(KeychainError) -> Int
+    {
+        try require(.delete, token, for: "delete")
+        let query = try Query.parse(object, role: .delete, lenient: lenient)
+        guard query.namesAttribute || query.deleteAll else {
+            throw .param("deleteAll: a delete that names no attribute must say \"deleteAll\": true")
+        }
+        let barrier = try barrier()
+        let filter = try filter(for: query, token: token, barrier: barrier)
+        return try transaction { writer in
+            let records = try writer.items(matching: filter)
+            guard !records.isEmpty else { throw KeychainError.itemNotFound }
+            if let expectedVersion, records.count == 1, records[0].version != expectedVersion {
+                throw KeychainError.preconditionFailed(
+                    "If-Match: the item's version is \(records[0].version), not \(expectedVersion)")
+            }
+            try writer.delete(rowIDs: records.map(\.rowID))
+            return records.count
+        }
+    }
+
+    // MARK: status
+
+    /// The items this token may see, counted without revealing any other group's.
+    public func countItems(token: AccessToken) throws(KeychainError) -> Int {
+        let barrier = try barrier()
+        let filter = ItemFilter(groups: token.allGroups ? nil : token.accessGroups.map(barrier.groupDigest))
+        return try snapshot { try $0.countItems(matching: filter) }
+    }
+
+    // MARK: helpers
+
+    static func lacksGroup(_ group: String) -> KeychainError {
+        .missingEntitlement("accessGroup: the token lacks group \"\(group)\"")
+    }
+
+    static func locked(_ key: String) -> KeychainError {
+        .interactionNotAllowed("\(key): the keychain is locked and the item's protection class needs it unlocked")
+    }
+
+    func require(_ capability: Capability, _ token: AccessToken, for operation: String) throws(KeychainError) {
+        guard token.has(capability) else {
+            throw .missingEntitlement("Authorization: the token lacks the \(capability.rawValue) capability needed to \(operation)")
+        }
+    }
+
+    private func checkSize(_ secret: [UInt8]) throws(KeychainError) {
+        guard secret.count <= configuration.maxSecretBytes else {
+            throw .dataTooLarge("valueData: \(secret.count) bytes exceeds the limit of \(configuration.maxSecretBytes)")
+        }
+    }
+
+    /// The storage filter for a search, update or delete query, limited to the token's groups.
+    private func filter(for query: Query, token: AccessToken, barrier: Barrier) throws(KeychainError) -> ItemFilter {
+        var filter = ItemFilter()
+        if let group = query.accessGroup {
+            guard token.grants(group: group) else { throw Self.lacksGroup(group) }
+            filter.groups = [barrier.groupDigest(group)]
+        } else if !token.allGroups {
+            filter.groups = token.accessGroups.map(barrier.groupDigest)
+        }
+        filter.classes = query.candidateClasses.map(\.rawValue)
+        filter.synchronizable = query.synchronizableAny ? nil : (query.synchronizable ?? false)
+        filter.ref = query.persistentRef
+        for (spec, value) in query.attributes {
+            filter.lookups.append(
+                (query.caseInsensitive ? barrier.lookup(spec, value, folded: true) : nil)
+                    ?? barrier.lookup(spec, value, folded: false)!)
+        }
+        if let accessible = query.accessible {
+            filter.lookups.append(barrier.lookup(DecodedItem.accessibleSpec, .int(Int64(accessible.rawValue)), folded: false)!)
+        }
+        return filter
+    }
+
+    private func seal(_ secret: [UInt8], for item: DecodedItem, barrier: Barrier) throws(KeychainError) -> [UInt8] {
+        guard let key = barrier.classKey(for: item.protection) else { throw Self.locked("valueData") }
+        if item.protection.keyClass == .whenUnlocked { noteSecretUse() }
+        let ad = Barrier.secretAD(ref: item.record.ref, itemClass: item.itemClass, group: item.record.group)
+        return try Self.crypto { () throws(CryptoError) in try barrier.sealSecret(secret, key: key, ad: ad) }
+    }
+
+    private func openSecret(_ sealed: [UInt8], of item: DecodedItem, barrier: Barrier, key name: String) throws(KeychainError) -> [UInt8] {
+        guard let key = barrier.classKey(for: item.protection) else { throw Self.locked(name) }
+        if item.protection.keyClass == .whenUnlocked { noteSecretUse() }
+        let ad = Barrier.secretAD(ref: item.record.ref, itemClass: item.itemClass, group: item.record.group)
+        do {
+            return try barrier.openSecret(sealed, key: key, ad: ad)
+        } catch {
+            logger.error("item secret failed authentication", metadata: ["item.ref": "\(PersistentRef.encode(item.record.ref))"])
+            throw .decode("valueData: the stored secret failed authentication")
+        }
+    }
+
+    /// Shapes one record as the query's return keys ask (attributes and ref when none is given).
+    private func shape(_ record: ItemRecord, query: Query, barrier: Barrier, secret known: [UInt8]?) throws(KeychainError) -> ItemResult {
+        let ref = PersistentRef.encode(record.ref)
+        let wantsAttributes = query.returnAttributes || !query.hasReturnKey
+        let wantsRef = query.returnPersistentRef || !query.hasReturnKey
+        var json = JSONObject()
+        if wantsAttributes || query.returnData {
+            let item = try DecodedItem(record, barrier: barrier, logger: logger)
+            if wantsAttributes { json["attributes"] = .object(item.attributesJSON) }
+            if query.returnData, let sealed = record.secret {
+                if let known {
+                    json["valueData"] = .string(Base64.encode(known))
+                } else {
+                    json["valueData"] = .string(Base64.encode(try openSecret(sealed, of: item, barrier: barrier, key: "returnData")))
+                }
+            }
+        }
+        if wantsRef { json["persistentRef"] = .string(ref) }
+        return ItemResult(persistentRef: ref, version: record.version, json: json)
+    }
+}

@@ -1,0 +1,113 @@
+import KeychainCrypto
+import KeychainStorage
+import Logging
+import Synchronization
+
+extension Keychain {
+    /// Resolves a bearer secret to its grant: errSecAuthFailed when unknown, revoked or expired.
+    ///
+    /// Tokens are found by their keyed BLAKE2b hash (the secret is never stored) and the hash is
+    /// compared in constant time.
+    public func authenticate(bearer secret: String) throws(KeychainError) -> AccessToken {
+        let barrier = try barrier()
+        let hash = barrier.tokenHash(secret)
+        let token: AccessToken
+        if let cached = tokenCache.withLock({ $0[hash] }) {
+            token = cached
+        } else {
+            let record = try snapshot { try $0.token(hash: hash) }
+            guard let record, Sodium.constantTimeEquals(record.hash, hash) else { throw Self.invalidToken }
+            token = try openToken(record, barrier: barrier)
+            tokenCache.withLock { cache in
+                if cache.count >= 4096 { cache.removeAll() }
+                cache[hash] = token
+            }
+        }
+        if let expiresAt = token.expiresAt, expiresAt <= clock.now() { throw Self.invalidToken }
+        return token
+    }
+
+    static let invalidToken = KeychainError.authFailed("Authorization: missing, invalid, expired or revoked bearer token")
+
+    /// Creates a token. `caller` must hold `admin` (`nil`: local administration of the data directory).
+    public func createToken(
+        name: String, accessGroups: [String], capabilities: Set<Capability>, expiresAt: Int64?, caller: AccessToken?
+    ) throws(KeychainError) -> IssuedToken {
+        try requireAdmin(caller)
+        guard !name.isEmpty, name.utf8.count <= 256 else { throw .param("name: expected 1…256 bytes") }
+        guard !accessGroups.isEmpty, accessGroups.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 256 }) else {
+            throw .param("accessGroups: expected a non-empty list of non-empty group names")
+        }
+        guard !capabilities.isEmpty else { throw .param("capabilities: expected at least one capability") }
+        if let expiresAt, expiresAt <= clock.now() { throw .param("expiresAt: already in the past") }
+        if let caller, !caller.allGroups, let group = accessGroups.first(where: { !caller.grants(group: $0) }) {
+            throw .missingEntitlement("accessGroups: the calling token lacks group \"\(group)\"")
+        }
+        let made = try makeToken(
+            barrier: barrier(), name: name, accessGroups: accessGroups, capabilities: capabilities, expiresAt: expiresAt)
+        try transaction { try $0.insert(made.record) }
+        logger.info("token created", metadata: ["token.id": "\(made.issued.token.id)"])
+        return made.issued
+    }
+
+    /// Every token's public description (never a secret).
+    public func listTokens(caller: AccessToken?) throws(KeychainError) -> [AccessToken] {
+        try requireAdmin(caller)
+        let barrier = try barrier()
+        let records = try snapshot { try $0.tokens() }
+        var tokens: [AccessToken] = []
+        for record in records { tokens.append(try openToken(record, barrier: barrier)) }
+        return tokens
+    }
+
+    /// Revokes the token `id`; errSecItemNotFound when there is none.
+    public func revokeToken(id: String, caller: AccessToken?) throws(KeychainError) {
+        try requireAdmin(caller)
+        let removed = try transaction { try $0.deleteToken(id: id) }
+        guard removed else { throw .itemNotFound }
+        tokenCache.withLock { cache in cache = cache.filter { $0.value.id != id } }
+        logger.info("token revoked", metadata: ["token.id": "\(id)"])
+    }
+
+    func requireAdmin(_ caller: AccessToken?) throws(KeychainError) {
+        if let caller, !caller.has(.admin) { throw .missingEntitlement("Authorization: the token lacks the admin capability") }
+    }
+
+    func makeToken(
+        barrier: Barrier, name: String, accessGroups: [String], capabilities: Set<Capability>, expiresAt: Int64?
+    ) throws(KeychainError) -> (issued: IssuedToken, record: TokenRecord) {
+        let id = "tok_" + Sodium.randomBytes(8).map { String($0, radix: 16).leftPadded(2) }.joined()
+        let secret = "kcd_" + Base64.encodeURLSafe(Sodium.randomBytes(32))
+        let now = clock.now()
+        let token = AccessToken(
+            id: id, name: name, accessGroups: accessGroups, capabilities: capabilities, expiresAt: expiresAt, createdAt: now)
+        let description: JSON = .object([
+            "name": .string(name), "accessGroups": .array(accessGroups.map { .string($0) }),
+            "capabilities": .array(capabilities.sorted().map { .string($0.rawValue) }),
+        ])
+        let sealed = try Self.crypto { () throws(CryptoError) in try barrier.sealToken(description.serialized(), id: id) }
+        let record = TokenRecord(id: id, hash: barrier.tokenHash(secret), sealed: sealed, expires: expiresAt, created: now)
+        return (IssuedToken(token: token, secret: secret), record)
+    }
+
+    private func openToken(_ record: TokenRecord, barrier: Barrier) throws(KeychainError) -> AccessToken {
+        guard let plaintext = try? barrier.openToken(record.sealed, id: record.id),
+            let object = try? JSON.parse(plaintext).objectValue,
+            let name = object["name"]?.stringValue,
+            let groups = object["accessGroups"]?.arrayValue?.compactMap(\.stringValue),
+            let caps = object["capabilities"]?.arrayValue?.compactMap({ $0.stringValue.flatMap(Capability.init(rawValue:)) })
+        else {
+            logger.error("token record failed to open", metadata: ["token.id": "\(record.id)"])
+            throw .decode("a stored token failed authentication")
+        }
+        return AccessToken(
+            id: record.id, name: name, accessGroups: groups, capabilities: Set(caps), expiresAt: record.expires,
+            createdAt: record.created)
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

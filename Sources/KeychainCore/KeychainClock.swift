@@ -1,0 +1,22 @@
+internal import Foundation
+
+/// Time as the keychain sees it; injectable so throttling and auto-lock are testable without sleeps.
+public protocol KeychainClock: Sendable {
+    /// Wall-clock milliseconds since 1970 (dates, expiry, the persisted unlock throttle).
+    func now() -> Int64
+    /// Monotonic milliseconds (auto-lock).
+    func uptime() -> Int64
+}
+
+/// The system's clocks.
+public struct SystemClock: KeychainClock {
+    public init() {}
+
+    public func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+
+    public func uptime() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+}

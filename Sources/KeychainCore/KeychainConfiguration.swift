@@ -1,0 +1,30 @@
+public import KeychainCrypto
+
+/// Where a keychain lives and how it behaves.
+public struct KeychainConfiguration: Sendable {
+    /// Holds `keychain.db` (and its `-wal`), and by default the instance key file.
+    public var dataDirectory: String
+    /// The instance key file (mode 0600); mountable apart from the data. Default: `<dataDirectory>/instance.key`.
+    public var keyFile: String?
+    /// Argon2id limits for a new keychain; at least MODERATE unless `allowWeakKDFForTesting`.
+    public var kdfLimits: KDFLimits = .moderate
+    /// Lets tests use libsodium's minimum Argon2id limits. Never set by the daemon.
+    public var allowWeakKDFForTesting = false
+    /// The largest secret (`valueData`) accepted, in bytes: errSecDataTooLarge above.
+    public var maxSecretBytes = 64 * 1024
+    /// `lockInterval` of a new keychain, in seconds (macOS's default for new keychains: 300).
+    public var defaultLockInterval = 300
+    public var clock: any KeychainClock = SystemClock()
+
+    public init(dataDirectory: String) {
+        self.dataDirectory = dataDirectory
+    }
+
+    var resolvedKeyFile: String { keyFile ?? dataDirectory + "/instance.key" }
+    var databasePath: String { dataDirectory + "/keychain.db" }
+}
+
+/// The keychain's state (semantics.md §1).
+public enum KeychainState: String, Sendable {
+    case uninitialized, locked, unlocked
+}

@@ -1,0 +1,88 @@
+internal import CSodium
+
+/// XChaCha20-Poly1305 (IETF) sealing with a random 192-bit nonce and a versioned frame.
+///
+/// Frame: `version (1) || nonce (24) || ciphertext || tag (16)`. The version byte is also
+/// authenticated (it is prepended to the associated data), so a frame cannot be re-labelled.
+public enum AEAD {
+    public static let keyLength = Int(crypto_aead_xchacha20poly1305_ietf_KEYBYTES)
+    static let nonceLength = Int(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES)
+    static let tagLength = Int(crypto_aead_xchacha20poly1305_ietf_ABYTES)
+    /// The frame format this build writes.
+    public static let currentVersion: UInt8 = 1
+
+    /// Seals `plaintext` under `key`, binding `associatedData`.
+    public static func seal(_ plaintext: [UInt8], key: SecureBytes, associatedData: [UInt8]) throws(CryptoError) -> [UInt8] {
+        guard key.count == keyLength else { throw .invalidLength("key") }
+        return plaintext.withUnsafeBytes { sealUnchecked($0, key: key, associatedData: associatedData) }
+    }
+
+    /// Seals the bytes at `plaintext` under `key`, binding `associatedData`.
+    public static func seal(_ plaintext: UnsafeRawBufferPointer, key: SecureBytes, associatedData: [UInt8]) throws(CryptoError) -> [UInt8] {
+        guard key.count == keyLength else { throw .invalidLength("key") }
+        return sealUnchecked(plaintext, key: key, associatedData: associatedData)
+    }
+
+    private static func sealUnchecked(_ pt: UnsafeRawBufferPointer, key: SecureBytes, associatedData: [UInt8]) -> [UInt8] {
+        Sodium.ensureInitialized()
+        let ad = [currentVersion] + associatedData
+        var frame = [UInt8](repeating: 0, count: 1 + nonceLength + pt.count + tagLength)
+            frame[0] = currentVersion
+            frame.withUnsafeMutableBytes { out in
+                let noncePtr = out.baseAddress! + 1
+                randombytes_buf(noncePtr, nonceLength)
+                var written: UInt64 = 0
+                key.withUnsafeBytes { k in
+                    ad.withUnsafeBytes { a in
+                        _ = crypto_aead_xchacha20poly1305_ietf_encrypt(
+                            (noncePtr + nonceLength).assumingMemoryBound(to: UInt8.self), &written,
+                            pt.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(pt.count),
+                            a.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(a.count),
+                            nil, noncePtr.assumingMemoryBound(to: UInt8.self),
+                            k.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                    }
+                }
+            }
+        return frame
+    }
+
+    /// Opens a frame sealed by `seal`; throws `authenticationFailed` on any mismatch.
+    public static func open(_ frame: [UInt8], key: SecureBytes, associatedData: [UInt8]) throws(CryptoError) -> [UInt8] {
+        guard key.count == keyLength else { throw .invalidLength("key") }
+        guard frame.count >= 1 + nonceLength + tagLength, frame[0] == currentVersion else { throw .malformedCiphertext }
+        Sodium.ensureInitialized()
+        let ad = [frame[0]] + associatedData
+        var plaintext = [UInt8](repeating: 0, count: frame.count - 1 - nonceLength - tagLength)
+        let rc = frame.withUnsafeBytes { f in
+            plaintext.withUnsafeMutableBytes { out in
+                key.withUnsafeBytes { k in
+                    ad.withUnsafeBytes { a in
+                        var written: UInt64 = 0
+                        let nonce = f.baseAddress! + 1
+                        return crypto_aead_xchacha20poly1305_ietf_decrypt(
+                            out.baseAddress?.assumingMemoryBound(to: UInt8.self), &written, nil,
+                            (nonce + nonceLength).assumingMemoryBound(to: UInt8.self), UInt64(f.count - 1 - nonceLength),
+                            a.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(a.count),
+                            nonce.assumingMemoryBound(to: UInt8.self),
+                            k.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                    }
+                }
+            }
+        }
+        guard rc == 0 else { throw .authenticationFailed }
+        return plaintext
+    }
+
+    /// Seals a key under a wrapping key (key wrapping for class keys).
+    public static func wrap(_ key: SecureBytes, with wrappingKey: SecureBytes, label: String) throws(CryptoError) -> [UInt8] {
+        try key.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws(CryptoError) -> [UInt8] in
+            try seal(raw, key: wrappingKey, associatedData: Array("keychaind.wrap.\(label)".utf8))
+        }
+    }
+
+    /// Opens a wrapped key straight into secure memory.
+    public static func unwrap(_ frame: [UInt8], with wrappingKey: SecureBytes, label: String) throws(CryptoError) -> SecureBytes {
+        var raw = try open(frame, key: wrappingKey, associatedData: Array("keychaind.wrap.\(label)".utf8))
+        return try SecureBytes(consuming: &raw)
+    }
+}

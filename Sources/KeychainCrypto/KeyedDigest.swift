@@ -1,0 +1,63 @@
+internal import CSodium
+
+/// Keyed BLAKE2b (`crypto_generichash` with a key): lookup digests and token hashes.
+///
+/// A keyed digest lets storage index and compare values it cannot read, and, unlike a plain
+/// hash, cannot be brute-forced from a stolen database without the key.
+public struct KeyedDigest: Sendable {
+    /// Digest length in bytes (128 bits: collision-resistant enough for equality and uniqueness).
+    public static let length = 16
+    private let key: SecureBytes
+
+    /// `key` must be 32 bytes.
+    public init(key: SecureBytes) throws(CryptoError) {
+        guard key.count == Int(crypto_generichash_KEYBYTES) else { throw .invalidLength("digest key") }
+        self.key = key
+    }
+
+    /// The digest of `parts`, each length-prefixed so that ("ab","c") and ("a","bc") differ.
+    public func digest(_ parts: [UInt8]...) -> [UInt8] {
+        digest(parts: parts)
+    }
+
+    /// The digest of `parts`, each length-prefixed.
+    public func digest(parts: [[UInt8]]) -> [UInt8] {
+        var message: [UInt8] = []
+        message.reserveCapacity(parts.reduce(0) { $0 + 4 + $1.count })
+        for part in parts {
+            withUnsafeBytes(of: UInt32(part.count).littleEndian) { message.append(contentsOf: $0) }
+            message.append(contentsOf: part)
+        }
+        var out = [UInt8](repeating: 0, count: Self.length)
+        key.withUnsafeBytes { k in
+            message.withUnsafeBytes { m in
+                _ = crypto_generichash(
+                    &out, Self.length, m.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(m.count),
+                    k.baseAddress!.assumingMemoryBound(to: UInt8.self), k.count)
+            }
+        }
+        return out
+    }
+}
+
+/// Derivation of independent subkeys from one master key (`crypto_kdf`, BLAKE2b).
+public enum SubkeyDerivation {
+    /// Derives the 32-byte subkey number `id` in `context` (8 ASCII characters).
+    public static func derive(from master: SecureBytes, id: UInt64, context: String) throws(CryptoError) -> SecureBytes {
+        let ctx = Array(context.utf8)
+        guard ctx.count == Int(crypto_kdf_CONTEXTBYTES) else { throw .invalidLength("kdf context") }
+        guard master.count == Int(crypto_kdf_KEYBYTES) else { throw .invalidLength("master key") }
+        let sub = try SecureBytes(count: 32)
+        sub.withUnsafeMutableBytes { out in
+            master.withUnsafeBytes { m in
+                ctx.withUnsafeBytes { c in
+                    _ = crypto_kdf_derive_from_key(
+                        out.baseAddress!.assumingMemoryBound(to: UInt8.self), out.count, id,
+                        c.baseAddress!.assumingMemoryBound(to: CChar.self),
+                        m.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                }
+            }
+        }
+        return sub
+    }
+}

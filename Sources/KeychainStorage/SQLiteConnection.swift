@@ -1,0 +1,151 @@
+internal import CSQLite
+
+/// One SQLite connection, used by one thread at a time (opened with `SQLITE_OPEN_NOMUTEX`).
+///
+/// Owns its handle and its cache of prepared statements; `deinit` finalizes and closes.
+final class SQLiteConnection {
+    private let handle: OpaquePointer
+    private var statements: [String: SQLiteStatement] = [:]
+
+    init(path: String, readOnly: Bool) throws(StorageError) {
+        var db: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)
+            throw .unavailable("cannot open database: \(message) (\(rc))")
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that bind nothing (schema, pragmas).
+    func execute(_ sql: String) throws(StorageError) {
+        let rc = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard rc == SQLITE_OK else { throw error(rc, "exec") }
+    }
+
+    /// A cached prepared statement for `sql`, reset and cleared of bindings.
+    func statement(_ sql: String) throws(StorageError) -> SQLiteStatement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw error(rc, "prepare") }
+        let statement = SQLiteStatement(stmt, connection: self)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// The integer a single-value query returns (pragmas, counts).
+    func scalarInt(_ sql: String, _ bindings: [SQLiteValue] = []) throws(StorageError) -> Int64? {
+        let stmt = try statement(sql)
+        try stmt.bind(bindings)
+        guard try stmt.step() else { return nil }
+        return stmt.int64(0)
+    }
+
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    func error(_ rc: Int32, _ operation: String) -> StorageError {
+        let message = "\(operation): \(String(cString: sqlite3_errmsg(handle))) (\(rc))"
+        switch rc & 0xff {
+        case SQLITE_CONSTRAINT where rc == (SQLITE_CONSTRAINT | (8 << 8)) || rc == (SQLITE_CONSTRAINT | (6 << 8)):  // _UNIQUE, _PRIMARYKEY (function-like macros Swift cannot import)
+            return .uniqueViolation
+        case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY:
+            return .unavailable(message)
+        case SQLITE_CORRUPT, SQLITE_NOTADB:
+            return .corrupt(message)
+        default:
+            return .failed(message)
+        }
+    }
+}
+
+/// A value to bind or read.
+enum SQLiteValue {
+    case null
+    case int(Int64)
+    case blob([UInt8])
+    case text(String)
+}
+
+/// A prepared statement owned by its connection; finalized in `deinit`.
+final class SQLiteStatement {
+    private let handle: OpaquePointer
+    private unowned let connection: SQLiteConnection
+
+    init(_ handle: OpaquePointer, connection: SQLiteConnection) {
+        self.handle = handle
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    func bind(_ values: [SQLiteValue]) throws(StorageError) {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let rc: Int32
+            switch value {
+            case .null: rc = sqlite3_bind_null(handle, index)
+            case .int(let v): rc = sqlite3_bind_int64(handle, index, v)
+            case .text(let s): rc = sqlite3_bind_text(handle, index, s, -1, kcd_sqlite_transient())
+            case .blob(let b):
+                rc = b.withUnsafeBytes { p in
+                    sqlite3_bind_blob(handle, index, p.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(p.count), kcd_sqlite_transient())
+                }
+            }
+            guard rc == SQLITE_OK else { throw connection.error(rc, "bind") }
+        }
+    }
+
+    /// Advances; `true` when a row is available.
+    @discardableResult
+    func step() throws(StorageError) -> Bool {
+        let rc = sqlite3_step(handle)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let failure = connection.error(rc, "step")
+            sqlite3_reset(handle)
+            throw failure
+        }
+    }
+
+    /// Binds, runs to completion, and resets.
+    func run(_ values: [SQLiteValue]) throws(StorageError) {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+    }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    func text(_ column: Int32) -> String? {
+        guard let p = sqlite3_column_text(handle, column) else { return nil }
+        return String(cString: p)
+    }
+
+    func blob(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let p = sqlite3_column_blob(handle, column) else { return [] }
+        return [UInt8](UnsafeRawBufferPointer(start: p, count: count))
+    }
+}

@@ -1,0 +1,201 @@
+/// Reads and writes on one connection inside the transaction its store opened.
+final class SQLiteSession: StoreWriter {
+    private let connection: SQLiteConnection
+    /// Whether this transaction deleted anything (the store then checkpoints).
+    private(set) var deleted = false
+
+    init(connection: SQLiteConnection) {
+        self.connection = connection
+    }
+
+    private static let itemColumns = "i.id, i.ref, i.class, i.grp, i.pdmn, i.sync, i.cdat, i.mdat, i.version, i.pk, i.attrs, i.secret"
+
+    // MARK: reading
+
+    func items(matching filter: ItemFilter) throws(StorageError) -> [ItemRecord] {
+        let (sql, bindings) = Self.select(Self.itemColumns, filter)
+        let stmt = try connection.statement(sql)
+        try stmt.bind(bindings)
+        var result: [ItemRecord] = []
+        while try stmt.step() {
+            result.append(Self.item(from: stmt))
+        }
+        stmt.reset()
+        return result
+    }
+
+    func countItems(matching filter: ItemFilter) throws(StorageError) -> Int {
+        let (sql, bindings) = Self.select("count(*)", filter)
+        return Int(try connection.scalarInt(sql, bindings) ?? 0)
+    }
+
+    func item(primaryKey: [UInt8]) throws(StorageError) -> ItemRecord? {
+        let stmt = try connection.statement("SELECT \(Self.itemColumns) FROM items i WHERE i.pk = ?")
+        try stmt.bind([.blob(primaryKey)])
+        defer { stmt.reset() }
+        return try stmt.step() ? Self.item(from: stmt) : nil
+    }
+
+    func meta(_ key: String) throws(StorageError) -> [UInt8]? {
+        let stmt = try connection.statement("SELECT value FROM meta WHERE key = ?")
+        try stmt.bind([.text(key)])
+        defer { stmt.reset() }
+        return try stmt.step() ? stmt.blob(0) : nil
+    }
+
+    func token(hash: [UInt8]) throws(StorageError) -> TokenRecord? {
+        let stmt = try connection.statement("SELECT id, hash, sealed, expires, created FROM tokens WHERE hash = ?")
+        try stmt.bind([.blob(hash)])
+        defer { stmt.reset() }
+        return try stmt.step() ? Self.token(from: stmt) : nil
+    }
+
+    func tokens() throws(StorageError) -> [TokenRecord] {
+        let stmt = try connection.statement("SELECT id, hash, sealed, expires, created FROM tokens ORDER BY created, id")
+        var result: [TokenRecord] = []
+        while try stmt.step() { result.append(Self.token(from: stmt)) }
+        stmt.reset()
+        return result
+    }
+
+    // MARK: writing
+
+    func insert(_ item: ItemRecord) throws(StorageError) -> Int64 {
+        let stmt = try connection.statement(
+            """
+            INSERT INTO items (ref, class, grp, pdmn, sync, cdat, mdat, version, pk, attrs, secret)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+            """)
+        try stmt.bind(Self.bindings(item))
+        guard try stmt.step() else { throw .failed("insert returned no row id") }
+        let rowID = stmt.int64(0)
+        stmt.reset()
+        try insertLookups(item.lookups, rowID: rowID)
+        return rowID
+    }
+
+    func replace(_ item: ItemRecord) throws(StorageError) {
+        try connection.statement(
+            """
+            UPDATE items SET ref = ?, class = ?, grp = ?, pdmn = ?, sync = ?, cdat = ?, mdat = ?, version = ?,
+                pk = ?, attrs = ?, secret = ? WHERE id = ?
+            """
+        ).run(Self.bindings(item) + [.int(item.rowID)])
+        try connection.statement("DELETE FROM lookups WHERE item_id = ?").run([.int(item.rowID)])
+        try insertLookups(item.lookups, rowID: item.rowID)
+    }
+
+    func delete(rowIDs: [Int64]) throws(StorageError) {
+        guard !rowIDs.isEmpty else { return }
+        let deleteItem = try connection.statement("DELETE FROM items WHERE id = ?")
+        let deleteLookups = try connection.statement("DELETE FROM lookups WHERE item_id = ?")
+        for rowID in rowIDs {
+            try deleteItem.run([.int(rowID)])
+            try deleteLookups.run([.int(rowID)])
+        }
+        deleted = true
+    }
+
+    func setMeta(_ key: String, _ value: [UInt8]?) throws(StorageError) {
+        if let value {
+            try connection.statement("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").run([.text(key), .blob(value)])
+        } else {
+            try connection.statement("DELETE FROM meta WHERE key = ?").run([.text(key)])
+            deleted = true
+        }
+    }
+
+    func insert(_ token: TokenRecord) throws(StorageError) {
+        try connection.statement("INSERT INTO tokens (id, hash, sealed, expires, created) VALUES (?, ?, ?, ?, ?)").run([
+            .text(token.id), .blob(token.hash), .blob(token.sealed), token.expires.map { .int($0) } ?? .null,
+            .int(token.created),
+        ])
+    }
+
+    func deleteToken(id: String) throws(StorageError) -> Bool {
+        try connection.statement("DELETE FROM tokens WHERE id = ?").run([.text(id)])
+        let removed = connection.changes > 0
+        deleted = deleted || removed
+        return removed
+    }
+
+    // MARK: helpers
+
+    private func insertLookups(_ lookups: [[UInt8]], rowID: Int64) throws(StorageError) {
+        let stmt = try connection.statement("INSERT OR IGNORE INTO lookups (digest, item_id) VALUES (?, ?)")
+        for digest in lookups {
+            try stmt.run([.blob(digest), .int(rowID)])
+        }
+    }
+
+    /// Builds the SELECT for `filter`: driven by the first lookup digest's index when there is one.
+    private static func select(_ columns: String, _ filter: ItemFilter) -> (String, [SQLiteValue]) {
+        var sql = "SELECT \(columns) FROM "
+        var bindings: [SQLiteValue] = []
+        var conditions: [String] = []
+        if let first = filter.lookups.first {
+            sql += "lookups l0 JOIN items i ON i.id = l0.item_id"
+            conditions.append("l0.digest = ?")
+            bindings.append(.blob(first))
+            for (n, digest) in filter.lookups.dropFirst().enumerated() {
+                conditions.append("EXISTS (SELECT 1 FROM lookups l\(n + 1) WHERE l\(n + 1).digest = ? AND l\(n + 1).item_id = i.id)")
+                bindings.append(.blob(digest))
+            }
+        } else {
+            sql += "items i"
+        }
+        if let ref = filter.ref {
+            conditions.append("i.ref = ?")
+            bindings.append(.blob(ref))
+        }
+        if let classes = filter.classes {
+            conditions.append("i.class IN (\(placeholders(classes.count)))")
+            bindings += classes.map { .int(Int64($0)) }
+        }
+        if let groups = filter.groups {
+            conditions.append("i.grp IN (\(placeholders(groups.count)))")
+            bindings += groups.map { .blob($0) }
+        }
+        if let sync = filter.synchronizable {
+            conditions.append("i.sync = ?")
+            bindings.append(.int(sync ? 1 : 0))
+        }
+        if !conditions.isEmpty {
+            sql += " WHERE " + conditions.joined(separator: " AND ")
+        }
+        if columns != "count(*)" {
+            sql += " ORDER BY i.id"
+            if let limit = filter.limit {
+                sql += " LIMIT ?"
+                bindings.append(.int(Int64(limit)))
+            }
+        }
+        return (sql, bindings)
+    }
+
+    private static func placeholders(_ count: Int) -> String {
+        count == 0 ? "NULL" : Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+
+    private static func bindings(_ item: ItemRecord) -> [SQLiteValue] {
+        [
+            .blob(item.ref), .int(Int64(item.itemClass)), .blob(item.group), .int(Int64(item.protection)),
+            .int(item.synchronizable ? 1 : 0), .int(item.created), .int(item.modified), .int(item.version),
+            .blob(item.primaryKey), .blob(item.attributes), item.secret.map { .blob($0) } ?? .null,
+        ]
+    }
+
+    private static func item(from stmt: SQLiteStatement) -> ItemRecord {
+        ItemRecord(
+            rowID: stmt.int64(0), ref: stmt.blob(1), itemClass: Int(stmt.int64(2)), group: stmt.blob(3),
+            protection: Int(stmt.int64(4)), synchronizable: stmt.int64(5) != 0, created: stmt.int64(6),
+            modified: stmt.int64(7), version: stmt.int64(8), primaryKey: stmt.blob(9), attributes: stmt.blob(10),
+            secret: stmt.isNull(11) ? nil : stmt.blob(11), lookups: [])
+    }
+
+    private static func token(from stmt: SQLiteStatement) -> TokenRecord {
+        TokenRecord(
+            id: stmt.text(0) ?? "", hash: stmt.blob(1), sealed: stmt.blob(2),
+            expires: stmt.isNull(3) ? nil : stmt.int64(3), created: stmt.int64(4))
+    }
+}

@@ -1,0 +1,96 @@
+import Synchronization
+
+/// The embedded default store: SQLite in WAL mode, one writer, a pool of readers.
+///
+/// Durability: `synchronous=FULL`, so a committed write survives a crash and a power loss.
+/// Deleted rows: `secure_delete=ON` and a TRUNCATE checkpoint after every write that deleted,
+/// so old rows linger neither in the database pages nor in the `-wal` file.
+public final class SQLiteStore: KeychainStore {
+    /// The database file's path.
+    public let path: String
+    private let writer: Mutex<SQLiteConnection?>
+    private let readers: Mutex<[SQLiteConnection]>
+    private let closed = Atomic<Bool>(false)
+    private let busyTimeoutMilliseconds: Int
+
+    /// Opens (creating if needed) the database at `path` and applies pending migrations.
+    public init(path: String, busyTimeoutMilliseconds: Int = 5_000) throws(StorageError) {
+        self.path = path
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        let connection = try SQLiteConnection(path: path, readOnly: false)
+        try connection.execute(
+            """
+            PRAGMA busy_timeout = \(busyTimeoutMilliseconds);
+            PRAGMA journal_mode = WAL;
+            PRAGMA synchronous = FULL;
+            PRAGMA secure_delete = ON;
+            PRAGMA foreign_keys = OFF;
+            """)
+        try Migrations.apply(to: connection)
+        writer = Mutex(connection)
+        readers = Mutex([])
+    }
+
+    public func close() {
+        closed.store(true, ordering: .releasing)
+        writer.withLock { $0 = nil }
+        readers.withLock { $0.removeAll() }
+    }
+
+    public func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
+        let connection = try checkOutReader()
+        defer { checkIn(connection) }
+        try connection.execute("BEGIN DEFERRED")
+        do {
+            let result = try body(SQLiteSession(connection: connection))
+            try connection.execute("COMMIT")
+            return result
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    public func write<T>(_ body: (any StoreWriter) throws -> T) throws -> T {
+        try writer.withLock { (slot: inout SQLiteConnection?) throws -> T in
+            guard let connection = slot, !closed.load(ordering: .acquiring) else {
+                throw StorageError.unavailable("store is closed")
+            }
+            try connection.execute("BEGIN IMMEDIATE")
+            let session = SQLiteSession(connection: connection)
+            let result: T
+            do {
+                result = try body(session)
+                try connection.execute("COMMIT")
+            } catch {
+                try? connection.execute("ROLLBACK")
+                throw error
+            }
+            if session.deleted {
+                // Move the WAL's frames into the database (where secure_delete zeroed the freed
+                // space) and truncate the -wal file, so deleted rows leave no copy behind.
+                try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+            return result
+        }
+    }
+
+    private func checkOutReader() throws(StorageError) -> SQLiteConnection {
+        guard !closed.load(ordering: .acquiring) else { throw .unavailable("store is closed") }
+        if let pooled = readers.withLock({ $0.popLast() }) { return pooled }
+        let connection = try SQLiteConnection(path: path, readOnly: true)
+        try connection.execute("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
+        return connection
+    }
+
+    private func checkIn(_ connection: SQLiteConnection) {
+        guard !closed.load(ordering: .acquiring) else { return }
+        readers.withLock { pool in
+            if pool.count < 64 { pool.append(connection) }
+        }
+    }
+}
+
+// A connection is used by one thread at a time: the pool hands each out exclusively, and the
+// writer is only touched under its mutex.
+extension SQLiteConnection: @unchecked Sendable {}

@@ -1,0 +1,93 @@
+/// One item as storage sees it: opaque ids, ciphertext and keyed digests, nothing in clear but
+/// its class, group id, protection class, synchronizable flag and dates.
+public struct ItemRecord: Sendable, Equatable {
+    /// Storage's row id; `0` before insertion.
+    public var rowID: Int64
+    /// The persistent reference's 16 random bytes.
+    public var ref: [UInt8]
+    /// The item class code (see `KeychainCore.ItemClass`).
+    public var itemClass: Int
+    /// Keyed digest of the access group name.
+    public var group: [UInt8]
+    /// Protection class code.
+    public var protection: Int
+    public var synchronizable: Bool
+    /// Milliseconds since 1970.
+    public var created: Int64
+    public var modified: Int64
+    /// Starts at 1, grows by one on every update: the ETag.
+    public var version: Int64
+    /// Keyed digest of the class's primary key; unique across the store.
+    public var primaryKey: [UInt8]
+    /// Sealed attributes.
+    public var attributes: [UInt8]
+    /// Sealed secret, if any.
+    public var secret: [UInt8]?
+    /// Keyed lookup digests of every searchable attribute value.
+    public var lookups: [[UInt8]]
+
+    public init(
+        rowID: Int64 = 0, ref: [UInt8], itemClass: Int, group: [UInt8], protection: Int, synchronizable: Bool,
+        created: Int64, modified: Int64, version: Int64, primaryKey: [UInt8], attributes: [UInt8],
+        secret: [UInt8]?, lookups: [[UInt8]]
+    ) {
+        self.rowID = rowID
+        self.ref = ref
+        self.itemClass = itemClass
+        self.group = group
+        self.protection = protection
+        self.synchronizable = synchronizable
+        self.created = created
+        self.modified = modified
+        self.version = version
+        self.primaryKey = primaryKey
+        self.attributes = attributes
+        self.secret = secret
+        self.lookups = lookups
+    }
+}
+
+/// Which items a read or delete selects. Every non-nil field is ANDed.
+public struct ItemFilter: Sendable, Equatable {
+    /// Class codes to include; `nil` means every class.
+    public var classes: [Int]?
+    /// Group digests to include; `nil` means every group.
+    public var groups: [[UInt8]]?
+    /// `nil` means both.
+    public var synchronizable: Bool?
+    public var ref: [UInt8]?
+    /// Lookup digests the item must all carry.
+    public var lookups: [[UInt8]]
+    /// At most this many items, in insertion order.
+    public var limit: Int?
+
+    public init(
+        classes: [Int]? = nil, groups: [[UInt8]]? = nil, synchronizable: Bool? = nil, ref: [UInt8]? = nil,
+        lookups: [[UInt8]] = [], limit: Int? = nil
+    ) {
+        self.classes = classes
+        self.groups = groups
+        self.synchronizable = synchronizable
+        self.ref = ref
+        self.lookups = lookups
+        self.limit = limit
+    }
+}
+
+/// A token as storage sees it: a public id, a keyed hash of the secret, a sealed description.
+public struct TokenRecord: Sendable, Equatable {
+    public var id: String
+    public var hash: [UInt8]
+    public var sealed: [UInt8]
+    /// Milliseconds since 1970; `nil` never expires.
+    public var expires: Int64?
+    public var created: Int64
+
+    public init(id: String, hash: [UInt8], sealed: [UInt8], expires: Int64?, created: Int64) {
+        self.id = id
+        self.hash = hash
+        self.sealed = sealed
+        self.expires = expires
+        self.created = created
+    }
+}
