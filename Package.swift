@@ -31,9 +31,9 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]),
 
         // The barrier's primitives: secure memory, AEAD, Argon2id, keyed digests.
-        .target(name: "KeychainCrypto", dependencies: ["CSodium"], swiftSettings: strictSettings),
+        .target(name: "KeychainCrypto", dependencies: ["CSodium"]),
         // Untrusted storage: ciphertext, digests and opaque ids in SQLite.
-        .target(name: "KeychainStorage", dependencies: ["CSQLite"], swiftSettings: strictSettings),
+        .target(name: "KeychainStorage", dependencies: ["CSQLite"]),
         // Keychain Services semantics: items, queries, tokens, lock states.
         .target(
             name: "KeychainCore",
@@ -64,10 +64,10 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
 
-        .testTarget(name: "KeychainCryptoTests", dependencies: ["KeychainCrypto"], swiftSettings: strictSettings),
-        .testTarget(name: "KeychainStorageTests", dependencies: ["KeychainStorage"], swiftSettings: strictSettings),
-        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainStorage", "KeychainCrypto"], swiftSettings: strictSettings),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"], swiftSettings: strictSettings),
-        .testTarget(name: "KeychainAPITests", dependencies: ["KeychainAPI", "KeychainCore", "MicroHTTP"], swiftSettings: strictSettings),
+        .testTarget(name: "KeychainCryptoTests", dependencies: ["KeychainCrypto"]),
+        .testTarget(name: "KeychainStorageTests", dependencies: ["KeychainStorage"]),
+        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainStorage", "KeychainCrypto"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
+        .testTarget(name: "KeychainAPITests", dependencies: ["KeychainAPI", "KeychainCore", "MicroHTTP"]),
     ]
 )

@@ -52,6 +52,8 @@ enum AttributeValue: Sendable, Equatable {
             throw wrongType("a four-char code (integer or 4 ASCII characters)")
         case .enumeration(let names, let prefix):
             guard case .string(let s) = json else { throw wrongType("a string") }
+            // "" is the unspecified value a primary-key attribute takes when absent.
+            if s.isEmpty { return .string("") }
             let bare = s.hasPrefix(prefix) ? String(s.dropFirst(prefix.count)) : s
             guard let name = names.first(where: { $0.lowercased() == bare.lowercased() }) else {
                 throw .param("\(key): unknown value; expected one of \(names.joined(separator: ", "))")

@@ -50,6 +50,7 @@ final class SQLiteConnection {
     func scalarInt(_ sql: String, _ bindings: [SQLiteValue] = []) throws(StorageError) -> Int64? {
         let stmt = try statement(sql)
         try stmt.bind(bindings)
+        defer { stmt.reset() }
         guard try stmt.step() else { return nil }
         return stmt.int64(0)
     }

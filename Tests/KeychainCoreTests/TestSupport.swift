@@ -1,0 +1,141 @@
+import Foundation
+@testable import KeychainCore
+import KeychainCrypto
+import Logging
+import Synchronization
+import Testing
+
+/// A clock the test moves by hand: no sleeps.
+final class ManualClock: KeychainClock {
+    private let state = Mutex<(now: Int64, uptime: Int64)>((1_790_000_000_000, 1_000))
+
+    func now() -> Int64 { state.withLock { $0.now } }
+    func uptime() -> Int64 { state.withLock { $0.uptime } }
+
+    /// Moves both clocks forward.
+    func advance(seconds: Int64) {
+        state.withLock {
+            $0.now += seconds * 1000
+            $0.uptime += seconds * 1000
+        }
+    }
+}
+
+/// A fresh temporary directory, removed when the value goes.
+final class TemporaryDirectory {
+    let path: String
+
+    init() {
+        var template = Array((NSTemporaryDirectory() + "/keychaind-test-XXXXXX").utf8CString)
+        let result = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        path = String(cString: result!)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+let testPassphrase = "correct horse battery staple"
+
+/// A keychain in its own directory with a manual clock, initialised and unlocked.
+final class Fixture {
+    let directory = TemporaryDirectory()
+    let clock = ManualClock()
+    private(set) var keychain: Keychain
+    let admin: AccessToken
+    let adminSecret: String
+
+    init(lockInterval: Int = 300) throws {
+        keychain = try Keychain(configuration: Self.configuration(directory.path, clock, lockInterval), logger: Logger(label: "test"))
+        let issued = try keychain.initialize(passphrase: SecureBytes(utf8: testPassphrase))
+        admin = issued.token
+        adminSecret = issued.secret
+    }
+
+    static func configuration(_ path: String, _ clock: ManualClock, _ lockInterval: Int = 300) -> KeychainConfiguration {
+        var configuration = KeychainConfiguration(dataDirectory: path)
+        configuration.kdfLimits = .insecureMinimumForTesting
+        configuration.allowWeakKDFForTesting = true
+        configuration.clock = clock
+        configuration.defaultLockInterval = lockInterval
+        return configuration
+    }
+
+    /// Closes and reopens the keychain on the same directory, as a process restart does.
+    func restart() throws {
+        keychain.close()
+        keychain = try Keychain(configuration: Self.configuration(directory.path, clock), logger: Logger(label: "test"))
+    }
+
+    func unlock(_ passphrase: String = testPassphrase) throws {
+        try keychain.unlock(passphrase: SecureBytes(utf8: passphrase))
+    }
+
+    /// A token with these groups and capabilities.
+    func token(_ groups: [String], _ capabilities: Set<Capability> = Set(Capability.allCases)) throws -> AccessToken {
+        try keychain.createToken(name: "t", accessGroups: groups, capabilities: capabilities, expiresAt: nil, caller: admin).token
+    }
+
+    /// Adds a generic password; returns its persistent ref.
+    @discardableResult
+    func addGeneric(
+        service: String, account: String, secret: String? = "s3cret", group: String? = nil,
+        accessible: String? = nil, extra: JSONObject = [:], token: AccessToken? = nil
+    ) throws -> String {
+        var query: JSONObject = ["class": "genericPassword", "service": .string(service), "account": .string(account)]
+        if let secret { query["valueData"] = .string(Base64.encode(Array(secret.utf8))) }
+        if let group { query["accessGroup"] = .string(group) }
+        if let accessible { query["accessible"] = .string(accessible) }
+        for (k, v) in extra { query[k] = v }
+        return try keychain.add(query, token: token ?? admin).persistentRef
+    }
+}
+
+extension JSON: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int64) { self = .int(value) }
+}
+
+/// Runs `body`, which must throw a KeychainError with `status`; returns it for further checks.
+@discardableResult
+func expectError(
+    _ expected: KeychainError, naming key: String? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () throws -> Void
+) -> KeychainError? {
+    do {
+        try body()
+        Issue.record("expected \(expected.name), nothing was thrown", sourceLocation: sourceLocation)
+        return nil
+    } catch let error as KeychainError {
+        #expect(error.status == expected.status, "got \(error)", sourceLocation: sourceLocation)
+        #expect(error.name == expected.name, sourceLocation: sourceLocation)
+        if let key {
+            #expect(error.message.contains(key), "message \"\(error.message)\" does not name \(key)", sourceLocation: sourceLocation)
+        }
+        return error
+    } catch {
+        Issue.record("expected \(expected.name), got \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+}
+
+extension KeychainError {
+    static let anyParam = KeychainError.param("")
+    static let anyNoSuchAttr = KeychainError.noSuchAttr("", "")
+    static let anyNoSuchClass = KeychainError.noSuchClass("")
+    static let anyMissingEntitlement = KeychainError.missingEntitlement("")
+    static let anyDuplicate = KeychainError.duplicateItem(persistentRef: nil)
+    static let anyLocked = KeychainError.interactionNotAllowed("")
+    static let anyAuthFailed = KeychainError.authFailed("")
+    static let anyDecode = KeychainError.decode("")
+    static let anyTooLarge = KeychainError.dataTooLarge("")
+    static let anyUnimplemented = KeychainError.unimplemented("")
+    static let anyPrecondition = KeychainError.preconditionFailed("")
+}
+
+extension ItemResult {
+    var attributes: JSONObject? { json["attributes"]?.objectValue }
+    var secretString: String? {
+        json["valueData"]?.stringValue.flatMap(Base64.decode).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
