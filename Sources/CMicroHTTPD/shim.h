@@ -1,0 +1,32 @@
+#ifndef KEYCHAIND_CMICROHTTPD_SHIM_H
+#define KEYCHAIND_CMICROHTTPD_SHIM_H
+#include <stdarg.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <microhttpd.h>
+
+// MHD_start_daemon is variadic, which Swift cannot call: options come as an MHD_OPTION_ARRAY, the completion callback as fixed arguments.
+static inline struct MHD_Daemon *kcd_mhd_start_daemon(
+    unsigned int flags, MHD_AccessHandlerCallback handler, void *handler_cls,
+    MHD_RequestCompletedCallback completed, void *completed_cls, struct MHD_OptionItem *options) {
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                            MHD_OPTION_ARRAY, options,
+                            MHD_OPTION_END);
+}
+
+// MHD_get_daemon_info is variadic, which Swift cannot call: this asks only for the bound port (0 on failure).
+static inline uint16_t kcd_mhd_daemon_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+// MHD_get_connection_info is variadic, which Swift cannot call: this asks only for the peer's address.
+static inline const struct sockaddr *kcd_mhd_client_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}
+#endif

@@ -1,0 +1,116 @@
+/// A request header list that keeps every occurrence and order, compared case-insensitively by name.
+public struct HTTPHeaders: Sendable, Sequence {
+    public private(set) var entries: [(name: String, value: String)]
+
+    public init(_ entries: [(name: String, value: String)] = []) {
+        self.entries = entries
+    }
+
+    /// The first value of `name`, compared without regard to ASCII case.
+    public subscript(name: String) -> String? {
+        entries.first { $0.name.caseInsensitiveEquals(name) }?.value
+    }
+
+    /// Every value of `name`, in order.
+    public func values(_ name: String) -> [String] {
+        entries.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+    }
+
+    public mutating func append(name: String, value: String) {
+        entries.append((name, value))
+    }
+
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+        entries.makeIterator()
+    }
+}
+
+extension String {
+    func caseInsensitiveEquals(_ other: String) -> Bool {
+        utf8.count == other.utf8.count && lowercased() == other.lowercased()
+    }
+}
+
+/// What the server knows of a request once its headers have arrived, before any body byte.
+public struct HTTPRequestHead: Sendable {
+    /// The method as sent (`GET`, `POST`, …).
+    public var method: String
+    /// The path, percent-decoded, without the query string.
+    public var path: String
+    /// The query parameters in order, percent-decoded.
+    public var queryItems: [(name: String, value: String)]
+    public var headers: HTTPHeaders
+    /// The peer's address (`127.0.0.1`, `::1`), without the port.
+    public var remoteAddress: String
+    /// Monotonic nanoseconds at which the headers were complete, for durations.
+    public var receivedAt: UInt64
+
+    public init(
+        method: String, path: String, queryItems: [(name: String, value: String)] = [],
+        headers: HTTPHeaders = HTTPHeaders(), remoteAddress: String = "127.0.0.1", receivedAt: UInt64 = 0
+    ) {
+        self.method = method
+        self.path = path
+        self.queryItems = queryItems
+        self.headers = headers
+        self.remoteAddress = remoteAddress
+        self.receivedAt = receivedAt
+    }
+}
+
+/// A whole request: its head and its body.
+public struct HTTPRequest: Sendable {
+    public var head: HTTPRequestHead
+    public var body: [UInt8]
+
+    public init(head: HTTPRequestHead, body: [UInt8] = []) {
+        self.head = head
+        self.body = body
+    }
+}
+
+/// A whole response. The server adds `Content-Length` (and `Connection`) itself.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+    /// Close the connection after this response (malformed framing, refused uploads).
+    public var closeConnection: Bool
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], closeConnection: Bool = false) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.closeConnection = closeConnection
+    }
+}
+
+/// The application behind an `HTTPServer`. Called on libmicrohttpd's threads: it must be thread-safe.
+public protocol HTTPResponder: Sendable {
+    /// Called once, as soon as the headers are in and before any body byte is read.
+    ///
+    /// Returning a response refuses the request early (401, 404, 405, 413…): the body is
+    /// discarded unread and `respond(to:)` is never called for it.
+    func preflight(_ head: HTTPRequestHead) -> HTTPResponse?
+
+    /// Whether `respond(to:)` must run off the polling threads (slow work such as Argon2id).
+    ///
+    /// Such a request's connection is suspended while a dedicated worker runs it, so no
+    /// polling thread stalls and other connections keep being served.
+    func runsOffPollingThread(_ head: HTTPRequestHead) -> Bool
+
+    /// Answers a complete request.
+    func respond(to request: HTTPRequest) -> HTTPResponse
+
+    /// Builds the response for a refusal made by the transport itself (400 malformed framing,
+    /// 413 body over the limit), so that every error a client sees has the application's shape.
+    func transportError(_ error: HTTPTransportError, head: HTTPRequestHead?) -> HTTPResponse
+}
+
+/// Refusals the transport makes before the application sees a request.
+public enum HTTPTransportError: Sendable, Equatable {
+    /// `Content-Length` with `Transfer-Encoding`, two `Content-Length`, two `Host` headers, or an unparsable length.
+    case malformedFraming(String)
+    /// The body (declared or counted so far) exceeds `maxBodyBytes`.
+    case bodyTooLarge(limit: Int)
+}

@@ -1,0 +1,37 @@
+import CMicroHTTPD
+import Logging
+
+extension HTTPResponse {
+    /// Headers the transport writes itself; an application's copy of them is dropped.
+    ///
+    /// libmicrohttpd computes `Content-Length` from the buffer (and refuses to be given one),
+    /// closes after a response carrying `Connection: close`, and never chunks a sized buffer.
+    static let transportHeaders: Set<String> = ["content-length", "connection", "transfer-encoding"]
+
+    /// Copies this response into an MHD response, queues it on `connection` and destroys it.
+    ///
+    /// `close` adds `Connection: close` even if `closeConnection` is false (server shutting down).
+    /// Must run inside the access handler, and not on its first call for a request: libmicrohttpd
+    /// 0.9.75 treats a response queued while it is still in the headers-processed state as
+    /// "early" and closes the connection after it, whatever the headers say.
+    func queue(on connection: OpaquePointer, close: Bool, logger: Logger) -> MHD_Result {
+        let response = body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(
+                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let response else { return .NO }
+        defer { MHD_destroy_response(response) }
+        for (name, value) in headers {
+            guard !Self.transportHeaders.contains(name.lowercased()) else { continue }
+            if MHD_add_response_header(response, name, value) == .NO {
+                // The value is not logged: it may carry a token.
+                logger.debug("dropped an invalid response header", metadata: ["http.header": "\(name)"])
+            }
+        }
+        if closeConnection || close {
+            _ = MHD_add_response_header(response, "Connection", "close")
+        }
+        let code = (100...999).contains(status) ? UInt32(status) : 500
+        return MHD_queue_response(connection, code, response)
+    }
+}

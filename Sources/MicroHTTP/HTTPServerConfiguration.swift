@@ -1,0 +1,35 @@
+import Foundation
+
+/// How an `HTTPServer` binds and what it tolerates from clients.
+///
+/// Every limit is passed to libmicrohttpd explicitly, so the defaults below are the
+/// server's behaviour and not whatever the library version happens to default to.
+public struct HTTPServerConfiguration: Sendable {
+    /// The IPv4 or IPv6 literal to bind (`127.0.0.1`, `::1`, `0.0.0.0`, `::`); never a host name.
+    ///
+    /// An IPv6 literal binds dual-stack, so `::` also accepts IPv4 clients.
+    public var host: String = "127.0.0.1"
+    /// The TCP port; `0` picks an ephemeral one, read back with `HTTPServer.port`.
+    public var port: Int = 8700
+    /// The number of polling threads (`MHD_OPTION_THREAD_POOL_SIZE`), at least 1.
+    public var threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    /// Seconds a connection may stay idle (`MHD_OPTION_CONNECTION_TIMEOUT`); suspended ones never time out.
+    public var connectionTimeoutSeconds: Int = 10
+    /// The most simultaneous connections (`MHD_OPTION_CONNECTION_LIMIT`).
+    public var connectionLimit: Int = 1024
+    /// Bytes of header and read buffer per connection (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`).
+    ///
+    /// Request headers larger than this are refused by libmicrohttpd itself.
+    public var perConnectionMemoryLimit: Int = 64 * 1024
+    /// The largest request body accepted, declared or counted; more is refused with 413.
+    public var maxBodyBytes: Int = 1 << 20
+
+    /// A configuration with every default; set the fields to change it.
+    public init() {}
+
+    /// A configuration for `host`:`port`, with every other field at its default.
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+}

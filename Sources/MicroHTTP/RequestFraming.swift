@@ -1,0 +1,73 @@
+/// The transport's reading of a request head's framing headers, made before any body byte.
+///
+/// libmicrohttpd 0.9.75 frames by `Transfer-Encoding` when it is present and silently ignores a
+/// `Content-Length` beside it, reads only the first of two `Content-Length` headers, and does not
+/// look at `Host` at all. Those are request-smuggling shapes (RFC 9112 §6.3), so they are refused
+/// here. (It answers an unparsable or negative `Content-Length` with its own 400 before calling
+/// the application, so the check below is a second line for that case.)
+struct RequestFraming: Sendable, Equatable {
+    /// The declared body length, when there is a `Content-Length`.
+    var declaredLength: Int?
+    /// Whether the body comes chunked, with no length known in advance.
+    var isChunked: Bool
+
+    /// A head's framing, or the refusal it earns.
+    enum Verdict: Sendable, Equatable {
+        case accept(RequestFraming)
+        case refuse(HTTPTransportError)
+    }
+
+    /// Reads `headers`, or says why the request must be refused with the connection closed.
+    static func check(_ headers: HTTPHeaders, maxBodyBytes: Int) -> Verdict {
+        let lengths = headers.values("Content-Length")
+        let encodings = headers.values("Transfer-Encoding")
+        if lengths.count > 1 {
+            return .refuse(.malformedFraming("more than one Content-Length"))
+        }
+        if headers.values("Host").count > 1 {
+            return .refuse(.malformedFraming("more than one Host"))
+        }
+        if !lengths.isEmpty && !encodings.isEmpty {
+            return .refuse(.malformedFraming("Content-Length with Transfer-Encoding"))
+        }
+        if !encodings.isEmpty {
+            // Only a lone `chunked` is framing this server can read; anything else has no end.
+            let codings = encodings.flatMap { $0.split(separator: ",") }
+                .map { $0.trimmingASCIIWhitespace().lowercased() }
+            guard codings == ["chunked"] else {
+                return .refuse(.malformedFraming("Transfer-Encoding other than chunked"))
+            }
+            return .accept(RequestFraming(declaredLength: nil, isChunked: true))
+        }
+        guard let text = lengths.first else {
+            return .accept(RequestFraming(declaredLength: nil, isChunked: false))
+        }
+        guard let length = parseContentLength(text) else {
+            return .refuse(.malformedFraming("unparsable Content-Length"))
+        }
+        guard length <= maxBodyBytes else {
+            return .refuse(.bodyTooLarge(limit: maxBodyBytes))
+        }
+        return .accept(RequestFraming(declaredLength: length, isChunked: false))
+    }
+
+    /// `1*DIGIT` and nothing else (no sign, no list, no spaces inside); `nil` if it overflows `Int`.
+    static func parseContentLength(_ text: String) -> Int? {
+        let trimmed = text.trimmingASCIIWhitespace()
+        guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return nil
+        }
+        return Int(trimmed)
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and horizontal tabs.
+    func trimmingASCIIWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(self[first...last])
+    }
+}

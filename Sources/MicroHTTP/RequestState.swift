@@ -1,0 +1,45 @@
+import Synchronization
+
+/// What the server holds for one request between libmicrohttpd's calls of the access handler.
+///
+/// Created on the first call (headers complete), handed to libmicrohttpd as `*con_cls` with
+/// `Unmanaged.passRetained`, and released in the request-completed callback, which libmicrohttpd
+/// runs for finished, failed, timed-out and aborted requests alike. libmicrohttpd calls the
+/// handler for one connection from one thread at a time, but an offloaded response is written by
+/// the worker thread, so the mutable part sits behind a `Mutex`.
+final class RequestState: Sendable {
+    /// Where the request stands.
+    enum Phase: Sendable {
+        /// Headers in, body (if any) arriving.
+        case receiving
+        /// The connection is suspended while the worker runs `respond(to:)`; then it holds the answer.
+        case offloaded(HTTPResponse?)
+        /// A response has been queued; whatever else arrives is discarded.
+        case answered
+    }
+
+    /// The mutable part.
+    struct Progress: Sendable {
+        var phase = Phase.receiving
+        /// An answer decided before the body is complete (preflight's, or a 413 for a body over
+        /// the limit), queued on the final call; the body is discarded meanwhile.
+        var pendingAnswer: HTTPResponse?
+        var body: [UInt8] = []
+        /// Body bytes seen so far, counted even when they are discarded.
+        var received = 0
+    }
+
+    /// The head, as read on the first call.
+    let head: HTTPRequestHead
+    let progress: Mutex<Progress>
+
+    init(head: HTTPRequestHead, pendingAnswer: HTTPResponse?, expectedLength: Int?, maxBodyBytes: Int) {
+        self.head = head
+        var progress = Progress()
+        progress.pendingAnswer = pendingAnswer
+        if pendingAnswer == nil, let expectedLength {
+            progress.body.reserveCapacity(min(expectedLength, maxBodyBytes))
+        }
+        self.progress = Mutex(progress)
+    }
+}

@@ -1,0 +1,195 @@
+import CMicroHTTPD
+import Dispatch
+import Logging
+import Synchronization
+
+/// Everything libmicrohttpd's callbacks reach through their `cls` pointer: immutable or atomic.
+///
+/// `HTTPServer` hands it to `MHD_start_daemon` with `Unmanaged.passRetained` and releases it
+/// after `MHD_stop_daemon`, when no callback can run any more.
+final class ServerContext: Sendable {
+    let responder: any HTTPResponder
+    let logger: Logger
+    let maxBodyBytes: Int
+    /// Body bytes read in all (kept or discarded) past which a request's connection is dropped.
+    let discardLimit: Int
+    let worker = OffloadWorker()
+    /// Entered when a request's state is created, left when libmicrohttpd completes it.
+    let inFlight = DispatchGroup()
+    /// Set by `shutdown()`: from then on every response closes its connection.
+    let isShuttingDown = Atomic(false)
+
+    init(responder: any HTTPResponder, logger: Logger, maxBodyBytes: Int) {
+        self.responder = responder
+        self.logger = logger
+        self.maxBodyBytes = maxBodyBytes
+        let (limit, overflow) = maxBodyBytes.addingReportingOverflow(max(maxBodyBytes, 64 * 1024))
+        self.discardLimit = overflow ? Int.max : limit
+    }
+
+    /// The access handler's body; see `MHD_AccessHandlerCallback` in microhttpd.h.
+    ///
+    /// Called once when the headers are complete (`*requestContext == NULL`), once per body
+    /// chunk (`*uploadDataSize > 0`) and once more at the end (`*uploadDataSize == 0`); after a
+    /// resume, the end call comes again.
+    func handle(
+        connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+        uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>,
+        requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        guard let opaque = requestContext.pointee else {
+            let (state, refusal) = begin(HTTPRequestHead(connection: connection, url: url, method: method))
+            inFlight.enter()
+            requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
+            // libmicrohttpd 0.9.75 accepts a response only on this call or the final one. A
+            // refusal of the framing cannot wait for the final call (the body may be huge, or its
+            // framing ambiguous), so it goes now, as an "early" response that closes the connection.
+            guard let refusal else { return .YES }
+            return send(refusal, on: connection)
+        }
+        let state = Unmanaged<RequestState>.fromOpaque(opaque).takeUnretainedValue()
+        let size = uploadDataSize.pointee
+        if size > 0 {
+            uploadDataSize.pointee = 0
+            return consume(UnsafeRawBufferPointer(start: uploadData, count: size), into: state) ? .YES : .NO
+        }
+        return finish(state, on: connection)
+    }
+
+    /// The request-completed callback's body: drops the state (also after aborts and timeouts).
+    func complete(requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        guard let opaque = requestContext.pointee else { return }
+        requestContext.pointee = nil
+        Unmanaged<RequestState>.fromOpaque(opaque).release()
+        inFlight.leave()
+    }
+
+    /// First call: checks framing and the declared length, then asks preflight.
+    ///
+    /// - Returns: the request's state, and a refusal to queue at once (then the state is answered).
+    private func begin(_ head: HTTPRequestHead) -> (RequestState, HTTPResponse?) {
+        switch RequestFraming.check(head.headers, maxBodyBytes: maxBodyBytes) {
+        case .refuse(let error):
+            let refusal = transportRefusal(error, head: head)
+            let state = RequestState(head: head, pendingAnswer: nil, expectedLength: nil, maxBodyBytes: maxBodyBytes)
+            state.progress.withLock { $0.phase = .answered }
+            return (state, refusal)
+        case .accept(let framing):
+            let answer = responder.preflight(head)
+            let state = RequestState(
+                head: head, pendingAnswer: answer, expectedLength: framing.declaredLength, maxBodyBytes: maxBodyBytes)
+            return (state, nil)
+        }
+    }
+
+    /// A body chunk: appends it, or counts and discards it once the request has an answer.
+    ///
+    /// libmicrohttpd 0.9.75 refuses `MHD_queue_response` while a body is arriving, so a body
+    /// found too large here gets its 413 on the final call; until then the rest is discarded,
+    /// up to `discardLimit` bytes in all, past which the connection is dropped unanswered.
+    /// - Returns: `false` to make libmicrohttpd close the connection.
+    private func consume(_ chunk: UnsafeRawBufferPointer, into state: RequestState) -> Bool {
+        enum Outcome { case kept, discarded, overLimit, abort }
+        let outcome: Outcome = state.progress.withLock { progress in
+            progress.received += chunk.count
+            let answered: Bool
+            switch progress.phase {
+            case .receiving: answered = progress.pendingAnswer != nil
+            case .offloaded, .answered: answered = true
+            }
+            if answered {
+                return progress.received > discardLimit ? .abort : .discarded
+            }
+            guard progress.received <= maxBodyBytes else {
+                progress.body = []
+                return .overLimit
+            }
+            progress.body.append(contentsOf: chunk)
+            return .kept
+        }
+        switch outcome {
+        case .kept, .discarded:
+            return true
+        case .abort:
+            logger.info("dropped connection: body far over the limit", metadata: ["http.method": "\(state.head.method)"])
+            return false
+        case .overLimit:
+            let refusal = transportRefusal(.bodyTooLarge(limit: maxBodyBytes), head: state.head)
+            state.progress.withLock { $0.pendingAnswer = refusal }
+            return true
+        }
+    }
+
+    /// The responder's answer to a transport refusal, made to close the connection, and logged.
+    private func transportRefusal(_ error: HTTPTransportError, head: HTTPRequestHead) -> HTTPResponse {
+        var answer = responder.transportError(error, head: head)
+        answer.closeConnection = true
+        logger.info(
+            "refused request", metadata: ["http.method": "\(head.method)", "http.status": "\(answer.status)"])
+        return answer
+    }
+
+    /// Final call: queues the early answer, runs the responder here or on the worker, or
+    /// queues the worker's answer after a resume.
+    private func finish(_ state: RequestState, on connection: OpaquePointer) -> MHD_Result {
+        enum Next { case send(HTTPResponse), respond([UInt8]), wait }
+        let next: Next = state.progress.withLock { progress in
+            switch progress.phase {
+            case .answered, .offloaded(nil):
+                return .wait
+            case .offloaded(let response?):
+                progress.phase = .answered
+                return .send(response)
+            case .receiving:
+                if let answer = progress.pendingAnswer {
+                    progress.phase = .answered
+                    return .send(answer)
+                }
+                let body = progress.body
+                progress.body = []
+                return .respond(body)
+            }
+        }
+        switch next {
+        case .wait:
+            return .YES
+        case .send(let response):
+            return send(response, on: connection)
+        case .respond(let body):
+            let request = HTTPRequest(head: state.head, body: body)
+            guard responder.runsOffPollingThread(state.head) else {
+                state.progress.withLock { $0.phase = .answered }
+                return send(responder.respond(to: request), on: connection)
+            }
+            return offload(request, state: state, connection: connection)
+        }
+    }
+
+    /// Suspends the connection and lets the worker answer; the worker resumes it when done.
+    private func offload(_ request: HTTPRequest, state: RequestState, connection: OpaquePointer) -> MHD_Result {
+        let handle = SuspendedConnection(pointer: connection)
+        let responder = self.responder
+        let submitted = worker.submit(
+            prepare: {
+                state.progress.withLock { $0.phase = .offloaded(nil) }
+                MHD_suspend_connection(connection)
+            },
+            job: {
+                let response = responder.respond(to: request)
+                state.progress.withLock { $0.phase = .offloaded(response) }
+                MHD_resume_connection(handle.pointer)
+            })
+        // Only while the server is stopping: close rather than block a polling thread.
+        return submitted ? .YES : .NO
+    }
+
+    private func send(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        response.queue(on: connection, close: isShuttingDown.load(ordering: .relaxed), logger: logger)
+    }
+}
+
+/// A connection suspended for the worker. `@unchecked Sendable`: libmicrohttpd documents
+/// `MHD_resume_connection` as safe from any thread, and a suspended connection is never freed.
+struct SuspendedConnection: @unchecked Sendable {
+    let pointer: OpaquePointer
+}

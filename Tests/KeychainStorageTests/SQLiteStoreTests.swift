@@ -1,0 +1,112 @@
+import Foundation
+import KeychainStorage
+import Testing
+
+/// The storage conformance suite: every KeychainStore backend must pass it.
+/// (SQLite today; a PostgreSQL backend adds its factory to `backends`.)
+@Suite struct StoreConformanceTests {
+    final class SQLiteBackend {
+        let directory: String
+        let store: SQLiteStore
+
+        init() throws {
+            var template = Array((NSTemporaryDirectory() + "/kcd-store-XXXXXX").utf8CString)
+            directory = String(cString: template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }!)
+            store = try SQLiteStore(path: directory + "/test.db")
+        }
+
+        deinit {
+            store.close()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+
+    static func record(_ n: UInt8, group: UInt8 = 1, lookups: [[UInt8]] = []) -> ItemRecord {
+        ItemRecord(
+            ref: [UInt8](repeating: n, count: 16), itemClass: 1, group: [group], protection: 1, synchronizable: false,
+            created: 1, modified: 1, version: 1, primaryKey: [n, 0xAA], attributes: [n], secret: [n, n], lookups: lookups)
+    }
+
+    @Test func insertThenReadBack() throws {
+        let b = try SQLiteBackend()
+        let id = try b.store.write { try $0.insert(Self.record(1, lookups: [[9]])) }
+        let read = try b.store.read { try $0.items(matching: ItemFilter()) }
+        var expected = Self.record(1)
+        expected.rowID = id
+        #expect(read == [expected])
+    }
+
+    @Test func aSecondPrimaryKeyIsAUniqueViolationAndRollsBack() throws {
+        let b = try SQLiteBackend()
+        try b.store.write { _ = try $0.insert(Self.record(1)) }
+        var clash = Self.record(2)
+        clash.primaryKey = Self.record(1).primaryKey
+        #expect(throws: StorageError.uniqueViolation) {
+            try b.store.write { w in
+                _ = try w.insert(Self.record(3))
+                _ = try w.insert(clash)
+            }
+        }
+        #expect(try b.store.read { try $0.countItems(matching: ItemFilter()) } == 1)
+    }
+
+    @Test func filtersAndEveryLookupAreANDed() throws {
+        let b = try SQLiteBackend()
+        try b.store.write { w in
+            _ = try w.insert(Self.record(1, group: 1, lookups: [[0xA], [0xB]]))
+            _ = try w.insert(Self.record(2, group: 1, lookups: [[0xA]]))
+            _ = try w.insert(Self.record(3, group: 2, lookups: [[0xA], [0xB]]))
+        }
+        func refs(_ filter: ItemFilter) throws -> [UInt8] { try b.store.read { try $0.items(matching: filter) }.map { $0.ref[0] } }
+        #expect(try refs(ItemFilter(lookups: [[0xA]])) == [1, 2, 3])
+        #expect(try refs(ItemFilter(lookups: [[0xA], [0xB]])) == [1, 3])
+        #expect(try refs(ItemFilter(groups: [[1]], lookups: [[0xA], [0xB]])) == [1])
+        #expect(try refs(ItemFilter(groups: [])) == [])
+        #expect(try refs(ItemFilter(ref: [UInt8](repeating: 2, count: 16))) == [2])
+        #expect(try refs(ItemFilter(lookups: [[0xA]], limit: 2)) == [1, 2])
+        #expect(try refs(ItemFilter(classes: [2])) == [])
+    }
+
+    @Test func replaceRewritesLookupsAndDeleteRemovesThem() throws {
+        let b = try SQLiteBackend()
+        let id = try b.store.write { try $0.insert(Self.record(1, lookups: [[0xA]])) }
+        var changed = Self.record(1, lookups: [[0xB]])
+        changed.rowID = id
+        changed.version = 2
+        try b.store.write { try $0.replace(changed) }
+        #expect(try b.store.read { try $0.items(matching: ItemFilter(lookups: [[0xA]])) }.isEmpty)
+        #expect(try b.store.read { try $0.items(matching: ItemFilter(lookups: [[0xB]])) }.map(\.version) == [2])
+        try b.store.write { try $0.delete(rowIDs: [id]) }
+        #expect(try b.store.read { try $0.countItems(matching: ItemFilter()) } == 0)
+    }
+
+    @Test func metaAndTokensRoundTrip() throws {
+        let b = try SQLiteBackend()
+        let token = TokenRecord(id: "tok_1", hash: [1, 2], sealed: [3], expires: nil, created: 5)
+        try b.store.write { w in
+            try w.setMeta("k", [1, 2, 3])
+            try w.insert(token)
+        }
+        #expect(try b.store.read { try $0.meta("k") } == [1, 2, 3])
+        #expect(try b.store.read { try $0.token(hash: [1, 2]) } == token)
+        #expect(try b.store.write { try $0.deleteToken(id: "tok_1") })
+        #expect(try b.store.write { try $0.deleteToken(id: "tok_1") } == false)
+        #expect(try b.store.read { try $0.tokens() }.isEmpty)
+    }
+
+    @Test func aDeleteLeavesNoWALBehind() throws {
+        let b = try SQLiteBackend()
+        let id = try b.store.write { try $0.insert(Self.record(7)) }
+        try b.store.write { try $0.delete(rowIDs: [id]) }
+        let wal = (try? FileManager.default.attributesOfItem(atPath: b.directory + "/test.db-wal")[.size] as? Int) ?? 0
+        #expect(wal == 0)
+    }
+
+    @Test func aCommittedWriteIsVisibleToANewStore() throws {
+        let b = try SQLiteBackend()
+        try b.store.write { _ = try $0.insert(Self.record(4)) }
+        let other = try SQLiteStore(path: b.directory + "/test.db")
+        defer { other.close() }
+        #expect(try other.read { try $0.countItems(matching: ItemFilter()) } == 1)
+    }
+}

@@ -1,0 +1,94 @@
+import Dispatch
+import Logging
+import MicroHTTP
+import Testing
+
+@Suite("HTTPServer offloading, start and shutdown")
+struct HTTPServerLifecycleTests {
+    @Test func offloadedRequestDoesNotStallOthers() throws {
+        // One polling thread: a slow request run on it would block the fast one below.
+        let (server, responder) = try makeServer(threads: 1)
+        defer { server.shutdown() }
+        let slow = try RawHTTPClient(port: server.port)
+        try slow.send("POST /slow HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\nhi")
+        // Hang guard only: the worker has started the slow request and is now blocked in it.
+        try #require(responder.slowStarted.wait(timeout: .now() + 10) == .success)
+
+        let fast = try RawHTTPClient(port: server.port)
+        try fast.send("GET /fast HTTP/1.1\r\nHost: t\r\n\r\n")
+        let fastResponse = try fast.readResponse()
+        #expect(fastResponse.status == 200)
+        #expect(fastResponse.text.contains("path=/fast"))
+        #expect(responder.responded == ["/slow", "/fast"])
+
+        responder.slowGate.signal()
+        let slowResponse = try slow.readResponse()
+        #expect(slowResponse.status == 200)
+        #expect(slowResponse.text == "slow done")
+        #expect(!slowResponse.saysClose)
+        // The resumed connection is still good for keep-alive.
+        try slow.send("GET /again HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try slow.readResponse().status == 200)
+    }
+
+    @Test func shutdownStopsAcceptingAndIsIdempotent() throws {
+        let (server, _) = try makeServer()
+        defer { server.shutdown() }
+        let port = server.port
+        let client = try RawHTTPClient(port: port)
+        try client.send("GET /before HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try client.readResponse().status == 200)
+
+        server.shutdown()
+        #expect(RawHTTPClient.connectionRefused(port: port))
+        #expect(client.isClosedByServer())
+        server.shutdown()
+    }
+
+    @Test func shutdownLetsAnOffloadedRequestFinish() throws {
+        let (server, responder) = try makeServer()
+        defer { server.shutdown() }
+        let slow = try RawHTTPClient(port: server.port)
+        try slow.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+        try #require(responder.slowStarted.wait(timeout: .now() + 10) == .success)
+
+        let stopped = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            server.shutdown()
+            stopped.signal()
+        }
+        responder.slowGate.signal()
+        let response = try slow.readResponse()
+        #expect(response.status == 200)
+        #expect(response.text == "slow done")
+        try #require(stopped.wait(timeout: .now() + 10) == .success)
+        #expect(slow.isClosedByServer())
+    }
+
+    @Test func portZeroReportsTheBoundPort() throws {
+        let (server, _) = try makeServer()
+        defer { server.shutdown() }
+        #expect(server.port > 0)
+        let client = try RawHTTPClient(port: server.port)
+        try client.send("GET /port HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try client.readResponse().status == 200)
+    }
+
+    @Test func takenPortFailsToStart() throws {
+        let (server, _) = try makeServer()
+        defer { server.shutdown() }
+        var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: server.port)
+        configuration.threads = 1
+        #expect(throws: HTTPServerError.startFailed) {
+            try HTTPServer(configuration: configuration, responder: ProbeResponder(), logger: quietLogger)
+        }
+    }
+
+    @Test(arguments: ["localhost", "127.0.0.1:80", "[::1]", ""])
+    func hostMustBeAnIPLiteral(host: String) throws {
+        let configuration = HTTPServerConfiguration(host: host, port: 0)
+        #expect(throws: HTTPServerError.invalidConfiguration) {
+            try HTTPServer(configuration: configuration, responder: ProbeResponder(), logger: quietLogger)
+        }
+    }
+}
