@@ -26,6 +26,7 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLinux"),
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]),
@@ -58,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "keychaind",
             dependencies: [
-                "KeychainAPI", "KeychainCore",
+                "KeychainAPI", "KeychainCore", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -23,7 +23,7 @@ public enum JSON: Sendable, Equatable {
     }
 
     /// The JSON type's name, for error messages.
-    var typeName: String {
+    public var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "boolean"

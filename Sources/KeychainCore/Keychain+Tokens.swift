@@ -12,22 +12,28 @@ extension Keychain {
         let barrier = try barrier()
         let hash = barrier.tokenHash(secret)
         let token: AccessToken
-        if let cached = tokenCache.withLock({ $0[hash] }) {
-            token = cached
+        let now = clock.uptime()
+        if let cached = tokenCache.withLock({ $0[hash] }), now - cached.cachedAt < Self.tokenCacheMilliseconds {
+            token = cached.token
         } else {
             let record = try snapshot { try $0.token(hash: hash) }
             guard let record, Sodium.constantTimeEquals(record.hash, hash) else { throw Self.invalidToken }
             token = try openToken(record, barrier: barrier)
             tokenCache.withLock { cache in
                 if cache.count >= 4096 { cache.removeAll() }
-                cache[hash] = token
+                cache[hash] = (token, now)
             }
         }
         if let expiresAt = token.expiresAt, expiresAt <= clock.now() { throw Self.invalidToken }
         return token
     }
 
-    static let invalidToken = KeychainError.authFailed("Authorization: missing, invalid, expired or revoked bearer token")
+    /// How long a verified token is trusted without a store lookup. Revocation through this
+    /// process is immediate; through another process (`keychaind token revoke`) it takes this long.
+    static let tokenCacheMilliseconds: Int64 = 10_000
+
+    /// The one answer for a missing, unknown, expired or revoked token.
+    public static let invalidToken = KeychainError.authFailed("Authorization: missing, invalid, expired or revoked bearer token")
 
     /// Creates a token. `caller` must hold `admin` (`nil`: local administration of the data directory).
     public func createToken(
@@ -65,11 +71,12 @@ extension Keychain {
         try requireAdmin(caller)
         let removed = try transaction { try $0.deleteToken(id: id) }
         guard removed else { throw .itemNotFound }
-        tokenCache.withLock { cache in cache = cache.filter { $0.value.id != id } }
+        tokenCache.withLock { cache in cache = cache.filter { $0.value.token.id != id } }
         logger.info("token revoked", metadata: ["token.id": "\(id)"])
     }
 
-    func requireAdmin(_ caller: AccessToken?) throws(KeychainError) {
+    /// errSecMissingEntitlement unless `caller` holds `admin` (`nil`: local administration).
+    public func requireAdmin(_ caller: AccessToken?) throws(KeychainError) {
         if let caller, !caller.has(.admin) { throw .missingEntitlement("Authorization: the token lacks the admin capability") }
     }
 

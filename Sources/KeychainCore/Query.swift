@@ -236,9 +236,10 @@ extension Query {
 public enum PersistentRef {
     static let length = 16
 
-    static func encode(_ bytes: [UInt8]) -> String { Base64.encodeURLSafe(bytes) }
+    public static func encode(_ bytes: [UInt8]) -> String { Base64.encodeURLSafe(bytes) }
 
-    static func decode(_ text: String) -> [UInt8]? {
+    /// The 16 bytes of a well-formed reference, or `nil`.
+    public static func decode(_ text: String) -> [UInt8]? {
         guard text.utf8.count == 22, text.utf8.allSatisfy({ $0.isBase64URL }) else { return nil }
         guard let bytes = Base64.decode(text), bytes.count == length else { return nil }
         return bytes

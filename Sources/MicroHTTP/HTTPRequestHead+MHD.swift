@@ -43,7 +43,7 @@ extension HTTPRequestHead {
     }
 
     /// Monotonic nanoseconds (`CLOCK_MONOTONIC`), for durations only.
-    static func monotonicNanoseconds() -> UInt64 {
+    public static func monotonicNanoseconds() -> UInt64 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)

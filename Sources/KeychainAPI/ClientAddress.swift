@@ -1,0 +1,26 @@
+/// Which address a request comes from, honouring `X-Forwarded-For` only from trusted proxies.
+struct ClientAddress: Sendable {
+    let trustedProxies: Set<String>
+
+    /// The client: the peer itself, unless the peer is a trusted proxy; then the right-most
+    /// `X-Forwarded-For` entry that is not itself a trusted proxy (entries further left are
+    /// the client's own claims and cannot be trusted).
+    func resolve(peer: String, forwardedFor: [String]) -> String {
+        guard trustedProxies.contains(peer), !forwardedFor.isEmpty else { return peer }
+        let hops = forwardedFor.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: " \t") }.filter { !$0.isEmpty }
+        for hop in hops.reversed() where !trustedProxies.contains(hop) {
+            return hop
+        }
+        return hops.first ?? peer
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        let chars = Set(set)
+        var s = self[...]
+        while let c = s.first, chars.contains(c) { s = s.dropFirst() }
+        while let c = s.last, chars.contains(c) { s = s.dropLast() }
+        return String(s)
+    }
+}

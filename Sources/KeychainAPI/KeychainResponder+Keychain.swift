@@ -1,0 +1,87 @@
+import KeychainCore
+import KeychainCrypto
+import MicroHTTP
+
+extension KeychainResponder {
+    /// `GET /v1/keychain`: SecKeychainGetStatus bits plus state, lockInterval and, with a token,
+    /// a count of the token's own items.
+    func status(_ token: AccessToken?) throws(KeychainError) -> HTTPResponse {
+        Self.json(200, try statusJSON(token))
+    }
+
+    func statusJSON(_ token: AccessToken?) throws(KeychainError) -> JSON {
+        let state = keychain.state
+        let unlocked = state == .unlocked
+        let initialized = state != .uninitialized
+        var status: JSONObject = [
+            "state": .string(state.rawValue), "initialized": .bool(initialized), "unlocked": .bool(unlocked),
+            "readable": .bool(initialized), "writable": .bool(initialized),
+            "status": .int((unlocked ? 1 : 0) | (initialized ? 6 : 0)), "lockInterval": .int(Int64(keychain.lockInterval)),
+        ]
+        // Only the token's own groups are counted, so the count reveals nothing it may not see.
+        if let token { status["items"] = .int(Int64(try keychain.countItems(token: token))) }
+        return .object(status)
+    }
+
+    /// `POST /v1/keychain/lock`: the keys are gone before the response is sent.
+    func lock(_ token: AccessToken) throws(KeychainError) -> HTTPResponse {
+        guard token.has(.lock) else { throw .missingEntitlement("Authorization: the token lacks the lock capability") }
+        try keychain.lock()
+        return try status(token)
+    }
+
+    /// `POST /v1/keychain/unlock` `{"passphrase": "…"}`: no token; runs off the polling threads.
+    func unlock(_ request: HTTPRequest) throws(KeychainError) -> HTTPResponse {
+        let passphrase = try Self.passphrase(request, key: "passphrase")
+        try keychain.unlock(passphrase: passphrase)
+        return Self.json(200, try statusJSON(nil))
+    }
+
+    /// `POST /v1/keychain/passphrase` `{"old": "…", "new": "…"}`: re-wraps keys only.
+    func changePassphrase(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
+        try keychain.requireAdmin(token)
+        let body = try Self.bodyObject(request)
+        for key in body.keys where key != "old" && key != "new" { throw .param("\(key): unknown key") }
+        try keychain.changePassphrase(old: Self.passphrase(body, key: "old"), new: Self.passphrase(body, key: "new"))
+        return HTTPResponse(status: 204)
+    }
+
+    func settings(_ token: AccessToken) throws(KeychainError) -> HTTPResponse {
+        Self.json(200, .object(["lockInterval": .int(Int64(keychain.lockInterval))]))
+    }
+
+    /// `PUT /v1/keychain/settings` `{"lockInterval": seconds}`.
+    func putSettings(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
+        try keychain.requireAdmin(token)
+        let body = try Self.bodyObject(request)
+        for key in body.keys where key != "lockInterval" { throw .param("\(key): unknown setting") }
+        guard let value = body["lockInterval"] else { throw .param("lockInterval: required") }
+        guard let seconds = value.intValue, case .int = value else { throw .param("lockInterval: expected an integer") }
+        try keychain.setLockInterval(Int(clamping: seconds))
+        return try settings(token)
+    }
+
+    /// `GET|HEAD /v1/health`: 200 unlocked, 503 locked or uninitialized; `?lockedcode=` overrides the locked code.
+    func health(_ request: HTTPRequest) -> HTTPResponse {
+        let state = keychain.state
+        var status = state == .unlocked ? 200 : 503
+        if state == .locked, let code = request.head.queryItems.first(where: { $0.name == "lockedcode" }).flatMap({ Int($0.value) }),
+            (200...599).contains(code)
+        {
+            status = code
+        }
+        return Self.json(status, .object(["initialized": .bool(state != .uninitialized), "state": .string(state.rawValue)]))
+    }
+
+    private static func passphrase(_ request: HTTPRequest, key: String) throws(KeychainError) -> SecureBytes {
+        let body = try bodyObject(request)
+        for other in body.keys where other != key { throw .param("\(other): unknown key") }
+        return try passphrase(body, key: key)
+    }
+
+    private static func passphrase(_ body: JSONObject, key: String) throws(KeychainError) -> SecureBytes {
+        guard case .string(let text)? = body[key] else { throw .param("\(key): expected a string") }
+        guard !text.isEmpty else { throw .param("\(key): the passphrase is empty") }
+        do { return try SecureBytes(utf8: text) } catch { throw .notAvailable("secure memory: \(error.message)") }
+    }
+}

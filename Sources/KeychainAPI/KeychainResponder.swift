@@ -1,0 +1,178 @@
+public import KeychainCore
+import KeychainCrypto
+public import Logging
+public import MicroHTTP
+
+/// Settings of the HTTP API above the transport.
+public struct APIConfiguration: Sendable {
+    /// Peers whose `X-Forwarded-For` is believed (the reverse proxy's addresses).
+    public var trustedProxies: [String] = []
+    /// Unlock attempts allowed per client address and minute, before the keychain's own throttle.
+    public var unlockAttemptsPerMinute = 10
+
+    public init() {}
+}
+
+/// The keychaind API: routes each request to the keychain and answers in JSON.
+///
+/// Runs on libmicrohttpd's threads; holds only Sendable state.
+public final class KeychainResponder: HTTPResponder {
+    let keychain: Keychain
+    let logger: Logger
+    private let clients: ClientAddress
+    private let unlockLimiter: RateLimiter
+    private let clock = SystemClock()
+
+    public init(keychain: Keychain, configuration: APIConfiguration, logger: Logger) {
+        self.keychain = keychain
+        self.logger = logger
+        clients = ClientAddress(trustedProxies: Set(configuration.trustedProxies))
+        unlockLimiter = RateLimiter(limit: configuration.unlockAttemptsPerMinute, windowSeconds: 60)
+    }
+
+    // MARK: HTTPResponder
+
+    public func preflight(_ head: HTTPRequestHead) -> HTTPResponse? {
+        guard let route = Route(path: head.path) else {
+            return finish(head, template: "-", token: nil, APIError.noRoute(head.method, head.path))
+        }
+        guard route.methods.contains(head.method) else {
+            return finish(head, template: route.template, token: nil,
+                APIError.methodNotAllowed(head.method, template: route.template, allowed: route.methods))
+        }
+        if route.isPublic || (route == .keychain && keychain.state == .uninitialized) {
+            if route == .unlock, let wait = unlockLimiter.acquire(client(head), now: clock.now()) {
+                return finish(head, template: route.template, token: nil, APIError.response(.unlockThrottled(retryAfter: wait)))
+            }
+            return nil
+        }
+        do {
+            _ = try authenticate(head)
+            return nil
+        } catch {
+            return finish(head, template: route.template, token: nil, APIError.response(error))
+        }
+    }
+
+    public func runsOffPollingThread(_ head: HTTPRequestHead) -> Bool {
+        Route(path: head.path)?.runsKDF ?? false
+    }
+
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        let head = request.head
+        guard let route = Route(path: head.path) else { return APIError.noRoute(head.method, head.path) }
+        var token: AccessToken?
+        let response: HTTPResponse
+        do {
+            if !route.isPublic, !(route == .keychain && keychain.state == .uninitialized) {
+                token = try authenticate(head)
+            }
+            response = try handle(route, request, token: token)
+        } catch {
+            response = APIError.response(error)
+        }
+        return finish(head, template: route.template, token: token, response)
+    }
+
+    public func transportError(_ error: HTTPTransportError, head: HTTPRequestHead?) -> HTTPResponse {
+        let response: HTTPResponse =
+            switch error {
+            case .malformedFraming(let reason): APIError.response(.param("framing: \(reason)"))
+            case .bodyTooLarge(let limit): APIError.response(.dataTooLarge("body: larger than the limit of \(limit) bytes"))
+            }
+        if let head {
+            return finish(head, template: Route(path: head.path)?.template ?? "-", token: nil, response)
+        }
+        return response
+    }
+
+    // MARK: dispatch
+
+    private func handle(_ route: Route, _ request: HTTPRequest, token: AccessToken?) throws(KeychainError) -> HTTPResponse {
+        switch (route, request.head.method) {
+        case (.items, "POST"): try add(request, token!)
+        case (.items, "GET"), (.itemsSearch, "POST"): try search(request, token!)
+        case (.items, "PATCH"): try update(request, token!)
+        case (.items, "DELETE"): try delete(request, token!)
+        case (.item(let ref), "GET"): try getItem(ref, request, token!)
+        case (.item(let ref), "PATCH"): try patchItem(ref, request, token!)
+        case (.item(let ref), "DELETE"): try deleteItem(ref, request, token!)
+        case (.keychain, _): try status(token)
+        case (.lock, _): try lock(token!)
+        case (.unlock, _): try unlock(request)
+        case (.passphrase, _): try changePassphrase(request, token!)
+        case (.settings, "GET"): try settings(token!)
+        case (.settings, _): try putSettings(request, token!)
+        case (.tokens, "POST"): try createToken(request, token!)
+        case (.tokens, _): try listTokens(token!)
+        case (.tokenSelf, _): Self.json(200, token!.json)
+        case (.token(let id), _): try revokeToken(id, token!)
+        case (.health, _): health(request)
+        default: throw .unimplemented("method: \(request.head.method) on \(route.template)")
+        }
+    }
+
+    // MARK: helpers
+
+    private func authenticate(_ head: HTTPRequestHead) throws(KeychainError) -> AccessToken {
+        guard let header = head.headers["Authorization"], header.utf8.count > 7,
+            header.prefix(7).lowercased() == "bearer "
+        else { throw Keychain.invalidToken }
+        return try keychain.authenticate(bearer: String(header.dropFirst(7)).trimmingSpaces)
+    }
+
+    func client(_ head: HTTPRequestHead) -> String {
+        clients.resolve(peer: head.remoteAddress, forwardedFor: head.headers.values("X-Forwarded-For"))
+    }
+
+    /// Logs the request's one line and returns the response. Never a secret, a token or a query value.
+    private func finish(_ head: HTTPRequestHead, template: String, token: AccessToken?, _ response: HTTPResponse) -> HTTPResponse {
+        let micros = (HTTPRequestHead.monotonicNanoseconds() &- head.receivedAt) / 1000
+        logger.info(
+            "request",
+            metadata: [
+                "http.method": "\(head.method)", "http.route": "\(template)", "http.status": "\(response.status)",
+                "http.duration_us": "\(micros)", "token.id": "\(token?.id ?? "-")", "client.address": "\(client(head))",
+            ])
+        return response
+    }
+
+    static func json(_ status: Int, _ body: JSON, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [(name: "Content-Type", value: "application/json")] + headers, body: body.serialized())
+    }
+
+    /// The request body as a JSON object; errSecParam saying where it is not.
+    static func bodyObject(_ request: HTTPRequest, allowEmpty: Bool = false) throws(KeychainError) -> JSONObject {
+        if request.body.isEmpty || request.body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            if allowEmpty { return [:] }
+            throw .param("body: expected a JSON object, got an empty body")
+        }
+        let value: JSON
+        do {
+            value = try JSON.parse(request.body)
+        } catch {
+            throw .param("body: invalid JSON: \(error.description)")
+        }
+        guard case .object(let object) = value else { throw .param("body: expected a JSON object, got \(value.typeName)") }
+        return object
+    }
+
+    /// URL parameters as a query object of strings (parsed leniently by the core).
+    static func parameterObject(_ head: HTTPRequestHead) throws(KeychainError) -> JSONObject {
+        var object = JSONObject()
+        for (name, value) in head.queryItems {
+            guard object[name] == nil else { throw .param("\(name): given twice in the URL") }
+            object[name] = .string(value)
+        }
+        return object
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var s = self[...]
+        while s.first == " " { s = s.dropFirst() }
+        while s.last == " " { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+import KeychainCore
+import KeychainCrypto
+import Logging
+
+/// Options every subcommand that opens a data directory shares.
+struct StoreOptions: ParsableArguments {
+    @Option(help: "The data directory (env KEYCHAIND_DATA_DIR).")
+    var dataDir: String?
+
+    @Option(help: "The instance key file (env KEYCHAIND_KEY_FILE; default <data-dir>/instance.key).")
+    var keyFile: String?
+
+    @Option(help: "A JSON configuration file (env KEYCHAIND_CONFIG); flags and environment override it.")
+    var config: String?
+
+    /// Flag, then environment variable, then configuration file.
+    func setting(_ flag: String?, env: String, key: String) throws -> String? {
+        if let flag { return flag }
+        if let value = ProcessInfo.processInfo.environment[env], !value.isEmpty { return value }
+        return try ConfigFile.load(config ?? ProcessInfo.processInfo.environment["KEYCHAIND_CONFIG"])[key]
+    }
+
+    func keychainConfiguration() throws -> KeychainConfiguration {
+        guard let dataDir = try setting(dataDir, env: "KEYCHAIND_DATA_DIR", key: "dataDir") else {
+            throw ValidationError("--data-dir (or KEYCHAIND_DATA_DIR) is required")
+        }
+        var configuration = KeychainConfiguration(dataDirectory: dataDir)
+        configuration.keyFile = try setting(keyFile, env: "KEYCHAIND_KEY_FILE", key: "keyFile")
+        return configuration
+    }
+}
+
+/// The optional JSON configuration file: a flat object of setting names to strings or numbers.
+enum ConfigFile {
+    static func load(_ path: String?) throws -> [String: String] {
+        guard let path else { return [:] }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ValidationError("configuration file \(path) cannot be read")
+        }
+        guard case .object(let object) = try? JSON.parse([UInt8](data)) else {
+            throw ValidationError("configuration file \(path) is not a JSON object")
+        }
+        var settings: [String: String] = [:]
+        for (key, value) in object {
+            switch value {
+            case .string(let s): settings[key] = s
+            case .int(let i): settings[key] = String(i)
+            case .bool(let b): settings[key] = String(b)
+            case .array(let a): settings[key] = a.compactMap(\.stringValue).joined(separator: ",")
+            default: throw ValidationError("configuration file \(path): \(key) must be a string, number or list")
+            }
+        }
+        return settings
+    }
+}
+
+/// Reading passphrases: from a file (first line) or a prompt without echo; never argv or env.
+enum PassphraseInput {
+    static func fromFile(_ path: String) throws -> SecureBytes {
+        guard var bytes = FileManager.default.contents(atPath: path).map([UInt8].init) else {
+            throw ValidationError("passphrase file \(path) cannot be read")
+        }
+        if let newline = bytes.firstIndex(of: 0x0A) { bytes.removeSubrange(newline...) }
+        if bytes.last == 0x0D { bytes.removeLast() }
+        guard !bytes.isEmpty else { throw ValidationError("passphrase file \(path) is empty") }
+        return try SecureBytes(consuming: &bytes)
+    }
+
+    /// Prompts on the terminal with echo off.
+    static func prompt(_ message: String) throws -> SecureBytes {
+        guard isatty(STDIN_FILENO) == 1 else {
+            throw ValidationError("no terminal to prompt for the passphrase; use --passphrase-file")
+        }
+        FileHandle.standardError.write(Data(message.utf8))
+        var saved = termios()
+        tcgetattr(STDIN_FILENO, &saved)
+        var silent = saved
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(STDIN_FILENO, TCSANOW, &silent)
+        defer {
+            tcsetattr(STDIN_FILENO, TCSANOW, &saved)
+            FileHandle.standardError.write(Data("\n".utf8))
+        }
+        var bytes: [UInt8] = []
+        var c: UInt8 = 0
+        while read(STDIN_FILENO, &c, 1) == 1, c != 0x0A { bytes.append(c) }
+        guard !bytes.isEmpty else { throw ValidationError("the passphrase is empty") }
+        return try SecureBytes(consuming: &bytes)
+    }
+
+    /// Prompts twice and requires both to match.
+    static func promptNew() throws -> SecureBytes {
+        let first = try prompt("New passphrase: ")
+        let second = try prompt("Repeat it: ")
+        guard first.constantTimeEquals(second) else { throw ValidationError("the passphrases differ") }
+        return first
+    }
+}
+
+/// Writes `contents` to a new file of mode 0600.
+func writePrivateFile(_ path: String, _ contents: String) throws {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw ValidationError("cannot write \(path): \(String(cString: strerror(errno)))") }
+    defer { close(fd) }
+    fchmod(fd, 0o600)
+    let bytes = Array(contents.utf8)
+    guard write(fd, bytes, bytes.count) == bytes.count else { throw ValidationError("cannot write \(path)") }
+}
+
+func makeLogger(level: String?) -> Logger {
+    var logger = Logger(label: "keychaind")
+    logger.logLevel = level.flatMap(Logger.Level.init(rawValue:)) ?? .info
+    return logger
+}
+
+/// Exits with a keychain error's message (never a secret: messages are built not to hold one).
+func fail(_ error: any Error) -> Never {
+    FileHandle.standardError.write(Data("keychaind: \(error)\n".utf8))
+    exit(1)
+}

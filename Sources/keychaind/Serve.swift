@@ -1,0 +1,190 @@
+import ArgumentParser
+import CLinux
+import Foundation
+import KeychainAPI
+import KeychainCore
+import KeychainCrypto
+import Logging
+import MicroHTTP
+
+extension Keychaind {
+    /// `keychaind serve`: serves the HTTP API; starts locked.
+    struct Serve: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Serve the HTTP API (starts locked).")
+
+        @OptionGroup var store: StoreOptions
+
+        @Option(help: "Address to listen on, host:port or [v6]:port (env KEYCHAIND_LISTEN; default 127.0.0.1:8700).")
+        var listen: String?
+
+        @Option(help: "Worker threads (env KEYCHAIND_THREADS; default: the number of cores).")
+        var threads: Int?
+
+        @Option(name: .customLong("trusted-proxy"), help: "A proxy address whose X-Forwarded-For is believed (repeatable; env KEYCHAIND_TRUSTED_PROXIES, comma-separated).")
+        var trustedProxies: [String] = []
+
+        @Option(help: "Largest request body in bytes (env KEYCHAIND_MAX_BODY_BYTES; default 1048576).")
+        var maxBodyBytes: Int?
+
+        @Option(help: "Largest secret in bytes (env KEYCHAIND_MAX_SECRET_BYTES; default 65536).")
+        var maxSecretBytes: Int?
+
+        @Option(help: "Seconds an idle connection is kept (env KEYCHAIND_CONNECTION_TIMEOUT; default 10).")
+        var connectionTimeout: Int?
+
+        @Option(help: "Most connections at once (env KEYCHAIND_CONNECTION_LIMIT; default 1024).")
+        var connectionLimit: Int?
+
+        @Option(help: "trace, debug, info, notice, warning, error or critical (env KEYCHAIND_LOG_LEVEL; default info).")
+        var logLevel: String?
+
+        @Option(help: "Unlock at start with the passphrase in this file (for unattended restarts).")
+        var passphraseFile: String?
+
+        @Flag(help: "Serve a throw-away keychain in a temporary directory, unlocked; prints its token and passphrase.")
+        var dev = false
+
+        @Option(help: "With --dev: write the admin token to this file (mode 0600).")
+        var devTokenFile: String?
+
+        @Option(help: "With --dev: write the passphrase to this file (mode 0600).")
+        var devPassphraseFile: String?
+
+        @Flag(help: "Run even as root (refused by default).")
+        var allowRoot = false
+
+        func run() throws {
+            Hardening.apply()
+            if geteuid() == 0, !allowRoot {
+                throw ValidationError("refusing to run as root; use an unprivileged user or --allow-root")
+            }
+            let logger = makeLogger(level: try store.setting(logLevel, env: "KEYCHAIND_LOG_LEVEL", key: "logLevel"))
+            let (host, port) = try Listen.parse(try store.setting(listen, env: "KEYCHAIND_LISTEN", key: "listen") ?? "127.0.0.1:8700")
+            var http = HTTPServerConfiguration(host: host, port: port)
+            if let threads = try int(threads, "KEYCHAIND_THREADS", "threads") { http.threads = threads }
+            if let max = try int(maxBodyBytes, "KEYCHAIND_MAX_BODY_BYTES", "maxBodyBytes") { http.maxBodyBytes = max }
+            if let timeout = try int(connectionTimeout, "KEYCHAIND_CONNECTION_TIMEOUT", "connectionTimeout") {
+                http.connectionTimeoutSeconds = timeout
+            }
+            if let limit = try int(connectionLimit, "KEYCHAIND_CONNECTION_LIMIT", "connectionLimit") { http.connectionLimit = limit }
+            var api = APIConfiguration()
+            api.trustedProxies = trustedProxies.isEmpty
+                ? (try store.setting(nil, env: "KEYCHAIND_TRUSTED_PROXIES", key: "trustedProxies") ?? "")
+                    .split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                : trustedProxies
+
+            var devDirectory: String?
+            var configuration: KeychainConfiguration
+            if dev {
+                var template = Array((NSTemporaryDirectory() + "keychaind-dev-XXXXXX").utf8CString)
+                guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+                    throw ValidationError("cannot create a temporary directory")
+                }
+                devDirectory = String(cString: made)
+                configuration = KeychainConfiguration(dataDirectory: devDirectory!)
+            } else {
+                configuration = try store.keychainConfiguration()
+            }
+            if let max = try int(maxSecretBytes, "KEYCHAIND_MAX_SECRET_BYTES", "maxSecretBytes") { configuration.maxSecretBytes = max }
+            let keychain = try Keychain(configuration: configuration, logger: logger)
+            if dev { try startDev(keychain, directory: devDirectory!, port: port) }
+            if let passphraseFile {
+                try keychain.unlock(passphrase: PassphraseInput.fromFile(passphraseFile))
+            }
+            let server = try KeychainServer(keychain: keychain, http: http, api: api, logger: logger)
+            logger.notice(
+                "keychaind serving",
+                metadata: ["listen": "\(host):\(server.port)", "keychain.state": "\(keychain.state.rawValue)", "threads": "\(http.threads)"])
+            if dev {
+                print("Listening on http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")
+                fflush(nil)
+            }
+            Signals.run(server: server, logger: logger)
+            if let devDirectory { try? FileManager.default.removeItem(atPath: devDirectory) }
+        }
+
+        private func int(_ flag: Int?, _ env: String, _ key: String) throws -> Int? {
+            if let flag { return flag }
+            guard let text = try store.setting(nil, env: env, key: key) else { return nil }
+            guard let value = Int(text) else { throw ValidationError("\(env)/\(key): not an integer") }
+            return value
+        }
+
+        /// Initialises the throw-away keychain and says how to use it.
+        private func startDev(_ keychain: Keychain, directory: String, port: Int) throws {
+            let passphraseText = "dev-" + Base64.encodeURLSafe(Sodium.randomBytes(12))
+            let issued = try keychain.initialize(passphrase: SecureBytes(utf8: passphraseText))
+            if let devTokenFile { try writePrivateFile(devTokenFile, issued.secret + "\n") }
+            if let devPassphraseFile { try writePrivateFile(devPassphraseFile, passphraseText + "\n") }
+            print(
+                """
+                keychaind --dev: a throw-away keychain in \(directory), unlocked. Everything is deleted at exit.
+                  admin token: \(issued.secret)
+                  passphrase:  \(passphraseText)
+                Try:
+                  export KEYCHAIND_TOKEN=\(issued.secret)
+                  curl -s -H "Authorization: Bearer $KEYCHAIND_TOKEN" http://127.0.0.1:\(port == 0 ? "PORT" : String(port))/v1/keychain
+                """)
+            fflush(nil)
+        }
+    }
+}
+
+/// `host:port` and `[v6]:port`.
+enum Listen {
+    static func parse(_ text: String) throws -> (String, Int) {
+        let host: Substring
+        let port: Substring
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else {
+                throw ValidationError("--listen: expected [address]:port")
+            }
+            host = text[text.index(after: text.startIndex)..<close]
+            port = text[text.index(close, offsetBy: 2)...]
+        } else {
+            guard let colon = text.lastIndex(of: ":") else { throw ValidationError("--listen: expected host:port") }
+            host = text[..<colon]
+            port = text[text.index(after: colon)...]
+        }
+        guard let number = Int(port), (0...65535).contains(number) else { throw ValidationError("--listen: bad port") }
+        let address = host.isEmpty ? "0.0.0.0" : (host == "localhost" ? "127.0.0.1" : String(host))
+        return (address, number)
+    }
+}
+
+/// Process hardening at start: no core dumps, not ptrace-able by other users' processes.
+enum Hardening {
+    static func apply() {
+        var limit = rlimit(rlim_cur: 0, rlim_max: 0)
+        setrlimit(Int32(RLIMIT_CORE.rawValue), &limit)
+        _ = kcd_set_not_dumpable()
+    }
+}
+
+/// SIGTERM and SIGINT shut down cleanly; SIGUSR1 locks the keychain at once ("lock on sleep").
+enum Signals {
+    static func run(server: KeychainServer, logger: Logger) {
+        let done = DispatchSemaphore(value: 0)
+        let queue = DispatchQueue(label: "keychaind.signals")
+        var sources: [any DispatchSourceSignal] = []
+        for signalNumber in [SIGTERM, SIGINT, SIGUSR1] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
+            source.setEventHandler {
+                if signalNumber == SIGUSR1 {
+                    try? server.keychain.lock()
+                    logger.notice("locked on SIGUSR1")
+                } else {
+                    logger.notice("shutting down")
+                    done.signal()
+                }
+            }
+            source.resume()
+            sources.append(source)
+        }
+        done.wait()
+        server.shutdown()
+        sources.forEach { $0.cancel() }
+        logger.notice("stopped; keys zeroed, store closed")
+    }
+}
