@@ -68,7 +68,12 @@ let package = Package(
         .testTarget(name: "KeychainCryptoTests", dependencies: ["KeychainCrypto"]),
         .testTarget(name: "KeychainStorageTests", dependencies: ["KeychainStorage"]),
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainStorage", "KeychainCrypto"]),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
-        .testTarget(name: "KeychainAPITests", dependencies: ["KeychainAPI", "KeychainCore", "MicroHTTP"]),
+        // A raw-socket HTTP/1.1 client that can send malformed framing: shared by the HTTP suites.
+        .target(
+            name: "HTTPTestClient", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/HTTPTestClient"),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestClient"]),
+        .testTarget(
+            name: "KeychainAPITests",
+            dependencies: ["KeychainAPI", "KeychainCore", "KeychainCrypto", "MicroHTTP", "HTTPTestClient"]),
     ]
 )

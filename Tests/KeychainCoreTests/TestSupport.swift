@@ -90,12 +90,6 @@ final class Fixture {
     }
 }
 
-extension JSON: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(integerLiteral value: Int64) { self = .int(value) }
-}
-
 /// Runs `body`, which must throw a KeychainError with `status`; returns it for further checks.
 @discardableResult
 func expectError(

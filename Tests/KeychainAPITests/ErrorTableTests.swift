@@ -1,0 +1,160 @@
+import Foundation
+import HTTPTestClient
+import KeychainCore
+import KeychainStorage
+import Testing
+
+/// Every row of the reference's error table (semantics.md §5), over a real socket.
+@Suite struct ErrorTableTests {
+    @Test func errSecParam400ForInvalidJSONSaysWhere() throws {
+        let f = try APIFixture()
+        let response = try f.call("POST", "/v1/items", json: "{\"class\": \"genericPassword\",\n  \"service\": }")
+        response.expectError(400, -50, naming: "line 2, column 14")
+        try f.call("POST", "/v1/items", json: "[1]").expectError(400, -50, naming: "body")
+        try f.call("POST", "/v1/items", json: #"{"class":"genericPassword","port":1}"#).expectError(400, -25303, naming: "port")
+    }
+
+    @Test func errSecNoSuchClass400() throws {
+        let f = try APIFixture()
+        try f.call("POST", "/v1/items", json: #"{"class":"wallet"}"#).expectError(400, -25306, naming: "class")
+    }
+
+    @Test func errSecAuthFailed401WithoutAValidToken() throws {
+        let f = try APIFixture()
+        try f.call("GET", "/v1/items?service=x", headers: []).expectError(401, -25293, naming: "Authorization")
+        try f.call("GET", "/v1/items?service=x", headers: [("Authorization", "Bearer kcd_wrong")]).expectError(401, -25293)
+        try f.call("GET", "/v1/items?service=x", headers: [("Authorization", "Basic abc")]).expectError(401, -25293)
+        let wrong = try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"nope"}"#, headers: [])
+        #expect(try f.call("POST", "/v1/keychain/lock").status == 200)
+        try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"nope"}"#, headers: []).expectError(401, -25293, naming: "passphrase")
+        #expect(wrong.status == 200)  // unlocking an unlocked keychain succeeds whatever the passphrase
+    }
+
+    @Test func errSecMissingEntitlement403() throws {
+        let f = try APIFixture()
+        let reader = try f.token(groups: ["a"], capabilities: ["list"])
+        let auth = [("Authorization", "Bearer \(reader)")]
+        try f.call("GET", "/v1/items?accessGroup=b", headers: auth).expectError(403, -34018, naming: "accessGroup")
+        try f.call("GET", "/v1/items?service=x&returnData=true", headers: auth).expectError(403, -34018, naming: "returnData")
+        try f.call("GET", "/v1/tokens", headers: auth).expectError(403, -34018, naming: "admin")
+    }
+
+    @Test func errSecItemNotFound404() throws {
+        let f = try APIFixture()
+        try f.call("GET", "/v1/items?service=none").expectError(404, -25300)
+    }
+
+    @Test func errSecDuplicateItem409NamesTheItem() throws {
+        let f = try APIFixture()
+        let ref = try f.add(service: "db")
+        let response = try f.call("POST", "/v1/items", json: #"{"class":"genericPassword","service":"db","account":"u"}"#)
+        response.expectError(409, -25299)
+        #expect(response.json["persistentRef"] == .string(ref))
+    }
+
+    @Test func errSecDataTooLarge413() throws {
+        let f = try APIFixture()
+        let big = Base64.encode([UInt8](repeating: 1, count: 64 * 1024 + 1))
+        try f.call("POST", "/v1/items", json: #"{"class":"genericPassword","valueData":"\#(big)"}"#).expectError(413, -25302, naming: "valueData")
+        // A body over the limit is refused from its Content-Length, before it is read.
+        let client = try f.client()
+        try client.send("POST /v1/items HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(f.adminToken)\r\nContent-Length: \(2 << 20)\r\n\r\n")
+        let refused = try client.readResponse()
+        refused.expectError(413, -25302, naming: "body")
+    }
+
+    @Test func aChunkedUploadOverTheLimitIs413() throws {
+        let f = try APIFixture(maxBodyBytes: 64 * 1024)
+        let client = try f.client()
+        try client.send("POST /v1/items HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(f.adminToken)\r\nTransfer-Encoding: chunked\r\n\r\n")
+        let chunk = [UInt8](repeating: 0x20, count: 16 * 1024)
+        for _ in 0..<5 { try client.send(Array("4000\r\n".utf8) + chunk + Array("\r\n".utf8)) }
+        try client.send("0\r\n\r\n")
+        try client.readResponse().expectError(413, -25302)
+    }
+
+    @Test(arguments: [
+        "Content-Length: 2\r\nTransfer-Encoding: chunked\r\n", "Content-Length: 2\r\nContent-Length: 2\r\n", "Host: y\r\nContent-Length: 2\r\n",
+    ])
+    func malformedFramingIs400AndCloses(extra: String) throws {
+        let f = try APIFixture()
+        let client = try f.client()
+        try client.send("POST /v1/items/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(f.adminToken)\r\n\(extra)\r\n{}")
+        try client.readResponse().expectError(400, -50, naming: "framing")
+        #expect(client.readsToEndOfStream())
+    }
+
+    @Test func preconditionFailed412() throws {
+        let f = try APIFixture()
+        let ref = try f.add(service: "db")
+        try f.call("DELETE", "/v1/items/\(ref)", headers: f.auth + [("If-Match", "\"5\"")]).expectError(412, -25310)
+    }
+
+    @Test func errSecInteractionNotAllowed423WhenLocked() throws {
+        let f = try APIFixture()
+        try f.add(service: "db")
+        #expect(try f.call("POST", "/v1/keychain/lock").json["state"] == "locked")
+        try f.call("GET", "/v1/items?service=db&returnData=true").expectError(423, -25308, naming: "returnData")
+        #expect(try f.call("GET", "/v1/items?service=db").status == 200)
+    }
+
+    @Test func throttledUnlockIs429WithRetryAfter() throws {
+        let f = try APIFixture()
+        _ = try f.call("POST", "/v1/keychain/lock")
+        for _ in 0..<5 {
+            try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"wrong"}"#, headers: []).expectError(401, -25293)
+        }
+        let throttled = try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#, headers: [])
+        throttled.expectError(429, -25293, naming: "retry")
+        #expect(throttled.header("Retry-After") == "60")
+    }
+
+    @Test func perClientUnlockRateLimitIs429() throws {
+        let f = try APIFixture()
+        for _ in 0..<10 { #expect(try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"x"}"#, headers: []).status == 200) }
+        let limited = try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"x"}"#, headers: [])
+        limited.expectError(429, -25293)
+        #expect(limited.header("Retry-After") != nil)
+    }
+
+    @Test func errSecDecode500ForTamperedCiphertext() throws {
+        let f = try APIFixture()
+        let victim = try f.add(service: "victim", secret: "dmljdGlt")
+        let target = try f.add(service: "target")
+        let store = try SQLiteStore(path: f.directory + "/keychain.db")
+        try store.write { writer in
+            let rows = try writer.items(matching: ItemFilter())
+            var row = try #require(rows.first { PersistentRef.encode($0.ref) == target })
+            row.secret = rows.first { PersistentRef.encode($0.ref) == victim }?.secret
+            row.lookups = []
+            try writer.replace(row)
+        }
+        store.close()
+        let response = try f.call("GET", "/v1/items/\(target)?returnData=true")
+        response.expectError(500, -26275, naming: "valueData")
+        #expect(!response.text.contains("dmljdGlt"))
+    }
+
+    @Test func errSecNotAvailable503WhenUninitialized() throws {
+        let f = try APIFixture(initialize: false)
+        try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"x"}"#, headers: []).expectError(503, -25291)
+        let status = try f.call("GET", "/v1/keychain", headers: [])
+        #expect(status.status == 200)
+        #expect(status.json["state"] == "uninitialized")
+        #expect(try f.call("GET", "/v1/health", headers: []).status == 503)
+    }
+
+    @Test func errSecUnimplemented501ForClassesNotStoredYet() throws {
+        let f = try APIFixture()
+        try f.call("POST", "/v1/items", json: #"{"class":"kSecClassCertificate"}"#).expectError(501, -4, naming: "class")
+    }
+
+    @Test func unknownRoutes404AndWrongMethods405WithAllow() throws {
+        let f = try APIFixture()
+        try f.call("GET", "/v1/nothing").expectError(404, -4, naming: "path")
+        try f.call("GET", "/").expectError(404, -4)
+        let wrong = try f.call("PUT", "/v1/items")
+        wrong.expectError(405, -4, naming: "PUT")
+        #expect(wrong.header("Allow") == "GET, POST, PATCH, DELETE")
+    }
+}

@@ -1,0 +1,147 @@
+import Dispatch
+import Foundation
+import HTTPTestClient
+import KeychainCore
+import KeychainCrypto
+import Synchronization
+import Testing
+
+@Suite struct KeychainRouteTests {
+    @Test func statusMirrorsSecKeychainGetStatus() throws {
+        let f = try APIFixture()
+        try f.add(service: "db", group: "a")
+        let unlocked = try f.call("GET", "/v1/keychain")
+        #expect(unlocked.json["status"] == 7)
+        #expect(unlocked.json["state"] == "unlocked")
+        #expect(unlocked.json["lockInterval"] == 300)
+        #expect(unlocked.json["items"] == 1)
+        let other = try f.token(groups: ["b"])
+        #expect(try f.call("GET", "/v1/keychain", headers: [("Authorization", "Bearer \(other)")]).json["items"] == 0)
+        _ = try f.call("POST", "/v1/keychain/lock")
+        #expect(try f.call("GET", "/v1/keychain").json["status"] == 6)
+    }
+
+    @Test func lockNeedsTheLockCapabilityAndUnlockNeedsNoToken() throws {
+        let f = try APIFixture()
+        let reader = try f.token(groups: ["*"], capabilities: ["read"])
+        try f.call("POST", "/v1/keychain/lock", headers: [("Authorization", "Bearer \(reader)")]).expectError(403, -34018, naming: "lock")
+        #expect(try f.call("POST", "/v1/keychain/lock").json["state"] == "locked")
+        let unlocked = try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#, headers: [])
+        #expect(unlocked.status == 200)
+        #expect(unlocked.json["state"] == "unlocked")
+        try f.call("POST", "/v1/keychain/unlock", json: #"{"pass":"x"}"#, headers: []).expectError(400, -50, naming: "pass")
+    }
+
+    @Test func passphraseChangeReWrapsKeys() throws {
+        let f = try APIFixture()
+        try f.add(service: "db")
+        try f.call("POST", "/v1/keychain/passphrase", json: #"{"old":"wrong","new":"n"}"#).expectError(401, -25293, naming: "old")
+        let changed = try f.call("POST", "/v1/keychain/passphrase", json: #"{"old":"\#(testPassphrase)","new":"new one"}"#)
+        #expect(changed.status == 204)
+        _ = try f.call("POST", "/v1/keychain/lock")
+        #expect(try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"new one"}"#, headers: []).status == 200)
+        #expect(try f.call("GET", "/v1/items?service=db&returnData=true").items[0]["valueData"] == "c2VjcmV0")
+    }
+
+    @Test func settingsReadAndWriteTheLockInterval() throws {
+        let f = try APIFixture()
+        #expect(try f.call("GET", "/v1/keychain/settings").json["lockInterval"] == 300)
+        #expect(try f.call("PUT", "/v1/keychain/settings", json: #"{"lockInterval":0}"#).json["lockInterval"] == 0)
+        try f.call("PUT", "/v1/keychain/settings", json: #"{"lockInterval":"soon"}"#).expectError(400, -50, naming: "lockInterval")
+        try f.call("PUT", "/v1/keychain/settings", json: #"{"colour":1}"#).expectError(400, -50, naming: "colour")
+        #expect(f.keychain.lockInterval == 0)
+    }
+
+    @Test func healthIs200Unlocked503LockedAndLockedcodeOverrides() throws {
+        let f = try APIFixture()
+        #expect(try f.call("GET", "/v1/health", headers: []).status == 200)
+        let head = try f.call("HEAD", "/v1/health", headers: [])
+        #expect(head.status == 200)
+        #expect(head.body.isEmpty)
+        _ = try f.call("POST", "/v1/keychain/lock")
+        let locked = try f.call("GET", "/v1/health", headers: [])
+        #expect(locked.status == 503)
+        #expect(locked.json["state"] == "locked")
+        #expect(try f.call("GET", "/v1/health?lockedcode=200", headers: []).status == 200)
+        #expect(try f.call("HEAD", "/v1/health?lockedcode=429", headers: []).status == 429)
+    }
+
+    @Test func tokensAreCreatedListedAndRevoked() throws {
+        let f = try APIFixture()
+        let created = try f.call(
+            "POST", "/v1/tokens",
+            json: #"{"name":"ci","accessGroups":["builds"],"capabilities":["read"],"expiresAt":"2099-01-01T00:00:00Z"}"#)
+        #expect(created.status == 201)
+        let secret = try #require(created.json["token"]?.stringValue)
+        let id = try #require(created.json["id"]?.stringValue)
+        #expect(created.json["expiresAt"] == "2099-01-01T00:00:00.000Z")
+        let me = try f.call("GET", "/v1/tokens/self", headers: [("Authorization", "Bearer \(secret)")])
+        #expect(me.json["id"] == .string(id))
+        #expect(me.json["token"] == nil)
+        let list = try f.call("GET", "/v1/tokens")
+        #expect(list.json["tokens"]?.arrayValue?.count == 2)
+        #expect(!list.text.contains(secret))
+        #expect(try f.call("DELETE", "/v1/tokens/\(id)").status == 204)
+        try f.call("GET", "/v1/tokens/self", headers: [("Authorization", "Bearer \(secret)")]).expectError(401, -25293)
+        try f.call("DELETE", "/v1/tokens/\(id)").expectError(404, -25300)
+        try f.call("POST", "/v1/tokens", json: #"{"name":"x","accessGroups":["a"],"capabilities":["fly"]}"#)
+            .expectError(400, -50, naming: "capabilities")
+    }
+
+    /// Argon2id runs off the polling threads: while an unlock is deriving its key, searches on
+    /// other connections are answered. (MODERATE limits: ~0.5 s of Argon2id against searches
+    /// that take a millisecond; the order of events is asserted, not durations.)
+    @Test func anUnlockInProgressDoesNotStallAConcurrentSearch() throws {
+        let f = try APIFixture(kdf: .moderate)
+        try f.add(service: "db")
+        _ = try f.call("POST", "/v1/keychain/lock")
+        let unlockDone = Atomic<Bool>(false)
+        let started = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let port = f.server.port
+        Thread.detachNewThread {
+            let client = try? RawHTTPClient(port: port)
+            try? client?.send(
+                "POST /v1/keychain/unlock HTTP/1.1\r\nHost: x\r\nContent-Length: \(#"{"passphrase":"\#(testPassphrase)"}"#.utf8.count)\r\n\r\n"
+                    + #"{"passphrase":"\#(testPassphrase)"}"#)
+            started.signal()
+            let status = (try? client?.readResponse())?.status
+            unlockDone.store(status == 200, ordering: .sequentiallyConsistent)
+            finished.signal()
+        }
+        started.wait()
+        for _ in 0..<5 {
+            #expect(try f.call("GET", "/v1/items?service=db").status == 200)
+        }
+        let doneDuringSearches = unlockDone.load(ordering: .sequentiallyConsistent)
+        #expect(doneDuringSearches == false, "the searches waited for the unlock")
+        finished.wait()
+        let doneAtEnd = unlockDone.load(ordering: .sequentiallyConsistent)
+        #expect(doneAtEnd)
+        #expect(f.keychain.state == .unlocked)
+    }
+
+    @Test func logsCarryNoSecretTokenOrQueryValue() throws {
+        let f = try APIFixture()
+        try f.add(service: "log-service-name", secret: "bG9nLXNlY3JldA==")
+        _ = try f.call("GET", "/v1/items?service=log-service-name&returnData=true")
+        _ = try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"log-passphrase"}"#, headers: [])
+        let lines = f.logs.all
+        #expect(lines.contains { $0.contains("http.route=/v1/items") && $0.contains("http.status=200") })
+        for line in lines {
+            for secret in [f.adminToken, "log-service-name", "bG9nLXNlY3JldA==", "log-passphrase"] {
+                #expect(!line.contains(secret), "a log line holds a secret: \(line)")
+            }
+        }
+    }
+
+    @Test func forwardedForIsBelievedOnlyFromTrustedProxies() throws {
+        let trusted = try APIFixture(trustedProxies: ["127.0.0.1"])
+        _ = try trusted.call("GET", "/v1/health", headers: [("X-Forwarded-For", "198.51.100.7, 10.0.0.2, 127.0.0.1")])
+        #expect(trusted.logs.all.contains { $0.contains("client.address=10.0.0.2") })
+        let untrusted = try APIFixture()
+        _ = try untrusted.call("GET", "/v1/health", headers: [("X-Forwarded-For", "198.51.100.7")])
+        #expect(untrusted.logs.all.contains { $0.contains("client.address=127.0.0.1") })
+        #expect(!untrusted.logs.all.contains { $0.contains("198.51.100.7") })
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import HTTPTestClient
+@testable import KeychainAPI
+@testable import KeychainCore
+import KeychainCrypto
+import Logging
+import MicroHTTP
+import Testing
+
+let testPassphrase = "correct horse battery staple"
+
+/// A keychain and its server on 127.0.0.1, port 0, in a directory of its own.
+final class APIFixture {
+    let directory: String
+    let keychain: Keychain
+    let server: KeychainServer
+    let adminToken: String
+    let logs = RecordingLogHandler.Store()
+
+    /// `initialize: false` leaves the keychain uninitialized.
+    init(initialize: Bool = true, kdf: KDFLimits = .insecureMinimumForTesting, maxBodyBytes: Int = 1 << 20, trustedProxies: [String] = []) throws {
+        var template = Array((NSTemporaryDirectory() + "kcd-api-XXXXXX").utf8CString)
+        directory = String(cString: template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }!)
+        var configuration = KeychainConfiguration(dataDirectory: directory)
+        configuration.kdfLimits = kdf
+        configuration.allowWeakKDFForTesting = true
+        let store = logs
+        let logger = Logger(label: "test") { _ in RecordingLogHandler(store: store) }
+        keychain = try Keychain(configuration: configuration, logger: logger)
+        adminToken = initialize ? try keychain.initialize(passphrase: SecureBytes(utf8: testPassphrase)).secret : ""
+        var http = HTTPServerConfiguration(host: "127.0.0.1", port: 0)
+        http.maxBodyBytes = maxBodyBytes
+        var api = APIConfiguration()
+        api.trustedProxies = trustedProxies
+        server = try KeychainServer(keychain: keychain, http: http, api: api, logger: logger)
+    }
+
+    deinit {
+        server.shutdown()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    func client() throws -> RawHTTPClient { try RawHTTPClient(port: server.port) }
+
+    var auth: [(String, String)] { [("Authorization", "Bearer \(adminToken)")] }
+
+    /// One request on a new connection, with the admin token unless `headers` are given.
+    func call(_ method: String, _ target: String, json: String? = nil, headers: [(String, String)]? = nil) throws -> RawResponse {
+        try client().request(method, target, headers: headers ?? auth, body: json.map { Array($0.utf8) })
+    }
+
+    /// Creates a token over the API; returns its secret.
+    func token(groups: [String], capabilities: [String] = ["read", "write", "delete", "list", "lock"]) throws -> String {
+        let body = #"{"name":"t","accessGroups":\#(jsonArray(groups)),"capabilities":\#(jsonArray(capabilities))}"#
+        let response = try call("POST", "/v1/tokens", json: body)
+        #expect(response.status == 201)
+        return try #require(response.json["token"]?.stringValue)
+    }
+
+    /// Adds a generic password; returns its persistent ref.
+    @discardableResult
+    func add(service: String, account: String = "u", secret: String = "c2VjcmV0", group: String? = nil, token: String? = nil) throws -> String {
+        var body = #"{"class":"genericPassword","service":"\#(service)","account":"\#(account)","valueData":"\#(secret)""#
+        if let group { body += #","accessGroup":"\#(group)""# }
+        body += "}"
+        let headers = token.map { [("Authorization", "Bearer \($0)")] }
+        let response = try call("POST", "/v1/items", json: body, headers: headers)
+        #expect(response.status == 201, "\(response.text)")
+        return try #require(response.items.first?["persistentRef"]?.stringValue)
+    }
+}
+
+func jsonArray(_ values: [String]) -> String { "[" + values.map { "\"\($0)\"" }.joined(separator: ",") + "]" }
+
+extension RawResponse {
+    var json: JSONObject { (try? JSON.parse(body))?.objectValue ?? [:] }
+    var items: [JSONObject] { json["items"]?.arrayValue?.compactMap(\.objectValue) ?? [] }
+
+    /// Asserts the reference's error shape and returns the OSStatus.
+    @discardableResult
+    func expectError(_ http: Int, _ status: Int64, naming key: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        #expect(self.status == http, "\(text)", sourceLocation: sourceLocation)
+        #expect(json["status"] == .int(status), "\(text)", sourceLocation: sourceLocation)
+        #expect(json["error"]?.stringValue?.hasPrefix("errSec") == true, sourceLocation: sourceLocation)
+        #expect(header("Content-Type") == "application/json", sourceLocation: sourceLocation)
+        if let key {
+            #expect(json["message"]?.stringValue?.contains(key) == true, "\(text) does not name \(key)", sourceLocation: sourceLocation)
+        }
+        return self.status == http
+    }
+}

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Black-box conformance of openapi.yaml against a live `keychaind serve --dev` (issue 3):
+# schemathesis generates at least MIN_REQUESTS requests in total and fails on any 5xx, any
+# undocumented status code, content type or header, and any response breaking its schema.
+#
+# Two phases against one server:
+#   1. unlocked: every operation but `POST /v1/keychain/lock` and `PUT /v1/keychain/settings`
+#      (a lock, or a generated lockInterval of a second or two, would lock the keychain and turn
+#      the rest of the phase into 423s);
+#   2. locked: the keychain is locked with curl, then every operation runs again, lock and
+#      settings included, against the items phase 1 left behind (423s for their secrets).
+#
+# Environment: KEYCHAIND (a prebuilt binary; default: build it with swift), SWIFT_FLAGS (extra
+# `swift build` flags, e.g. `--scratch-path .build-ci`), MIN_REQUESTS (default 1000),
+# MAX_EXAMPLES (per operation and phase, default 100), SCHEMATHESIS_SEED (reproduce a run).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+root=$PWD
+min_requests=${MIN_REQUESTS:-1000}
+max_examples=${MAX_EXAMPLES:-100}
+phase_timeout=${PHASE_TIMEOUT:-600}
+read -r -a swift_flags <<<"${SWIFT_FLAGS:-}"
+
+command -v schemathesis >/dev/null || { echo "conformance: schemathesis is not installed (make deps-test)" >&2; exit 1; }
+
+tmp=$(mktemp -d)
+server_pid=
+cleanup() {
+    if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
+        kill -TERM "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+if [[ -n ${KEYCHAIND:-} ]]; then
+    bin=$KEYCHAIND
+else
+    swift build "${swift_flags[@]}" --product keychaind
+    bin="$(swift build "${swift_flags[@]}" --show-bin-path)/keychaind"
+fi
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+base="http://127.0.0.1:$port"
+serve=("$bin" serve --dev --listen "127.0.0.1:$port" --dev-token-file "$tmp/token")
+# keychaind refuses to run as root without --allow-root; CI runs as root.
+if [[ $(id -u) -eq 0 ]]; then serve+=(--allow-root); fi
+"${serve[@]}" >"$tmp/server.log" 2>&1 &
+server_pid=$!
+
+# Start-up readiness: a bounded poll (30 s), not test synchronisation.
+ready=
+for _ in $(seq 150); do
+    if ! kill -0 "$server_pid" 2>/dev/null; then break; fi
+    if [[ -s $tmp/token ]] && curl -fsS --max-time 2 -o /dev/null "$base/v1/health" 2>/dev/null; then
+        ready=1
+        break
+    fi
+    sleep 0.2
+done
+if [[ -z $ready ]]; then
+    echo "conformance: keychaind did not become ready on $base; its log:" >&2
+    cat "$tmp/server.log" >&2
+    exit 1
+fi
+token=$(<"$tmp/token")
+auth="Authorization: Bearer $token"
+
+# curl_status METHOD PATH: prints the HTTP status of an authenticated request.
+curl_status() {
+    curl -sS --max-time 10 -o "$tmp/body" -w '%{http_code}' -X "$1" -H "$auth" "$base$2"
+}
+
+total=0
+failed=0
+# phase NAME [schemathesis filter options...]
+phase() {
+    local name=$1
+    shift
+    local seed_opt=()
+    if [[ -n ${SCHEMATHESIS_SEED:-} ]]; then seed_opt=(--seed "$SCHEMATHESIS_SEED"); fi
+    echo "== conformance phase: $name"
+    local rc=0
+    timeout --kill-after=10 "$phase_timeout" \
+        schemathesis --config-file "$root/Tests/conformance/schemathesis.toml" --no-color run "$root/openapi.yaml" \
+        --url "$base" \
+        -H "$auth" \
+        --generation-with-security-parameters false \
+        --checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance \
+        --max-examples "$max_examples" \
+        --request-timeout 30 \
+        --report har,json --report-dir "$tmp/report-$name" \
+        "${seed_opt[@]}" "$@" </dev/null || rc=$?
+    if [[ $rc -ne 0 ]]; then
+        echo "conformance: phase $name failed (exit $rc)" >&2
+        failed=1
+    fi
+    local count
+    count=$(python3 - "$tmp/report-$name" <<'EOF'
+import glob, json, sys
+entries = 0
+for path in glob.glob(sys.argv[1] + "/*.har"):
+    with open(path, encoding="utf-8") as f:
+        entries += sum(1 for e in json.load(f)["log"]["entries"] if e.get("response", {}).get("status", 0) > 0)
+print(entries)
+EOF
+    ) || count=0
+    echo "conformance: phase $name: $count requests answered"
+    total=$((total + count))
+}
+
+phase unlocked --exclude-operation-id lockKeychain --exclude-operation-id putSettings
+
+# Phase 1 must not have cut the branch it sits on: the token still works, the keychain is still unlocked.
+status=$(curl_status GET /v1/tokens/self)
+if [[ $status != 200 ]]; then
+    echo "conformance: the admin token no longer works after phase 1 (GET /v1/tokens/self: $status)" >&2
+    failed=1
+fi
+status=$(curl_status GET /v1/keychain)
+if [[ $status != 200 ]] || ! grep -q '"state" *: *"unlocked"' "$tmp/body"; then
+    echo "conformance: the keychain is not unlocked after phase 1 ($status: $(cat "$tmp/body"))" >&2
+    failed=1
+fi
+
+status=$(curl_status POST /v1/keychain/lock)
+if [[ $status != 200 ]]; then
+    echo "conformance: POST /v1/keychain/lock answered $status" >&2
+    failed=1
+fi
+phase locked
+
+echo "conformance: $total requests in total (at least $min_requests required)"
+if [[ $total -lt $min_requests ]]; then
+    echo "conformance: too few requests: $total < $min_requests" >&2
+    failed=1
+fi
+if [[ $failed -ne 0 ]]; then
+    echo "conformance: FAILED; keychaind's log:" >&2
+    tail -n 50 "$tmp/server.log" >&2
+    exit 1
+fi
+echo "conformance: passed"
