@@ -65,6 +65,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
 
+        // In-process core throughput (no HTTP); `make bench` runs it.
+        .executableTarget(
+            name: "keychaind-core-bench",
+            dependencies: ["KeychainCore", "KeychainCrypto", .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/CoreThroughput"),
+
         .testTarget(name: "KeychainCryptoTests", dependencies: ["KeychainCrypto"]),
         .testTarget(name: "KeychainStorageTests", dependencies: ["KeychainStorage"]),
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainStorage", "KeychainCrypto"]),

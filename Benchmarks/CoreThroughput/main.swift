@@ -1,0 +1,97 @@
+// In-process throughput of the keychain core (no HTTP): durable adds per second while filling
+// a keychain to N items, then searches by service and account with returnData per second.
+//
+//   swift run -c release keychaind-core-bench [items] [seconds] [threads]
+import Foundation
+import KeychainCore
+import KeychainCrypto
+import Logging
+import Synchronization
+
+let arguments = CommandLine.arguments
+let items = arguments.count > 1 ? Int(arguments[1])! : 100_000
+let seconds = arguments.count > 2 ? Double(arguments[2])! : 5
+let threads = arguments.count > 3 ? Int(arguments[3])! : 1
+
+func now() -> Double { Date().timeIntervalSinceReferenceDate }
+
+let directory = NSTemporaryDirectory() + "kcd-core-bench-\(getpid())"
+defer { try? FileManager.default.removeItem(atPath: directory) }
+var configuration = KeychainConfiguration(dataDirectory: directory)
+configuration.defaultLockInterval = 0
+var logger = Logger(label: "bench")
+logger.logLevel = .warning
+let keychain = try Keychain(configuration: configuration, logger: logger)
+let admin = try keychain.initialize(passphrase: SecureBytes(utf8: "bench passphrase")).token
+let secret = JSON.string(Base64.encode(Array("a-32-byte-secret-for-benchmarks!".utf8)))
+
+// Fill: every add is its own durable transaction (WAL, synchronous=FULL).
+let fillStart = now()
+var lastReport = fillStart
+var windowStart = fillStart
+var windowCount = 0
+var lastWindowRate = 0.0
+for n in 0..<items {
+    _ = try keychain.add(
+        ["class": "genericPassword", "service": .string("svc-\(n)"), "account": .string("acct-\(n)"), "valueData": secret],
+        token: admin)
+    windowCount += 1
+    let t = now()
+    if t - windowStart >= 2 {
+        lastWindowRate = Double(windowCount) / (t - windowStart)
+        windowStart = t
+        windowCount = 0
+    }
+    if t - lastReport >= 10 {
+        FileHandle.standardError.write(Data("  \(n + 1) items, \(Int(lastWindowRate)) adds/s now\n".utf8))
+        lastReport = t
+    }
+}
+let fillSeconds = now() - fillStart
+if windowCount > 0, now() - windowStart > 0.5 { lastWindowRate = Double(windowCount) / (now() - windowStart) }
+
+// Search: random service+account with returnData, from `threads` threads for `seconds`.
+let total = Atomic<Int>(0)
+let deadline = now() + seconds
+let group = DispatchGroup()
+let searchStart = now()
+for t in 0..<threads {
+    group.enter()
+    Thread.detachNewThread {
+        var generator = SystemRandomNumberGenerator()
+        var count = 0
+        while now() < deadline {
+            for _ in 0..<100 {
+                let n = Int.random(in: 0..<items, using: &generator)
+                let result = try! keychain.search(
+                    ["service": .string("svc-\(n)"), "account": .string("acct-\(n)"), "returnData": true], token: admin)
+                precondition(result.count == 1 && result[0].json["valueData"] != nil)
+                count += 1
+            }
+        }
+        total.add(count, ordering: .relaxed)
+        _ = t
+        group.leave()
+    }
+}
+group.wait()
+let searchSeconds = now() - searchStart
+let searches = total.load(ordering: .relaxed)
+let durableAdd: JSONObject = ["class": "genericPassword", "service": "extra", "valueData": secret]
+var extraAdds = 0
+let extraStart = now()
+while now() - extraStart < 3 {
+    var add = durableAdd
+    add["account"] = .string("extra-\(extraAdds)")
+    _ = try keychain.add(add, token: admin)
+    extraAdds += 1
+}
+let extraRate = Double(extraAdds) / (now() - extraStart)
+keychain.close()
+
+print("| figure | value |")
+print("|---|---|")
+print("| items | \(items) |")
+print("| fill: durable adds/s (average over \(items)) | \(Int(Double(items) / fillSeconds)) |")
+print("| durable adds/s at \(items) items (3 s) | \(Int(extraRate)) |")
+print("| searches/s by service+account, returnData, \(threads) thread(s) | \(Int(Double(searches) / searchSeconds)) |")
