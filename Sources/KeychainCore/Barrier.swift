@@ -47,10 +47,8 @@ final class Barrier: Sendable {
     var isUnlocked: Bool { classKeys.withLock { $0.whenUnlocked != nil } }
     var hasBeenUnlocked: Bool { classKeys.withLock { $0.afterFirstUnlock != nil } }
 
-    /// Installs the class keys unwrapped with the key-encryption key; fails on a wrong passphrase.
-    func unlock(kek: SecureBytes, wrappedWhenUnlocked: [UInt8], wrappedAfterFirstUnlock: [UInt8]) throws(CryptoError) {
-        let (whenUnlocked, afterFirstUnlock) = try Self.unwrapClassKeys(
-            kek: kek, wrappedWhenUnlocked: wrappedWhenUnlocked, wrappedAfterFirstUnlock: wrappedAfterFirstUnlock)
+    /// Installs unwrapped class keys: unlocked. The `afterFirstUnlock` key, once installed, stays.
+    func install(whenUnlocked: SecureBytes, afterFirstUnlock: SecureBytes) {
         classKeys.withLock {
             $0.whenUnlocked = whenUnlocked
             if $0.afterFirstUnlock == nil { $0.afterFirstUnlock = afterFirstUnlock }

@@ -240,7 +240,8 @@ extension Keychain {
             filter.groups = token.accessGroups.map(barrier.groupDigest)
         }
         filter.classes = query.candidateClasses.map(\.rawValue)
-        filter.synchronizable = query.synchronizableAny ? nil : (query.synchronizable ?? false)
+        // A persistent reference names one item, whatever its synchronizable state.
+        filter.synchronizable = query.synchronizableAny || query.persistentRef != nil ? nil : (query.synchronizable ?? false)
         filter.ref = query.persistentRef
         for (spec, value) in query.attributes {
             filter.lookups.append(

@@ -10,319 +10,312 @@ import Synchronization
 /// that run Argon2id (`initialize`, `unlock`, `changePassphrase`) take ~0.5 s: callers keep them
 /// off latency-sensitive threads, and they run one at a time.
 public final class Keychain: Sendable {
-  /// The group an add goes to when the token's first group is `*`.
-  public static let defaultGroup = "default"
+    /// The group an add goes to when the token's first group is `*`.
+    public static let defaultGroup = "default"
 
-  let configuration: KeychainConfiguration
-  let store: any KeychainStore
-  let logger: Logger
-  let clock: any KeychainClock
-  private let barrierSlot: Mutex<Barrier?>
-  /// Monotonic ms of the last use of a whenUnlocked secret (or of the unlock).
-  let lastSecretUse = Atomic<Int64>(0)
-  private let lockIntervalSeconds: Atomic<Int>
-  /// Serialises Argon2id work: concurrent unlocks run one at a time.
-  private let kdfGate = Mutex<Void>(())
-  let tokenCache = Mutex<[[UInt8]: (token: AccessToken, cachedAt: Int64)]>([:])
+    let configuration: KeychainConfiguration
+    let store: any KeychainStore
+    let logger: Logger
+    let clock: any KeychainClock
+    private let barrierSlot: Mutex<Barrier?>
+    /// Monotonic ms of the last use of a whenUnlocked secret (or of the unlock).
+    let lastSecretUse = Atomic<Int64>(0)
+    private let lockIntervalSeconds: Atomic<Int>
+    /// Serialises Argon2id work: concurrent unlocks run one at a time.
+    private let kdfGate = Mutex<Void>(())
+    let tokenCache = Mutex<[[UInt8]: (token: AccessToken, cachedAt: Int64)]>([:])
 
-  /// Opens the keychain in `configuration.dataDirectory` (creating the directory and database
-  /// if needed). It starts locked, or uninitialized when never initialised.
-  public init(configuration: KeychainConfiguration, logger: Logger) throws(KeychainError) {
-    self.configuration = configuration
-    self.logger = logger
-    clock = configuration.clock
-    do {
-      try FileManager.default.createDirectory(
-        atPath: configuration.dataDirectory, withIntermediateDirectories: true,
-        attributes: [.posixPermissions: 0o700])
-    } catch {
-      throw .notAvailable("data directory cannot be created: \(configuration.dataDirectory)")
+    /// Opens the keychain in `configuration.dataDirectory` (creating the directory and database
+    /// if needed). It starts locked, or uninitialized when never initialised.
+    public init(configuration: KeychainConfiguration, logger: Logger) throws(KeychainError) {
+        self.configuration = configuration
+        self.logger = logger
+        clock = configuration.clock
+        do {
+            try FileManager.default.createDirectory(
+                atPath: configuration.dataDirectory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .notAvailable("data directory cannot be created: \(configuration.dataDirectory)")
+        }
+        do {
+            store = try SQLiteStore(path: configuration.databasePath)
+        } catch {
+            throw .notAvailable("storage unavailable: \(error.message)")
+        }
+        let meta: ([UInt8]?, [UInt8]?, [UInt8]?)
+        do {
+            meta = try store.read { reader in
+                (
+                    try reader.meta(Barrier.MetaKey.metadata), try reader.meta(Barrier.MetaKey.always),
+                    try reader.meta(Settings.lockInterval)
+                )
+            }
+        } catch {
+            throw .notAvailable("storage unavailable: \(error)")
+        }
+        lockIntervalSeconds = Atomic(
+            meta.2.flatMap(Settings.decodeInt).map(Int.init) ?? configuration.defaultLockInterval)
+        if let wrappedMetadata = meta.0, let wrappedAlways = meta.1 {
+            let instanceKey = try KeyFile.read(configuration.resolvedKeyFile)
+            do {
+                barrierSlot = Mutex(
+                    try Barrier(
+                        instanceKey: instanceKey, wrappedMetadata: wrappedMetadata, wrappedAlways: wrappedAlways
+                    ))
+            } catch {
+                throw .decode("the instance key file does not open this keychain's keys")
+            }
+        } else {
+            barrierSlot = Mutex(nil)
+        }
     }
-    do {
-      store = try SQLiteStore(path: configuration.databasePath)
-    } catch {
-      throw .notAvailable("storage unavailable: \(error.message)")
+
+    /// Closes the store and drops every key. Further calls fail with errSecNotAvailable.
+    public func close() {
+        barrierSlot.withLock {
+            $0?.lock()
+            $0 = nil
+        }
+        tokenCache.withLock { $0.removeAll() }
+        store.close()
     }
-    let meta: ([UInt8]?, [UInt8]?, [UInt8]?)
-    do {
-      meta = try store.read { reader in
-        (
-          try reader.meta(Barrier.MetaKey.metadata), try reader.meta(Barrier.MetaKey.always),
-          try reader.meta(Settings.lockInterval)
-        )
-      }
-    } catch {
-      throw .notAvailable("storage unavailable: \(error)")
+
+    // MARK: state
+
+    public var state: KeychainState {
+        guard let barrier = barrierSlot.withLock({ $0 }) else { return .uninitialized }
+        enforceAutoLock(barrier)
+        return barrier.isUnlocked ? .unlocked : .locked
     }
-    lockIntervalSeconds = Atomic(
-      meta.2.flatMap(Settings.decodeInt).map(Int.init) ?? configuration.defaultLockInterval)
-    if let wrappedMetadata = meta.0, let wrappedAlways = meta.1 {
-      let instanceKey = try KeyFile.read(configuration.resolvedKeyFile)
-      do {
-        barrierSlot = Mutex(
-          try Barrier(
-            instanceKey: instanceKey, wrappedMetadata: wrappedMetadata, wrappedAlways: wrappedAlways
-          ))
-      } catch {
-        throw .decode("the instance key file does not open this keychain's keys")
-      }
-    } else {
-      barrierSlot = Mutex(nil)
+
+    /// The barrier, or errSecNotAvailable when uninitialized. Applies a due auto-lock first.
+    func barrier() throws(KeychainError) -> Barrier {
+        guard let barrier = barrierSlot.withLock({ $0 }) else {
+            throw .notAvailable("the keychain is not initialized; run keychaind init")
+        }
+        enforceAutoLock(barrier)
+        return barrier
     }
-  }
 
-  /// Closes the store and drops every key. Further calls fail with errSecNotAvailable.
-  public func close() {
-    barrierSlot.withLock {
-      $0?.lock()
-      $0 = nil
+    /// Creates the keychain: instance key file, salt, wrapped keys, and a first admin token.
+    /// Leaves it unlocked. Runs Argon2id.
+    public func initialize(passphrase: SecureBytes) throws(KeychainError) -> IssuedToken {
+        guard configuration.kdfLimits.isAtLeastModerate || configuration.allowWeakKDFForTesting else {
+            throw .param("kdfLimits: Argon2id limits must be at least MODERATE")
+        }
+        try requirePassphrase(passphrase, key: "passphrase")
+        return try kdfGate.withLock { _ throws(KeychainError) -> IssuedToken in
+            guard barrierSlot.withLock({ $0 }) == nil else {
+                throw .param("keychain: already initialized")
+            }
+            let salt = Sodium.randomBytes(PasswordHash.saltLength)
+            let limits = configuration.kdfLimits
+            let kek = try Self.crypto { () throws(CryptoError) in
+                try PasswordHash.deriveKey(passphrase: passphrase, salt: salt, limits: limits)
+            }
+            let instanceKey = try KeyFile.create(configuration.resolvedKeyFile)
+            let wrapped = try Self.crypto { () throws(CryptoError) in
+                try Barrier.generate(instanceKey: instanceKey, kek: kek)
+            }
+            let barrier = try Self.crypto { () throws(CryptoError) in
+                let b = try Barrier(
+                    instanceKey: instanceKey, wrappedMetadata: wrapped[Barrier.MetaKey.metadata]!,
+                    wrappedAlways: wrapped[Barrier.MetaKey.always]!)
+                let keys = try Barrier.unwrapClassKeys(
+                    kek: kek, wrappedWhenUnlocked: wrapped[Barrier.MetaKey.whenUnlocked]!,
+                    wrappedAfterFirstUnlock: wrapped[Barrier.MetaKey.afterFirstUnlock]!)
+                b.install(whenUnlocked: keys.whenUnlocked, afterFirstUnlock: keys.afterFirstUnlock)
+                return b
+            }
+            let admin = try makeToken(
+                barrier: barrier, name: "admin", accessGroups: ["*"],
+                capabilities: Set(Capability.allCases), expiresAt: nil)
+            try transaction { writer in
+                for (key, value) in wrapped { try writer.setMeta(key, value) }
+                try writer.setMeta(Barrier.MetaKey.salt, salt)
+                try writer.setMeta(Barrier.MetaKey.limits, Settings.encodeLimits(limits))
+                try writer.setMeta(
+                    Settings.lockInterval,
+                    Settings.encodeInt(Int64(lockIntervalSeconds.load(ordering: .relaxed))))
+                try writer.insert(admin.record)
+            }
+            barrierSlot.withLock { $0 = barrier }
+            lastSecretUse.store(clock.uptime(), ordering: .relaxed)
+            logger.info("keychain initialized", metadata: ["token.id": "\(admin.issued.token.id)"])
+            return admin.issued
+        }
     }
-    tokenCache.withLock { $0.removeAll() }
-    store.close()
-  }
 
-  // MARK: state
-
-  public var state: KeychainState {
-    guard let barrier = barrierSlot.withLock({ $0 }) else { return .uninitialized }
-    enforceAutoLock(barrier)
-    return barrier.isUnlocked ? .unlocked : .locked
-  }
-
-  /// The barrier, or errSecNotAvailable when uninitialized. Applies a due auto-lock first.
-  func barrier() throws(KeychainError) -> Barrier {
-    guard let barrier = barrierSlot.withLock({ $0 }) else {
-      throw .notAvailable("the keychain is not initialized; run keychaind init")
+    /// Unlocks with the passphrase (idempotent: unlocking an unlocked keychain succeeds).
+    ///
+    /// A wrong passphrase is errSecAuthFailed; after 4 failures further attempts wait 1 min,
+    /// 5 min, 15 min, then 1 h (Apple's ladder), counted in the store so a restart keeps them.
+    public func unlock(passphrase: SecureBytes) throws(KeychainError) {
+        let barrier = try barrier()
+        if barrier.isUnlocked {
+            lastSecretUse.store(clock.uptime(), ordering: .relaxed)
+            return
+        }
+        try kdfGate.withLock { _ throws(KeychainError) in
+            if barrier.isUnlocked { return }
+            let verified = try verifyPassphrase(passphrase, key: "passphrase")
+            barrier.install(whenUnlocked: verified.keys.whenUnlocked, afterFirstUnlock: verified.keys.afterFirstUnlock)
+            lastSecretUse.store(clock.uptime(), ordering: .relaxed)
+            logger.info("keychain unlocked")
+        }
     }
-    enforceAutoLock(barrier)
-    return barrier
-  }
 
-  /// Creates the keychain: instance key file, salt, wrapped keys, and a first admin token.
-  /// Leaves it unlocked. Runs Argon2id.
-  public func initialize(passphrase: SecureBytes) throws(KeychainError) -> IssuedToken {
-    guard configuration.kdfLimits.isAtLeastModerate || configuration.allowWeakKDFForTesting else {
-      throw .param("kdfLimits: Argon2id limits must be at least MODERATE")
+    /// Locks: the whenUnlocked key leaves memory before this returns.
+    public func lock() throws(KeychainError) {
+        try barrier().lock()
+        logger.info("keychain locked")
     }
-    try requirePassphrase(passphrase, key: "passphrase")
-    return try kdfGate.withLock { _ throws(KeychainError) -> IssuedToken in
-      guard barrierSlot.withLock({ $0 }) == nil else {
-        throw .param("keychain: already initialized")
-      }
-      let salt = Sodium.randomBytes(PasswordHash.saltLength)
-      let limits = configuration.kdfLimits
-      let kek = try Self.crypto { () throws(CryptoError) in
-        try PasswordHash.deriveKey(passphrase: passphrase, salt: salt, limits: limits)
-      }
-      let instanceKey = try KeyFile.create(configuration.resolvedKeyFile)
-      let wrapped = try Self.crypto { () throws(CryptoError) in
-        try Barrier.generate(instanceKey: instanceKey, kek: kek)
-      }
-      let barrier = try Self.crypto { () throws(CryptoError) in
-        let b = try Barrier(
-          instanceKey: instanceKey, wrappedMetadata: wrapped[Barrier.MetaKey.metadata]!,
-          wrappedAlways: wrapped[Barrier.MetaKey.always]!)
-        try b.unlock(
-          kek: kek, wrappedWhenUnlocked: wrapped[Barrier.MetaKey.whenUnlocked]!,
-          wrappedAfterFirstUnlock: wrapped[Barrier.MetaKey.afterFirstUnlock]!)
-        return b
-      }
-      let admin = try makeToken(
-        barrier: barrier, name: "admin", accessGroups: ["*"],
-        capabilities: Set(Capability.allCases), expiresAt: nil)
-      try transaction { writer in
-        for (key, value) in wrapped { try writer.setMeta(key, value) }
-        try writer.setMeta(Barrier.MetaKey.salt, salt)
-        try writer.setMeta(Barrier.MetaKey.limits, Settings.encodeLimits(limits))
-        try writer.setMeta(
-          Settings.lockInterval,
-          Settings.encodeInt(Int64(lockIntervalSeconds.load(ordering: .relaxed))))
-        try writer.insert(admin.record)
-      }
-      barrierSlot.withLock { $0 = barrier }
-      lastSecretUse.store(clock.uptime(), ordering: .relaxed)
-      logger.info("keychain initialized", metadata: ["token.id": "\(admin.issued.token.id)"])
-      return admin.issued
+
+    /// Re-wraps the class keys under a new passphrase; no item is touched. Needs the old passphrase.
+    public func changePassphrase(old: SecureBytes, new: SecureBytes) throws(KeychainError) {
+        try requirePassphrase(new, key: "new")
+        _ = try barrier()
+        try kdfGate.withLock { _ throws(KeychainError) in
+            let (keys, limits) = try verifyPassphrase(old, key: "old")
+            let newSalt = Sodium.randomBytes(PasswordHash.saltLength)
+            let newLimits =
+                limits.isAtLeastModerate
+                ? limits : (configuration.allowWeakKDFForTesting ? limits : .moderate)
+            let rewrapped = try Self.crypto { () throws(CryptoError) in
+                let kek = try PasswordHash.deriveKey(passphrase: new, salt: newSalt, limits: newLimits)
+                return (
+                    whenUnlocked: try AEAD.wrap(
+                        keys.whenUnlocked, with: kek, label: Barrier.Label.whenUnlocked),
+                    afterFirstUnlock: try AEAD.wrap(
+                        keys.afterFirstUnlock, with: kek, label: Barrier.Label.afterFirstUnlock)
+                )
+            }
+            try transaction { writer in
+                try writer.setMeta(Barrier.MetaKey.salt, newSalt)
+                try writer.setMeta(Barrier.MetaKey.limits, Settings.encodeLimits(newLimits))
+                try writer.setMeta(Barrier.MetaKey.whenUnlocked, rewrapped.whenUnlocked)
+                try writer.setMeta(Barrier.MetaKey.afterFirstUnlock, rewrapped.afterFirstUnlock)
+            }
+            logger.info("passphrase changed")
+        }
     }
-  }
 
-  /// Unlocks with the passphrase (idempotent: unlocking an unlocked keychain succeeds).
-  ///
-  /// A wrong passphrase is errSecAuthFailed; after 4 failures further attempts wait 1 min,
-  /// 5 min, 15 min, then 1 h (Apple's ladder), counted in the store so a restart keeps them.
-  public func unlock(passphrase: SecureBytes) throws(KeychainError) {
-    let barrier = try barrier()
-    if barrier.isUnlocked {
-      lastSecretUse.store(clock.uptime(), ordering: .relaxed)
-      return
+    // MARK: auto-lock
+
+    /// Seconds without a whenUnlocked secret being used before the keychain locks; 0 = never.
+    public var lockInterval: Int { lockIntervalSeconds.load(ordering: .relaxed) }
+
+    /// Sets `lockInterval` (0 = never, at most a week), durably.
+    public func setLockInterval(_ seconds: Int) throws(KeychainError) {
+        guard (0...604_800).contains(seconds) else {
+            throw .param("lockInterval: expected 0…604800 seconds")
+        }
+        try transaction { try $0.setMeta(Settings.lockInterval, Settings.encodeInt(Int64(seconds))) }
+        lockIntervalSeconds.store(seconds, ordering: .relaxed)
     }
-    try kdfGate.withLock { _ throws(KeychainError) in
-      if barrier.isUnlocked { return }
-      let throttle = try readThrottle()
-      if let wait = throttle.secondsToWait(now: clock.now()) {
-        throw .unlockThrottled(retryAfter: wait)
-      }
-      let (salt, limits, wu, afu) = try readKDF()
-      let kek = try Self.crypto { () throws(CryptoError) in
-        try PasswordHash.deriveKey(passphrase: passphrase, salt: salt, limits: limits)
-      }
-      do {
-        try barrier.unlock(kek: kek, wrappedWhenUnlocked: wu, wrappedAfterFirstUnlock: afu)
-      } catch {
-        let failed = throttle.recordingFailure(at: clock.now())
-        try writeThrottle(failed)
-        logger.info(
-          "unlock failed: wrong passphrase", metadata: ["unlock.failures": "\(failed.failures)"])
-        throw .authFailed("passphrase: incorrect")
-      }
-      if throttle.failures > 0 { try writeThrottle(UnlockThrottle()) }
-      lastSecretUse.store(clock.uptime(), ordering: .relaxed)
-      logger.info("keychain unlocked")
+
+    /// Locks now if `lockInterval` has passed since a whenUnlocked secret was last used.
+    /// The server calls this on a timer; every operation calls it first.
+    public func checkAutoLock() {
+        if let barrier = barrierSlot.withLock({ $0 }) { enforceAutoLock(barrier) }
     }
-  }
 
-  /// Locks: the whenUnlocked key leaves memory before this returns.
-  public func lock() throws(KeychainError) {
-    try barrier().lock()
-    logger.info("keychain locked")
-  }
-
-  /// Re-wraps the class keys under a new passphrase; no item is touched. Needs the old passphrase.
-  public func changePassphrase(old: SecureBytes, new: SecureBytes) throws(KeychainError) {
-    try requirePassphrase(new, key: "new")
-    _ = try barrier()
-    try kdfGate.withLock { _ throws(KeychainError) in
-      let throttle = try readThrottle()
-      if let wait = throttle.secondsToWait(now: clock.now()) {
-        throw .unlockThrottled(retryAfter: wait)
-      }
-      let (salt, limits, wu, afu) = try readKDF()
-      let oldKEK = try Self.crypto { () throws(CryptoError) in
-        try PasswordHash.deriveKey(passphrase: old, salt: salt, limits: limits)
-      }
-      let keys: (whenUnlocked: SecureBytes, afterFirstUnlock: SecureBytes)
-      do {
-        keys = try Barrier.unwrapClassKeys(
-          kek: oldKEK, wrappedWhenUnlocked: wu, wrappedAfterFirstUnlock: afu)
-      } catch {
-        try writeThrottle(throttle.recordingFailure(at: clock.now()))
-        throw .authFailed("old: incorrect passphrase")
-      }
-      let newSalt = Sodium.randomBytes(PasswordHash.saltLength)
-      let newLimits =
-        limits.isAtLeastModerate
-        ? limits : (configuration.allowWeakKDFForTesting ? limits : .moderate)
-      let rewrapped = try Self.crypto { () throws(CryptoError) in
-        let kek = try PasswordHash.deriveKey(passphrase: new, salt: newSalt, limits: newLimits)
-        return (
-          whenUnlocked: try AEAD.wrap(
-            keys.whenUnlocked, with: kek, label: Barrier.Label.whenUnlocked),
-          afterFirstUnlock: try AEAD.wrap(
-            keys.afterFirstUnlock, with: kek, label: Barrier.Label.afterFirstUnlock)
-        )
-      }
-      try transaction { writer in
-        try writer.setMeta(Barrier.MetaKey.salt, newSalt)
-        try writer.setMeta(Barrier.MetaKey.limits, Settings.encodeLimits(newLimits))
-        try writer.setMeta(Barrier.MetaKey.whenUnlocked, rewrapped.whenUnlocked)
-        try writer.setMeta(Barrier.MetaKey.afterFirstUnlock, rewrapped.afterFirstUnlock)
-        try writer.setMeta(UnlockThrottle.metaKey, nil)
-      }
-      logger.info("passphrase changed")
+    private func enforceAutoLock(_ barrier: Barrier) {
+        let interval = lockIntervalSeconds.load(ordering: .relaxed)
+        guard interval > 0, barrier.isUnlocked else { return }
+        if clock.uptime() - lastSecretUse.load(ordering: .relaxed) >= Int64(interval) * 1000 {
+            barrier.lock()
+            logger.info("keychain auto-locked", metadata: ["keychain.lockInterval": "\(interval)"])
+        }
     }
-  }
 
-  // MARK: auto-lock
-
-  /// Seconds without a whenUnlocked secret being used before the keychain locks; 0 = never.
-  public var lockInterval: Int { lockIntervalSeconds.load(ordering: .relaxed) }
-
-  /// Sets `lockInterval` (0 = never, at most a week), durably.
-  public func setLockInterval(_ seconds: Int) throws(KeychainError) {
-    guard (0...604_800).contains(seconds) else {
-      throw .param("lockInterval: expected 0…604800 seconds")
+    func noteSecretUse() {
+        lastSecretUse.store(clock.uptime(), ordering: .relaxed)
     }
-    try transaction { try $0.setMeta(Settings.lockInterval, Settings.encodeInt(Int64(seconds))) }
-    lockIntervalSeconds.store(seconds, ordering: .relaxed)
-  }
 
-  /// Locks now if `lockInterval` has passed since a whenUnlocked secret was last used.
-  /// The server calls this on a timer; every operation calls it first.
-  public func checkAutoLock() {
-    if let barrier = barrierSlot.withLock({ $0 }) { enforceAutoLock(barrier) }
-  }
+    // MARK: helpers
 
-  private func enforceAutoLock(_ barrier: Barrier) {
-    let interval = lockIntervalSeconds.load(ordering: .relaxed)
-    guard interval > 0, barrier.isUnlocked else { return }
-    if clock.uptime() - lastSecretUse.load(ordering: .relaxed) >= Int64(interval) * 1000 {
-      barrier.lock()
-      logger.info("keychain auto-locked", metadata: ["keychain.lockInterval": "\(interval)"])
+    private func requirePassphrase(_ passphrase: SecureBytes, key: String) throws(KeychainError) {
+        guard passphrase.count >= 1 else { throw .param("\(key): the passphrase is empty") }
     }
-  }
 
-  func noteSecretUse() {
-    lastSecretUse.store(clock.uptime(), ordering: .relaxed)
-  }
-
-  // MARK: helpers
-
-  private func requirePassphrase(_ passphrase: SecureBytes, key: String) throws(KeychainError) {
-    guard passphrase.count >= 1 else { throw .param("\(key): the passphrase is empty") }
-  }
-
-  private func readKDF() throws(KeychainError) -> ([UInt8], KDFLimits, [UInt8], [UInt8]) {
-    let values = try snapshot { reader in
-      (
-        try reader.meta(Barrier.MetaKey.salt), try reader.meta(Barrier.MetaKey.limits),
-        try reader.meta(Barrier.MetaKey.whenUnlocked),
-        try reader.meta(Barrier.MetaKey.afterFirstUnlock)
-      )
+    /// Checks the throttle, derives the key-encryption key from `passphrase` and unwraps the
+    /// class keys with it. A wrong passphrase counts a failure; a right one clears the count.
+    /// Runs Argon2id: call it inside `kdfGate`.
+    private func verifyPassphrase(_ passphrase: SecureBytes, key: String) throws(KeychainError)
+        -> (keys: (whenUnlocked: SecureBytes, afterFirstUnlock: SecureBytes), limits: KDFLimits)
+    {
+        let throttle = try readThrottle()
+        if let wait = throttle.secondsToWait(now: clock.now()) { throw .unlockThrottled(retryAfter: wait) }
+        let (salt, limits, wu, afu) = try readKDF()
+        let kek = try Self.crypto { () throws(CryptoError) in
+            try PasswordHash.deriveKey(passphrase: passphrase, salt: salt, limits: limits)
+        }
+        do {
+            let keys = try Barrier.unwrapClassKeys(kek: kek, wrappedWhenUnlocked: wu, wrappedAfterFirstUnlock: afu)
+            if throttle.failures > 0 { try writeThrottle(UnlockThrottle()) }
+            return (keys, limits)
+        } catch {
+            let failed = throttle.recordingFailure(at: clock.now())
+            try writeThrottle(failed)
+            logger.info("unlock failed: wrong passphrase", metadata: ["unlock.failures": "\(failed.failures)"])
+            throw .authFailed("\(key): incorrect passphrase")
+        }
     }
-    guard let salt = values.0, let limits = values.1.flatMap(Settings.decodeLimits),
-      let wu = values.2, let afu = values.3
-    else { throw .decode("stored key-derivation parameters are missing or malformed") }
-    return (salt, limits, wu, afu)
-  }
 
-  private func readThrottle() throws(KeychainError) -> UnlockThrottle {
-    let raw = try snapshot { try $0.meta(UnlockThrottle.metaKey) }
-    return raw.flatMap(UnlockThrottle.init(encoded:)) ?? UnlockThrottle()
-  }
-
-  private func writeThrottle(_ throttle: UnlockThrottle) throws(KeychainError) {
-    try transaction {
-      try $0.setMeta(UnlockThrottle.metaKey, throttle.failures == 0 ? nil : throttle.encoded)
+    private func readKDF() throws(KeychainError) -> ([UInt8], KDFLimits, [UInt8], [UInt8]) {
+        let values = try snapshot { reader in
+            (
+                try reader.meta(Barrier.MetaKey.salt), try reader.meta(Barrier.MetaKey.limits),
+                try reader.meta(Barrier.MetaKey.whenUnlocked),
+                try reader.meta(Barrier.MetaKey.afterFirstUnlock)
+            )
+        }
+        guard let salt = values.0, let limits = values.1.flatMap(Settings.decodeLimits),
+            let wu = values.2, let afu = values.3
+        else { throw .decode("stored key-derivation parameters are missing or malformed") }
+        return (salt, limits, wu, afu)
     }
-  }
 
-  /// Runs `body` in a read snapshot; storage failures become errSecNotAvailable.
-  func snapshot<T>(_ body: (any StoreReader) throws -> T) throws(KeychainError) -> T {
-    do { return try store.read(body) } catch { throw Self.map(error) }
-  }
-
-  /// Runs `body` in one durable write transaction; a KeychainError thrown inside rolls it back
-  /// and comes out as it is; a unique-index refusal becomes errSecDuplicateItem.
-  func transaction<T>(_ body: (any StoreWriter) throws -> T) throws(KeychainError) -> T {
-    do { return try store.write(body) } catch { throw Self.map(error) }
-  }
-
-  private static func map(_ error: any Error) -> KeychainError {
-    switch error {
-    case let error as KeychainError: error
-    case let error as StorageError where error == .uniqueViolation:
-      .duplicateItem(persistentRef: nil)
-    case let error as StorageError: .notAvailable("storage: \(error.message)")
-    default: .notAvailable("storage failed")
+    private func readThrottle() throws(KeychainError) -> UnlockThrottle {
+        let raw = try snapshot { try $0.meta(UnlockThrottle.metaKey) }
+        return raw.flatMap(UnlockThrottle.init(encoded:)) ?? UnlockThrottle()
     }
-  }
 
-  /// Runs a crypto call, turning its errors into errSecDecode.
-  static func crypto<T>(_ body: () throws(CryptoError) -> T) throws(KeychainError) -> T {
-    do {
-      return try body()
-    } catch {
-      throw .decode("crypto: \(error.message)")
+    private func writeThrottle(_ throttle: UnlockThrottle) throws(KeychainError) {
+        try transaction {
+            try $0.setMeta(UnlockThrottle.metaKey, throttle.failures == 0 ? nil : throttle.encoded)
+        }
     }
-  }
+
+    /// Runs `body` in a read snapshot; storage failures become errSecNotAvailable.
+    func snapshot<T>(_ body: (any StoreReader) throws -> T) throws(KeychainError) -> T {
+        do { return try store.read(body) } catch { throw Self.map(error) }
+    }
+
+    /// Runs `body` in one durable write transaction; a KeychainError thrown inside rolls it back
+    /// and comes out as it is; a unique-index refusal becomes errSecDuplicateItem.
+    func transaction<T>(_ body: (any StoreWriter) throws -> T) throws(KeychainError) -> T {
+        do { return try store.write(body) } catch { throw Self.map(error) }
+    }
+
+    private static func map(_ error: any Error) -> KeychainError {
+        switch error {
+        case let error as KeychainError: error
+        case let error as StorageError where error == .uniqueViolation:
+            .duplicateItem(persistentRef: nil)
+        case let error as StorageError: .notAvailable("storage: \(error.message)")
+        default: .notAvailable("storage failed")
+        }
+    }
+
+    /// Runs a crypto call, turning its errors into errSecDecode.
+    static func crypto<T>(_ body: () throws(CryptoError) -> T) throws(KeychainError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .decode("crypto: \(error.message)")
+        }
+    }
 }

@@ -110,3 +110,11 @@ import Testing
         #expect(!String(decoding: JSON.object(result.json).serialized(), as: UTF8.self).contains("aHVudGVyMg"))
     }
 }
+
+@Suite struct PersistentRefTests {
+    @Test func aPersistentRefFindsASynchronizableItemWithoutSynchronizableAny() throws {
+        let f = try Fixture()
+        let ref = try f.addGeneric(service: "db", account: "u", extra: ["synchronizable": true])
+        #expect(try f.keychain.search(["valuePersistentRef": .string(ref)], token: f.admin).map(\.persistentRef) == [ref])
+    }
+}
