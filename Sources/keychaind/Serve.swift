@@ -116,14 +116,15 @@ extension Keychaind {
             let issued = try keychain.initialize(passphrase: SecureBytes(utf8: passphraseText))
             if let devTokenFile { try writePrivateFile(devTokenFile, issued.secret + "\n") }
             if let devPassphraseFile { try writePrivateFile(devPassphraseFile, passphraseText + "\n") }
+            let host = port == 0 ? "127.0.0.1:PORT" : "127.0.0.1:\(port)"
             print(
                 """
                 keychaind --dev: a throw-away keychain in \(directory), unlocked. Everything is deleted at exit.
-                  admin token: \(issued.secret)
-                  passphrase:  \(passphraseText)
-                Try:
+                Paste these two lines into another shell (the README's walk-through uses them):
                   export KEYCHAIND_TOKEN=\(issued.secret)
-                  curl -s -H "Authorization: Bearer $KEYCHAIND_TOKEN" http://127.0.0.1:\(port == 0 ? "PORT" : String(port))/v1/keychain
+                  export KEYCHAIND_PASSPHRASE=\(passphraseText)
+                Then try:
+                  curl -s -H "Authorization: Bearer $KEYCHAIND_TOKEN" http://\(host)/v1/keychain
                 """)
             fflush(nil)
         }
