@@ -17,6 +17,7 @@ extension Keychaind {
         var adminTokenFile: String?
 
         func run() throws {
+            Hardening.apply()
             let keychain = try Keychain(configuration: store.keychainConfiguration(), logger: makeLogger(level: "warning"))
             defer { keychain.close() }
             let passphrase = try passphraseFile.map(PassphraseInput.fromFile) ?? PassphraseInput.promptNew()

@@ -88,6 +88,9 @@ extension Keychaind {
             if let max = try int(maxSecretBytes, "KEYCHAIND_MAX_SECRET_BYTES", "maxSecretBytes") { configuration.maxSecretBytes = max }
             let keychain = try Keychain(configuration: configuration, logger: logger)
             if dev { try startDev(keychain, directory: devDirectory!, port: port) }
+            if keychain.state == .uninitialized {
+                logger.warning("the keychain is not initialized: run keychaind init --data-dir \(configuration.dataDirectory)")
+            }
             if let passphraseFile {
                 try keychain.unlock(passphrase: PassphraseInput.fromFile(passphraseFile))
             }
@@ -153,9 +156,11 @@ enum Listen {
     }
 }
 
-/// Process hardening at start: no core dumps, not ptrace-able by other users' processes.
+/// Process hardening at start: no core dumps, not ptrace-able by other users' processes, and
+/// every file it creates (database, WAL, key file) readable by its owner only.
 enum Hardening {
     static func apply() {
+        umask(0o077)
         var limit = rlimit(rlim_cur: 0, rlim_max: 0)
         setrlimit(Int32(RLIMIT_CORE.rawValue), &limit)
         _ = kcd_set_not_dumpable()
