@@ -101,27 +101,6 @@ enum CaseFolding {
     }
 }
 
-/// Standard base64 with padding (RFC 4648 §4); the decoder also accepts the URL-safe alphabet.
-public enum Base64 {
-    public static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-    }
-
-    public static func decode(_ text: String) -> [UInt8]? {
-        var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        if s.count % 4 != 0 { s += String(repeating: "=", count: 4 - s.count % 4) }
-        return Data(base64Encoded: s).map { [UInt8]($0) }
-    }
-
-    /// URL-safe, unpadded: for persistent references, which appear in paths.
-    public static func encodeURLSafe(_ bytes: [UInt8]) -> String {
-        var s = encode(bytes)
-        s = s.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        while s.hasSuffix("=") { s.removeLast() }
-        return s
-    }
-}
-
 /// RFC 3339 UTC timestamps with milliseconds.
 public enum RFC3339 {
     public static func format(milliseconds: Int64) -> String {

@@ -162,7 +162,7 @@ extension Keychain {
             } else if let sealed = old.record.secret,
                 old.group != item.group || old.protection.keyClass != item.protection.keyClass
             {
-                let secret = try openSecret(sealed, of: old, barrier: barrier, key: "accessGroup")
+                let secret = try openSecret(sealed, of: old.record, barrier: barrier, key: "accessGroup")
                 item.record.secret = try seal(secret, for: item, barrier: barrier)
             }
             item.record.modified = max(now, item.record.created)
@@ -261,14 +261,17 @@ extension Keychain {
         return try Self.crypto { () throws(CryptoError) in try barrier.sealSecret(secret, key: key, ad: ad) }
     }
 
-    private func openSecret(_ sealed: [UInt8], of item: DecodedItem, barrier: Barrier, key name: String) throws(KeychainError) -> [UInt8] {
-        guard let key = barrier.classKey(for: item.protection) else { throw Self.locked(name) }
-        if item.protection.keyClass == .whenUnlocked { noteSecretUse() }
-        let ad = Barrier.secretAD(ref: item.record.ref, itemClass: item.itemClass, group: item.record.group)
+    /// Opens a record's secret; needs only the row's clear fields, not its attributes.
+    private func openSecret(_ sealed: [UInt8], of record: ItemRecord, barrier: Barrier, key name: String) throws(KeychainError) -> [UInt8] {
+        guard let itemClass = ItemClass(rawValue: record.itemClass), let protection = Protection(rawValue: record.protection)
+        else { throw .decode("\(name): a stored item has an unknown class or protection class") }
+        guard let key = barrier.classKey(for: protection) else { throw Self.locked(name) }
+        if protection.keyClass == .whenUnlocked { noteSecretUse() }
+        let ad = Barrier.secretAD(ref: record.ref, itemClass: itemClass, group: record.group)
         do {
             return try barrier.openSecret(sealed, key: key, ad: ad)
         } catch {
-            logger.error("item secret failed authentication", metadata: ["item.ref": "\(PersistentRef.encode(item.record.ref))"])
+            logger.error("item secret failed authentication", metadata: ["item.ref": "\(PersistentRef.encode(record.ref))"])
             throw .decode("valueData: the stored secret failed authentication")
         }
     }
@@ -279,15 +282,14 @@ extension Keychain {
         let wantsAttributes = query.returnAttributes || !query.hasReturnKey
         let wantsRef = query.returnPersistentRef || !query.hasReturnKey
         var json = JSONObject()
-        if wantsAttributes || query.returnData {
-            let item = try DecodedItem(record, barrier: barrier, logger: logger)
-            if wantsAttributes { json["attributes"] = .object(item.attributesJSON) }
-            if query.returnData, let sealed = record.secret {
-                if let known {
-                    json["valueData"] = .string(Base64.encode(known))
-                } else {
-                    json["valueData"] = .string(Base64.encode(try openSecret(sealed, of: item, barrier: barrier, key: "returnData")))
-                }
+        if wantsAttributes {
+            json["attributes"] = .object(try DecodedItem(record, barrier: barrier, logger: logger).attributesJSON)
+        }
+        if query.returnData, let sealed = record.secret {
+            if let known {
+                json["valueData"] = .string(Base64.encode(known))
+            } else {
+                json["valueData"] = .string(Base64.encode(try openSecret(sealed, of: record, barrier: barrier, key: "returnData")))
             }
         }
         if wantsRef { json["persistentRef"] = .string(ref) }

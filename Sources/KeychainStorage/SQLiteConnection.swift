@@ -6,6 +6,7 @@ internal import CSQLite
 final class SQLiteConnection {
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
+    private var shapedStatements: [Int: SQLiteStatement] = [:]
 
     init(path: String, readOnly: Bool) throws(StorageError) {
         var db: OpaquePointer?
@@ -23,6 +24,7 @@ final class SQLiteConnection {
 
     deinit {
         statements.removeAll()
+        shapedStatements.removeAll()
         sqlite3_close_v2(handle)
     }
 
@@ -43,6 +45,18 @@ final class SQLiteConnection {
         guard rc == SQLITE_OK, let stmt else { throw error(rc, "prepare") }
         let statement = SQLiteStatement(stmt, connection: self)
         statements[sql] = statement
+        return statement
+    }
+
+    /// A cached statement for generated SQL, found by a caller-computed `shape` so that the SQL
+    /// text is built only the first time a shape is seen on this connection.
+    func statement(shape: Int, sql: () -> String) throws(StorageError) -> SQLiteStatement {
+        if let cached = shapedStatements[shape] {
+            cached.reset()
+            return cached
+        }
+        let statement = try statement(sql())
+        shapedStatements[shape] = statement
         return statement
     }
 

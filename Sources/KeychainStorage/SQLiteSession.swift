@@ -13,9 +13,8 @@ final class SQLiteSession: StoreWriter {
     // MARK: reading
 
     func items(matching filter: ItemFilter) throws(StorageError) -> [ItemRecord] {
-        let (sql, bindings) = Self.select(Self.itemColumns, filter)
-        let stmt = try connection.statement(sql)
-        try stmt.bind(bindings)
+        let stmt = try connection.statement(shape: Self.shape(filter, count: false)) { Self.select(Self.itemColumns, filter) }
+        try stmt.bind(Self.bindings(filter))
         var result: [ItemRecord] = []
         while try stmt.step() {
             result.append(Self.item(from: stmt))
@@ -25,8 +24,10 @@ final class SQLiteSession: StoreWriter {
     }
 
     func countItems(matching filter: ItemFilter) throws(StorageError) -> Int {
-        let (sql, bindings) = Self.select("count(*)", filter)
-        return Int(try connection.scalarInt(sql, bindings) ?? 0)
+        let stmt = try connection.statement(shape: Self.shape(filter, count: true)) { Self.select("count(*)", filter) }
+        try stmt.bind(Self.bindings(filter))
+        defer { stmt.reset() }
+        return try stmt.step() ? Int(stmt.int64(0)) : 0
     }
 
     func item(primaryKey: [UInt8]) throws(StorageError) -> ItemRecord? {
@@ -128,49 +129,52 @@ final class SQLiteSession: StoreWriter {
         }
     }
 
-    /// Builds the SELECT for `filter`: driven by the first lookup digest's index when there is one.
-    private static func select(_ columns: String, _ filter: ItemFilter) -> (String, [SQLiteValue]) {
+    /// A number that names the SQL text `select` builds for `filter`: which conditions it has and
+    /// how many values each binds. Equal shapes share one prepared statement.
+    private static func shape(_ filter: ItemFilter, count: Bool) -> Int {
+        var key = filter.lookups.count
+        key = key &* 64 &+ (filter.classes.map { $0.count + 1 } ?? 0)
+        key = key &* 4096 &+ (filter.groups.map { $0.count + 1 } ?? 0)
+        key = key &* 2 &+ (filter.ref == nil ? 0 : 1)
+        key = key &* 2 &+ (filter.synchronizable == nil ? 0 : 1)
+        key = key &* 2 &+ (filter.limit == nil ? 0 : 1)
+        return key &* 2 &+ (count ? 1 : 0)
+    }
+
+    /// The SELECT for `filter`: driven by the first lookup digest's index when there is one.
+    /// Its placeholders are bound, in order, by `bindings(filter)`.
+    private static func select(_ columns: String, _ filter: ItemFilter) -> String {
         var sql = "SELECT \(columns) FROM "
-        var bindings: [SQLiteValue] = []
         var conditions: [String] = []
-        if let first = filter.lookups.first {
+        if !filter.lookups.isEmpty {
             sql += "lookups l0 JOIN items i ON i.id = l0.item_id"
             conditions.append("l0.digest = ?")
-            bindings.append(.blob(first))
-            for (n, digest) in filter.lookups.dropFirst().enumerated() {
-                conditions.append("EXISTS (SELECT 1 FROM lookups l\(n + 1) WHERE l\(n + 1).digest = ? AND l\(n + 1).item_id = i.id)")
-                bindings.append(.blob(digest))
+            for n in 1..<filter.lookups.count {
+                conditions.append("EXISTS (SELECT 1 FROM lookups l\(n) WHERE l\(n).digest = ? AND l\(n).item_id = i.id)")
             }
         } else {
             sql += "items i"
         }
-        if let ref = filter.ref {
-            conditions.append("i.ref = ?")
-            bindings.append(.blob(ref))
-        }
-        if let classes = filter.classes {
-            conditions.append("i.class IN (\(placeholders(classes.count)))")
-            bindings += classes.map { .int(Int64($0)) }
-        }
-        if let groups = filter.groups {
-            conditions.append("i.grp IN (\(placeholders(groups.count)))")
-            bindings += groups.map { .blob($0) }
-        }
-        if let sync = filter.synchronizable {
-            conditions.append("i.sync = ?")
-            bindings.append(.int(sync ? 1 : 0))
-        }
-        if !conditions.isEmpty {
-            sql += " WHERE " + conditions.joined(separator: " AND ")
-        }
+        if filter.ref != nil { conditions.append("i.ref = ?") }
+        if let classes = filter.classes { conditions.append("i.class IN (\(placeholders(classes.count)))") }
+        if let groups = filter.groups { conditions.append("i.grp IN (\(placeholders(groups.count)))") }
+        if filter.synchronizable != nil { conditions.append("i.sync = ?") }
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         if columns != "count(*)" {
             sql += " ORDER BY i.id"
-            if let limit = filter.limit {
-                sql += " LIMIT ?"
-                bindings.append(.int(Int64(limit)))
-            }
+            if filter.limit != nil { sql += " LIMIT ?" }
         }
-        return (sql, bindings)
+        return sql
+    }
+
+    private static func bindings(_ filter: ItemFilter) -> [SQLiteValue] {
+        var bindings: [SQLiteValue] = filter.lookups.map { .blob($0) }
+        if let ref = filter.ref { bindings.append(.blob(ref)) }
+        if let classes = filter.classes { bindings += classes.map { .int(Int64($0)) } }
+        if let groups = filter.groups { bindings += groups.map { .blob($0) } }
+        if let sync = filter.synchronizable { bindings.append(.int(sync ? 1 : 0)) }
+        if let limit = filter.limit { bindings.append(.int(Int64(limit))) }
+        return bindings
     }
 
     private static func placeholders(_ count: Int) -> String {

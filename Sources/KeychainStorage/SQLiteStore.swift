@@ -40,10 +40,11 @@ public final class SQLiteStore: KeychainStore {
     public func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
         let connection = try checkOutReader()
         defer { checkIn(connection) }
-        try connection.execute("BEGIN DEFERRED")
+        // Prepared once per connection: sqlite3_exec would parse these on every read.
+        try connection.statement("BEGIN DEFERRED").run([])
         do {
             let result = try body(SQLiteSession(connection: connection))
-            try connection.execute("COMMIT")
+            try connection.statement("COMMIT").run([])
             return result
         } catch {
             try? connection.execute("ROLLBACK")
@@ -56,12 +57,12 @@ public final class SQLiteStore: KeychainStore {
             guard let connection = slot, !closed.load(ordering: .acquiring) else {
                 throw StorageError.unavailable("store is closed")
             }
-            try connection.execute("BEGIN IMMEDIATE")
+            try connection.statement("BEGIN IMMEDIATE").run([])
             let session = SQLiteSession(connection: connection)
             let result: T
             do {
                 result = try body(session)
-                try connection.execute("COMMIT")
+                try connection.statement("COMMIT").run([])
             } catch {
                 try? connection.execute("ROLLBACK")
                 throw error
