@@ -22,21 +22,24 @@ public struct KeyedDigest: Sendable {
 
     /// The digest of `parts`, each length-prefixed.
     public func digest(parts: [[UInt8]]) -> [UInt8] {
-        var message: [UInt8] = []
-        message.reserveCapacity(parts.reduce(0) { $0 + 4 + $1.count })
-        for part in parts {
-            withUnsafeBytes(of: UInt32(part.count).littleEndian) { message.append(contentsOf: $0) }
-            message.append(contentsOf: part)
-        }
-        var out = [UInt8](repeating: 0, count: Self.length)
-        key.withUnsafeBytes { k in
-            message.withUnsafeBytes { m in
-                _ = crypto_generichash(
-                    &out, Self.length, m.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(m.count),
-                    k.baseAddress!.assumingMemoryBound(to: UInt8.self), k.count)
+        // The state is an opaque, 64-byte-aligned C struct: a stack buffer of its size holds it.
+        withUnsafeTemporaryAllocation(byteCount: crypto_generichash_statebytes(), alignment: 64) { raw in
+            let state = OpaquePointer(raw.baseAddress!)
+            key.withUnsafeBytes { k in
+                _ = crypto_generichash_init(state, k.baseAddress!.assumingMemoryBound(to: UInt8.self), k.count, Self.length)
             }
+            for part in parts {
+                withUnsafeBytes(of: UInt32(part.count).littleEndian) { l in
+                    _ = crypto_generichash_update(state, l.baseAddress!.assumingMemoryBound(to: UInt8.self), 4)
+                }
+                part.withUnsafeBytes { p in
+                    _ = crypto_generichash_update(state, p.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(p.count))
+                }
+            }
+            var out = [UInt8](repeating: 0, count: Self.length)
+            _ = crypto_generichash_final(state, &out, Self.length)
+            return out
         }
-        return out
     }
 }
 

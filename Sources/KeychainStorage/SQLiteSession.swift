@@ -161,7 +161,9 @@ final class SQLiteSession: StoreWriter {
         if filter.synchronizable != nil { conditions.append("i.sync = ?") }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         if columns != "count(*)" {
-            sql += " ORDER BY i.id"
+            // Insertion order. Through the lookup index, (digest, item_id) already yields item ids
+            // in order: naming l0.item_id spares SQLite a temporary B-tree to sort by i.id.
+            sql += filter.lookups.isEmpty ? " ORDER BY i.id" : " ORDER BY l0.item_id"
             if filter.limit != nil { sql += " LIMIT ?" }
         }
         return sql
