@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The keychaind process itself: init and token administration from the command line, settings
+# from the environment, start-up hardening (core limit 0), root refusal, SIGUSR1 locking and a
+# clean SIGTERM shutdown. Prints `daemon: N passed, N failed`.
+#
+# Environment: KEYCHAIND (a prebuilt binary; default: build it), SWIFT_FLAGS (extra swift build flags).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+read -r -a swift_flags <<<"${SWIFT_FLAGS:-}"
+if [[ -n ${KEYCHAIND:-} ]]; then
+    bin=$KEYCHAIND
+else
+    swift build "${swift_flags[@]}" --product keychaind
+    bin="$(swift build "${swift_flags[@]}" --show-bin-path)/keychaind"
+fi
+
+tmp=$(mktemp -d)
+pid=
+cleanup() {
+    if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid" 2>/dev/null || true; fi
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+passed=0
+failed=0
+check() {
+    local name=$1
+    shift
+    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name" >&2; fi
+}
+root=()
+if [[ $(id -u) -eq 0 ]]; then root=(--allow-root); fi
+
+# init from a passphrase file writes the admin token with mode 0600 and creates a 0600 key file.
+printf 'daemon test passphrase\n' >"$tmp/pass"
+"$bin" init --data-dir "$tmp/data" --passphrase-file "$tmp/pass" --admin-token-file "$tmp/admin" >/dev/null
+check "admin token file is 0600" test "$(stat -c %a "$tmp/admin")" = 600
+check "instance key file is 0600" test "$(stat -c %a "$tmp/data/instance.key")" = 600
+check "database is 0600" test "$(stat -c %a "$tmp/data/keychain.db")" = 600
+check "a second init is refused" bash -c "! '$bin' init --data-dir '$tmp/data' --passphrase-file '$tmp/pass' >/dev/null 2>&1"
+
+# token create prints the id and the secret; list shows the id and never the secret.
+created=$("$bin" token create --data-dir "$tmp/data" --name ci --group builds --capability read)
+token_id=$(sed -n 1p <<<"$created")
+token_secret=$(sed -n 2p <<<"$created")
+listing=$("$bin" token list --data-dir "$tmp/data")
+check "token list shows the new token" grep -q "$token_id" <<<"$listing"
+check "token list never shows a secret" bash -c "! grep -q -- '$token_secret' <<<'$listing'"
+
+# As root without --allow-root, serve refuses to start.
+if [[ $(id -u) -eq 0 ]]; then
+    check "root is refused without --allow-root" bash -c "! '$bin' serve --data-dir '$tmp/data' --listen 127.0.0.1:0 >'$tmp/refused' 2>&1 && grep -q 'refusing to run as root' '$tmp/refused'"
+fi
+
+# Settings from the environment; starts locked; the passphrase from a file unlocks at start.
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+KEYCHAIND_DATA_DIR="$tmp/data" KEYCHAIND_LISTEN="127.0.0.1:$port" KEYCHAIND_LOG_LEVEL=notice \
+    "$bin" serve "${root[@]}" >"$tmp/serve.log" 2>&1 &
+pid=$!
+code=
+for _ in $(seq 150); do  # start-up readiness: a bounded poll, not test synchronisation
+    code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:$port/v1/health" 2>/dev/null || true)
+    [[ $code == 503 || $code == 200 ]] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.2
+done
+check "serve starts locked (health 503)" test "$code" = 503
+check "core dumps are off (RLIMIT_CORE 0)" grep -qE '^Max core file size +0 +0' "/proc/$pid/limits"
+auth="Authorization: Bearer $(cat "$tmp/admin")"
+unlock=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 -X POST "http://127.0.0.1:$port/v1/keychain/unlock" -d '{"passphrase":"daemon test passphrase"}')
+check "unlock with the init passphrase" test "$unlock" = 200
+check "health is 200 unlocked" test "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/v1/health")" = 200
+
+# SIGUSR1 locks at once: the lock has happened when the signal handler has run, so poll health briefly.
+kill -USR1 "$pid"
+locked=
+for _ in $(seq 50); do
+    [[ $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/v1/health") == 503 ]] && { locked=1; break; }
+    sleep 0.1
+done
+check "SIGUSR1 locks" test -n "$locked"
+check "the keychain answers locked status" bash -c "curl -s -H '$auth' 'http://127.0.0.1:$port/v1/keychain' | grep -q '\"state\":\"locked\"'"
+
+# SIGTERM: a clean exit with status 0.
+kill -TERM "$pid"
+status=0
+wait "$pid" || status=$?
+pid=
+check "SIGTERM exits 0" test "$status" = 0
+check "the shutdown is logged" grep -q 'stopped; keys zeroed, store closed' "$tmp/serve.log"
+
+echo "daemon: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]
