@@ -1,0 +1,82 @@
+# keychaind: `make run` serves a throw-away keychain, `make test` runs every test (README.md).
+#
+# Needs a Swift 6.1+ toolchain (swift.org) on Debian or Ubuntu; everything else is installed
+# here when missing: Debian packages with apt-get (through sudo unless root), the Python test
+# tools with pip (into ./.venv when the system Python is not theirs to change).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := build
+.DELETE_ON_ERROR:
+
+SWIFT ?= swift
+# debug or release
+CONFIGURATION ?= debug
+# Extra flags for every swift build/test/run, e.g. SWIFT_FLAGS='--scratch-path .build-ci'.
+SWIFT_FLAGS ?=
+SWIFT_BUILD_FLAGS = -c $(CONFIGURATION) $(SWIFT_FLAGS)
+
+# The versions the conformance run was written against (schemathesis 4's CLI and config).
+SCHEMATHESIS_VERSION ?= 4.32.5
+OPENAPI_SPEC_VALIDATOR_VERSION ?= 0.9.0
+
+DEBS_BUILD := libsodium-dev libmicrohttpd-dev libsqlite3-dev pkg-config
+DEBS_TEST := nginx-light curl openssl python3 python3-venv
+
+SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
+ALLOW_ROOT := $(shell [ "$$(id -u)" -ne 0 ] || echo --allow-root)
+
+# ./.venv/bin first: where the Python test tools go when pip may not touch the system Python.
+export PATH := $(CURDIR)/.venv/bin:$(PATH)
+export SWIFT_FLAGS
+
+# apt_install PACKAGES: installs those not installed yet; apt-get update only when some are missing.
+define apt_install
+missing=(); \
+for p in $(1); do dpkg -s "$$p" >/dev/null 2>&1 || missing+=("$$p"); done; \
+if (( $${#missing[@]} )); then \
+	echo "make: installing $${missing[*]}"; \
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q; \
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$${missing[@]}"; \
+fi
+endef
+
+.PHONY: deps deps-test swift-check build run test bench clean
+
+swift-check:
+	@command -v $(SWIFT) >/dev/null || { echo "make: no swift on PATH; install a Swift 6.1+ toolchain (swift.org/install)" >&2; exit 1; }
+
+deps:
+	@$(call apt_install,$(DEBS_BUILD))
+
+deps-test: deps
+	@$(call apt_install,$(DEBS_TEST))
+	@if ! python3 -c 'import schemathesis, openapi_spec_validator' 2>/dev/null; then \
+		echo "make: installing schemathesis $(SCHEMATHESIS_VERSION) and openapi-spec-validator $(OPENAPI_SPEC_VALIDATOR_VERSION) into .venv"; \
+		[ -x .venv/bin/python3 ] || /usr/bin/python3 -m venv .venv; \
+		.venv/bin/python3 -m pip install -q --disable-pip-version-check \
+			"schemathesis==$(SCHEMATHESIS_VERSION)" "openapi-spec-validator==$(OPENAPI_SPEC_VALIDATOR_VERSION)"; \
+	fi
+
+# The same build as Deploy/Dockerfile's (with CONFIGURATION=release).
+build: deps swift-check
+	$(SWIFT) build $(SWIFT_BUILD_FLAGS) --product keychaind
+
+# Prints the admin token, the passphrase and a curl line, then serves on 127.0.0.1:8700.
+run: build
+	$(SWIFT) run $(SWIFT_BUILD_FLAGS) --skip-build keychaind serve --dev $(ALLOW_ROOT)
+
+# Fails at the first step that fails.
+test: deps-test build
+	$(SWIFT) test $(SWIFT_BUILD_FLAGS)
+	python3 -m openapi_spec_validator openapi.yaml
+	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/conformance/run.sh
+	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/proxy/run.sh
+	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/readme/run.sh
+	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/daemon/run.sh
+
+bench: deps swift-check
+	bash Benchmarks/run.sh
+
+clean:
+	rm -rf .build Benchmarks/out

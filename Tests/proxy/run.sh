@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# Issue 4: Deploy/nginx.conf proven for real. nginx (the Debian package) runs the test variant
+# of Deploy/nginx.conf (Deploy/render-nginx-test.sh swaps only certificate paths, ports, the
+# upstream address and pid/log/temp paths) in front of `keychaind serve --dev`, and curl checks
+# through it over TLS: a search with a GET body, a 2 MiB upload refused by the proxy, the 423 of
+# a locked keychain, unlock, and the proxy's rate limit on unlock.
+#
+# Environment: KEYCHAIND (a prebuilt binary; default: build it with swift), SWIFT_FLAGS (extra
+# `swift build` flags), NGINX (the nginx binary; default: nginx from PATH or /usr/sbin).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+root=$PWD
+read -r -a swift_flags <<<"${SWIFT_FLAGS:-}"
+
+nginx_bin=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
+[[ -x $nginx_bin ]] || { echo "proxy: nginx is not installed (make deps-test)" >&2; exit 1; }
+command -v openssl >/dev/null || { echo "proxy: openssl is not installed (make deps-test)" >&2; exit 1; }
+
+# $tmp holds the dev token and passphrase (mode 0700); $prefix is nginx's, which its workers
+# (an unprivileged user when the master runs as root) must be able to traverse.
+tmp=$(mktemp -d)
+prefix=$(mktemp -d)
+chmod 0755 "$prefix"
+server_pid=
+nginx_pid=
+stop() {
+    local pid=$1
+    if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then
+        kill -TERM "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    fi
+}
+cleanup() {
+    stop "$nginx_pid"
+    stop "$server_pid"
+    rm -rf "$tmp" "$prefix"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+if [[ -n ${KEYCHAIND:-} ]]; then
+    bin=$KEYCHAIND
+else
+    swift build "${swift_flags[@]}" --product keychaind
+    bin="$(swift build "${swift_flags[@]}" --show-bin-path)/keychaind"
+fi
+
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+kc_port=$(free_port)
+tls_port=$(free_port)
+proxy="https://127.0.0.1:$tls_port"
+
+# wait_http URL WHAT PID: bounded start-up readiness poll (30 s), until URL answers at all.
+wait_http() {
+    local url=$1 what=$2 pid=$3 log=$4
+    for _ in $(seq 150); do
+        if ! kill -0 "$pid" 2>/dev/null; then break; fi
+        if curl -ksS --max-time 2 -o /dev/null "$url" 2>/dev/null; then return 0; fi
+        sleep 0.2
+    done
+    echo "proxy: $what did not become ready at $url; its log:" >&2
+    cat "$log" >&2 || true
+    exit 1
+}
+
+serve=("$bin" serve --dev --listen "127.0.0.1:$kc_port" --trusted-proxy 127.0.0.1
+    --dev-token-file "$tmp/token" --dev-passphrase-file "$tmp/pass")
+# keychaind refuses to run as root without --allow-root; CI runs as root.
+if [[ $(id -u) -eq 0 ]]; then serve+=(--allow-root); fi
+"${serve[@]}" >"$tmp/server.log" 2>&1 &
+server_pid=$!
+wait_http "http://127.0.0.1:$kc_port/v1/health" keychaind "$server_pid" "$tmp/server.log"
+for _ in $(seq 50); do [[ -s $tmp/token && -s $tmp/pass ]] && break; sleep 0.2; done
+[[ -s $tmp/token && -s $tmp/pass ]] || { echo "proxy: keychaind wrote no dev token or passphrase file" >&2; exit 1; }
+token=$(<"$tmp/token")
+
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
+    -subj /CN=localhost -addext subjectAltName=DNS:localhost,IP:127.0.0.1 \
+    -keyout "$prefix/tls.key" -out "$prefix/tls.crt" 2>/dev/null
+bash "$root/Deploy/render-nginx-test.sh" "$root/Deploy/nginx.conf" "$prefix/nginx.conf" \
+    "$tls_port" "$kc_port" "$prefix/tls.crt" "$prefix/tls.key" "$prefix"
+"$nginx_bin" -t -q -p "$prefix/" -e "$prefix/error.log" -c "$prefix/nginx.conf"
+"$nginx_bin" -p "$prefix/" -e "$prefix/error.log" -c "$prefix/nginx.conf" -g 'daemon off;' >"$tmp/nginx.out" 2>&1 &
+nginx_pid=$!
+wait_http "$proxy/v1/health" nginx "$nginx_pid" "$prefix/error.log"
+
+passed=0
+failed=0
+# request ARGS...: one bounded curl through the proxy; the status goes to $status, the body to $tmp/body.
+request() {
+    status=$(curl -ksS --max-time 10 -o "$tmp/body" -w '%{http_code}' "$@" 2>"$tmp/curl.err") || status="curl-error($(<"$tmp/curl.err"))"
+}
+# check NAME EXPECTED_STATUS [BODY_REGEX]: judges the last request.
+check() {
+    local name=$1 want=$2 pattern=${3:-}
+    if [[ $status == "$want" ]] && { [[ -z $pattern ]] || grep -Eq -- "$pattern" "$tmp/body"; }; then
+        echo "ok   $name"
+        passed=$((passed + 1))
+    else
+        echo "FAIL $name: expected $want${pattern:+ and a body matching /$pattern/}, got $status: $(head -c 500 "$tmp/body")"
+        failed=$((failed + 1))
+    fi
+}
+auth=(-H "Authorization: Bearer $token")
+json=(-H "Content-Type: application/json")
+
+# (a) add, then a search whose query travels only in the GET body: returnData is asked there
+# alone, so the secret in the answer proves the body reached keychaind.
+request -X POST "${auth[@]}" "${json[@]}" \
+    -d '{"class":"genericPassword","service":"proxy-test","account":"alice","valueData":"cHJveHktc2VjcmV0"}' \
+    "$proxy/v1/items"
+check "add an item through the proxy" 201 '"persistentRef"'
+request -X GET "${auth[@]}" "${json[@]}" \
+    -d '{"class":"genericPassword","service":"proxy-test","returnData":true,"returnAttributes":true}' \
+    "$proxy/v1/items"
+check "search with a GET body" 200 '"valueData" *: *"cHJveHktc2VjcmV0"'
+request -X GET "${auth[@]}" "$proxy/v1/items?class=genericPassword&service=proxy-test&returnData=true"
+check "search with URL parameters" 200 '"valueData" *: *"cHJveHktc2VjcmV0"'
+
+# (b) a 2 MiB body is refused by the proxy before keychaind sees it.
+head -c $((2 * 1024 * 1024)) /dev/zero | tr '\0' 'a' >"$tmp/big"
+request -X POST "${auth[@]}" "${json[@]}" --data-binary @"$tmp/big" "$proxy/v1/items"
+check "2 MiB upload refused by the proxy" 413 'errSecDataTooLarge.*proxy'
+
+# (c) lock: the secret is out of reach (423, errSecInteractionNotAllowed), health says 503 unless
+# lockedcode; unlock with the passphrase brings it back.
+request -X POST "${auth[@]}" "$proxy/v1/keychain/lock"
+check "lock" 200 '"state" *: *"locked"'
+request -X GET "${auth[@]}" "$proxy/v1/items?service=proxy-test&returnData=true"
+check "search with returnData while locked" 423 '"status" *: *-25308'
+request "$proxy/v1/health"
+check "health while locked" 503
+request "$proxy/v1/health?lockedcode=200"
+check "health while locked, lockedcode=200" 200
+python3 -c 'import json, sys; print(json.dumps({"passphrase": open(sys.argv[1], encoding="utf-8").read().rstrip("\n")}))' \
+    "$tmp/pass" >"$tmp/unlock.json"
+request -X POST "${json[@]}" --data-binary @"$tmp/unlock.json" "$proxy/v1/keychain/unlock"
+check "unlock with the passphrase" 200 '"state" *: *"unlocked"'
+request -X GET "${auth[@]}" "$proxy/v1/items?service=proxy-test&returnData=true"
+check "search with returnData after unlock" 200 '"valueData" *: *"cHJveHktc2VjcmV0"'
+
+# (d) the proxy's unlock limit (5 a minute, burst 5): within a handful of wrong attempts the
+# proxy itself answers 429 with Retry-After. (keychaind's own throttle answers 429 too, after
+# 4 failures, with its own message; the proxy's names "this address".)
+limited=
+for _ in $(seq 12); do
+    request -X POST "${json[@]}" -d '{"passphrase":"not-the-passphrase"}' -D "$tmp/headers" "$proxy/v1/keychain/unlock"
+    if [[ $status == 429 ]] && grep -q 'this address' "$tmp/body" && grep -qi '^retry-after:' "$tmp/headers"; then
+        limited=1
+        break
+    fi
+done
+if [[ -n $limited ]]; then status=limited; else status="not limited (last: $status)"; fi
+: >"$tmp/body"
+check "unlock rate-limited by the proxy (429, Retry-After)" limited
+
+echo "$passed passed, $failed failed"
+if [[ $failed -ne 0 ]]; then
+    echo "proxy: keychaind's log (tail):" >&2
+    tail -n 30 "$tmp/server.log" >&2 || true
+    echo "proxy: nginx's error log (tail):" >&2
+    tail -n 30 "$prefix/error.log" >&2 || true
+    exit 1
+fi
