@@ -82,3 +82,13 @@ import Testing
         expectError(.anyParam, naming: "port") { _ = try f.keychain.search(["port": "443"], token: f.admin) }
     }
 }
+
+@Suite struct EmptyDefaultTests {
+    @Test func anAbsentPrimaryKeyEnumMatchesItsEmptyDefault() throws {
+        let f = try Fixture()
+        _ = try f.keychain.add(["class": "internetPassword", "server": "h", "account": "u"], token: f.admin)
+        let found = try f.keychain.search(["class": "internetPassword", "server": "h", "protocol": "", "authenticationType": ""], token: f.admin)
+        #expect(found.count == 1)
+        #expect(found[0].attributes?["protocol"] == "")
+    }
+}
