@@ -75,7 +75,8 @@ extension Keychain {
         let barrier = try barrier()
         var filter = try filter(for: query, token: token, barrier: barrier)
         filter.limit = (query.matchLimit ?? .one).sqlLimit
-        let records = try snapshot { try $0.items(matching: filter) }
+        let records: [ItemRecord]
+        do { records = try store.items(matching: filter) } catch { throw .notAvailable("storage: \(error.message)") }
         guard !records.isEmpty else { throw .itemNotFound }
         if query.returnData {
             // The whole call fails rather than answer a silent part (semantics.md §3).

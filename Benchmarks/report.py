@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""Builds the results table from one run's figures and checks the targets.
+
+Usage: report.py RUNS_JSONL FACTS OUTPUT_MD
+
+RUNS_JSONL has one line per measured run (wrk_result.py writes them; raw SQLite runs come from
+run.sh). FACTS has key=value lines that run.sh wrote (memory, start-up, unlock, versions, the
+machine). Prints the table and writes it to OUTPUT_MD.
+
+Two views of every load, both from the same runs:
+- throughput: a ratio compares runs of the same round, measured side by side, and is the median
+  of the per-round ratios. The targets of issue 5 are stated this way.
+- server CPU time per request: the server's user+system time over the run divided by the requests
+  it answered. Work that other tenants of the machine steal from a server lowers its throughput
+  but hardly its CPU time per request, so this view stays steady when the machine is noisy.
+  "B's cost" is this figure.
+"""
+
+import json
+import statistics
+import sys
+from collections import defaultdict
+
+MIB = 1024  # VmRSS is in KiB
+DISTURBED_BELOW = 0.90  # a server-bound run whose server got less of its core than this
+
+
+def load(runs_path: str, facts_path: str):
+    runs = defaultdict(dict)  # label -> round -> record
+    with open(runs_path) as file:
+        for line in file:
+            if line.strip():
+                record = json.loads(line)
+                runs[record["label"]][record["round"]] = record
+    facts = {}
+    with open(facts_path) as file:
+        for line in file:
+            if "=" in line:
+                key, value = line.rstrip("\n").split("=", 1)
+                facts[key] = value
+    return runs, facts
+
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def cpu_per_request_us(record):
+    if record.get("server_cpu") is None or not record.get("seconds") or not record.get("requests"):
+        return None
+    return record["server_cpu"] * record["seconds"] / record["requests"] * 1e6
+
+
+class Series:
+    """The runs of one label: medians, and whether every run was clean."""
+
+    def __init__(self, runs, label):
+        self.label = label
+        self.by_round = runs.get(label, {})
+        records = list(self.by_round.values())
+        self.count = len(records)
+        self.rate = median(r["rate"] for r in records)
+        self.p50 = median(r.get("p50_us") for r in records)
+        self.p99 = median(r.get("p99_us") for r in records)
+        self.cpu = median(r.get("server_cpu") for r in records)
+        self.cost_us = median(cpu_per_request_us(r) for r in records)
+        self.bad = [r for r in records if not r.get("ok", True)]
+
+    @property
+    def measured(self):
+        return self.count > 0
+
+    def disturbed_rounds(self):
+        return sorted(n for n, r in self.by_round.items()
+                      if r.get("server_cpu") is not None and r["server_cpu"] < DISTURBED_BELOW)
+
+    def failure(self):
+        """'FAIL (…)' when a run had non-2xx responses or socket errors, else None."""
+        if not self.bad:
+            return None
+        non2xx = sum(r.get("non2xx", 0) for r in self.bad)
+        sockets = sum(r.get("socket_errors", 0) for r in self.bad)
+        empty = sum(1 for r in self.bad if not r.get("rate"))
+        parts = [f"{non2xx:,} non-2xx"] if non2xx else []
+        parts += [f"{sockets:,} socket errors"] if sockets else []
+        parts += [f"{empty} runs without figures"] if empty else []
+        return f"FAIL ({', '.join(parts)} in {len(self.bad)} of {self.count} runs)"
+
+
+def paired(numerator: Series, denominator: Series):
+    """(throughput ratio, CPU-cost ratio, pairs): medians over the rounds that have both.
+
+    Both say how many times faster the numerator is: rate_n / rate_d, and cost_d / cost_n.
+    """
+    rounds = sorted(set(numerator.by_round) & set(denominator.by_round))
+    rates, costs = [], []
+    for n in rounds:
+        top, bottom = numerator.by_round[n], denominator.by_round[n]
+        if bottom["rate"]:
+            rates.append(top["rate"] / bottom["rate"])
+        top_cost, bottom_cost = cpu_per_request_us(top), cpu_per_request_us(bottom)
+        if top_cost and bottom_cost:
+            costs.append(bottom_cost / top_cost)
+    return median(rates), median(costs), len(rates)
+
+
+# --- formatting ---------------------------------------------------------------------------------
+
+def per_second(value, unit="req/s"):
+    return "—" if value is None else f"{value:,.0f} {unit}"
+
+
+def ms(microseconds):
+    return "—" if microseconds is None else f"{microseconds / 1000:.2f} ms"
+
+
+def times(value):
+    return "—" if value is None else f"{value:.2f}×"
+
+
+def cpu_text(series):
+    if series.cpu is None:
+        return "—"
+    cost = "" if series.cost_us is None else f", {series.cost_us:.1f} µs/req"
+    return f"{series.cpu:.0%}{cost}"
+
+
+def measured_against(throughput, cost, pairs, what):
+    return f"measured {times(throughput)} {what} ({pairs} pairs; by CPU per request {times(cost)})"
+
+
+def verdict(passed, *series):
+    for s in series:
+        if s is not None and s.failure():
+            return s.failure()
+    if passed is None:
+        return "not measured"
+    return "PASS" if passed else "**MISS**"
+
+
+def fact_float(facts, key):
+    try:
+        return float(facts[key])
+    except (KeyError, ValueError):
+        return None
+
+
+def fact_list(facts, key):
+    return [float(v) for v in facts.get(key, "").split() if v]
+
+
+class Table:
+    HEADER = ("", "Measurement", "Figure", "p50", "p99", "Server CPU", "Target", "Result")
+
+    def __init__(self):
+        self.rows = []
+
+    def add(self, key, what, figure, p50="", p99="", cpu="", target="", result=""):
+        self.rows.append((key, what, figure, p50, p99, cpu, target, result))
+
+    def markdown(self):
+        lines = ["| " + " | ".join(self.HEADER) + " |", "|" + "|".join("---" for _ in self.HEADER) + "|"]
+        lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in self.rows]
+        return "\n".join(lines)
+
+
+# --- the table ----------------------------------------------------------------------------------
+
+def build(runs, facts):
+    items = int(facts.get("items", "100000"))
+    big = int(facts.get("items_big", "1000000"))
+    a, b, d = Series(runs, "A"), Series(runs, "B"), Series(runs, "D")
+    a2, b_default = Series(runs, "A2"), Series(runs, "Bdef")
+    c, raw = Series(runs, "C"), Series(runs, "S")
+    a_big, b_big = Series(runs, "A1M"), Series(runs, "B1M")
+    pinned = "`--threads 1`, pinned to core 0"
+    table = Table()
+
+    table.add("A", "minimal libmicrohttpd server, 1 epoll polling thread, 60-byte JSON body",
+              per_second(a.rate), ms(a.p50), ms(a.p99), cpu_text(a), "(the ceiling)", a.failure() or "ok")
+
+    throughput, cost, pairs = paired(b, a)
+    table.add("B", f"keychaind GET of a random item of {items:,}, returnData, {pinned}",
+              per_second(b.rate), ms(b.p50), ms(b.p99), cpu_text(b),
+              "≥ 0.40 × A; " + measured_against(throughput, cost, pairs, "A"),
+              verdict(None if throughput is None else throughput >= 0.40, a, b))
+
+    table.add("B p99", "B's 99th-percentile latency, 16 connections", ms(b.p99), "", "", "", "≤ 1 ms",
+              verdict(None if b.p99 is None else b.p99 <= 1000, b))
+
+    throughput, cost, pairs = paired(b, d)
+    table.add("D", f"etcd {facts.get('etcd_version', '?')}, auth on, range of 1 key through the HTTP/JSON "
+              "gateway, pinned to core 0 (GOMAXPROCS 1)",
+              per_second(d.rate), ms(d.p50), ms(d.p99), cpu_text(d),
+              "B ≥ 8 × D; B " + measured_against(throughput, cost, pairs, "D"),
+              verdict(None if throughput is None else throughput >= 8, b, d))
+
+    if b_default.measured:
+        throughput, cost, pairs = paired(b_default, a2)
+        table.add("B′", f"B with keychaind's default thread count ({facts.get('default_threads', '?')}), "
+                  "pinned to core 0", per_second(b_default.rate), ms(b_default.p50), ms(b_default.p99),
+                  cpu_text(b_default), "(for comparison) " + measured_against(throughput, cost, pairs, "A"),
+                  b_default.failure() or "info")
+
+    table.add("S", "raw SQLite: single-row INSERT, own transaction, WAL, synchronous=FULL, same directory",
+              per_second(raw.rate, "inserts/s"), "", "", cpu_text(raw), "(the durable-commit ceiling)", "info")
+    table.add("C", f"keychaind adds (POST /v1/items, durable), {pinned}",
+              per_second(c.rate, "adds/s"), ms(c.p50), ms(c.p99), cpu_text(c), "≥ 2,000 adds/s",
+              verdict(None if c.rate is None else c.rate >= 2000, c))
+    throughput, cost, pairs = paired(c, raw)
+    table.add("C/S", "C beside raw SQLite, same disk, alternated", times(throughput), "", "", "",
+              f"≥ 0.5 × S ({pairs} pairs)", verdict(None if throughput is None else throughput >= 0.5, c))
+
+    rss, peak = fact_float(facts, "rss_kb"), fact_float(facts, "hwm_kb")
+    table.add("M", f"keychaind VmRSS at {items:,} items (after preloading and the B runs)",
+              "—" if rss is None else f"{rss / MIB:.1f} MiB", "", "", "",
+              "≤ 64 MiB" + ("" if peak is None else f" (peak VmHWM {peak / MIB:.0f} MiB: Argon2id at unlock)"),
+              verdict(None if rss is None else rss <= 64 * MIB))
+    fresh = fact_float(facts, "rss_fresh_kb")
+    if fresh is not None:
+        table.add("M0", f"VmRSS right after start-up and unlock at {items:,} items", f"{fresh / MIB:.1f} MiB",
+                  "", "", "", "", "info")
+
+    if b_big.measured:
+        # B's cost is its CPU time per request; the A-normalised throughput ratio is shown beside it.
+        cost_ratio = b_big.cost_us / b.cost_us if b_big.cost_us and b.cost_us else None
+        small, _, _ = paired(a, b)          # A requests per B request, at `items`
+        large, _, pairs = paired(a_big, b_big)
+        normalised = large / small if small and large else None
+        table.add("B1M", f"B at {big:,} items", per_second(b_big.rate), ms(b_big.p50), ms(b_big.p99),
+                  cpu_text(b_big),
+                  f"cost ≤ 1.2 × cost at {items:,}; measured {times(cost_ratio)} in CPU per request "
+                  f"(A-normalised throughput: {times(normalised)}, {pairs} pairs)",
+                  verdict(None if cost_ratio is None else cost_ratio <= 1.2, a_big, b_big))
+        rss_big = fact_float(facts, "rss_big_kb")
+        table.add("M1M", f"keychaind VmRSS at {big:,} items",
+                  "—" if rss_big is None else f"{rss_big / MIB:.1f} MiB", "", "", "", "", "info")
+    else:
+        million = facts.get("million", "skipped")
+        why = "not measured (BENCH_MILLION=0)" if million == "skipped" else f"not measured ({million})"
+        table.add("B1M", f"B at {big:,} items", "—", "", "", "", f"cost ≤ 1.2 × cost at {items:,}", why)
+        table.add("M1M", f"keychaind VmRSS at {big:,} items", "—", "", "", "", "", why)
+
+    startups, unlocks = fact_list(facts, "startup_ms"), fact_list(facts, "unlock_ms")
+    table.add("T", f"start-up: exec to the first 200 from /v1/health?lockedcode=200, {items:,} items, locked",
+              "—" if not startups else f"{median(startups):.0f} ms", "", "", "", f"median of {len(startups)}",
+              "info")
+    table.add("U", "unlock: POST /v1/keychain/unlock (Argon2id MODERATE)",
+              "—" if not unlocks else f"{median(unlocks):.0f} ms", "", "", "", f"median of {len(unlocks)}", "info")
+
+    disturbed = {s.label: s.disturbed_rounds() for s in (b, d, b_default, b_big) if s.measured}
+    disturbed_text = "; ".join(f"{label} in rounds {', '.join(map(str, n))}" for label, n in disturbed.items() if n)
+    notes = [
+        "",
+        f"Run {facts.get('started', '?')}, keychaind {facts.get('commit', '?')}, {facts.get('cpu', '?')} "
+        f"({facts.get('cores', '?')} cores), load average {facts.get('load_start', '?')} at the start and "
+        f"{facts.get('load_end', '?')} at the end; took {facts.get('elapsed', '?')}.",
+        f"wrk -t1 -c16 -d{facts.get('duration', '?')}s on core 1, servers on core 0, A, B and D alternated "
+        f"in {a.count} rounds. Figures are medians over the rounds, ratios medians of per-round ratios. "
+        "Server CPU: the server's share of core 0 during the runs and its CPU time per request.",
+        "Server-bound runs whose server got less than 90% of its core (the machine was busy with other "
+        f"work): {disturbed_text or 'none'}.",
+        f"Data directory on {facts.get('filesystem', '?')}. Preloading {items:,} items over HTTP took "
+        f"{facts.get('preload_seconds', '?')} s"
+        + (f", growing to {big:,} {facts['preload_big_seconds']} s" if "preload_big_seconds" in facts else "")
+        + ".",
+    ]
+    return table.markdown() + "\n" + "\n".join(notes) + "\n"
+
+
+def main() -> int:
+    runs, facts = load(sys.argv[1], sys.argv[2])
+    text = build(runs, facts)
+    with open(sys.argv[3], "w") as file:
+        file.write(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

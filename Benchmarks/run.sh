@@ -1,0 +1,407 @@
+#!/usr/bin/env bash
+# make bench: keychaind measured beside a minimal libmicrohttpd server (A), raw SQLite (S) and
+# etcd (D) in one run, printed as one table and written to Benchmarks/out/results.md.
+# Method and how to read the table: Benchmarks/README.md.
+#
+# Environment (all optional):
+#   BENCH_DURATION=5         seconds per wrk run
+#   BENCH_PAIRS=6            rounds of A, B and D (the issue asks for at least 6)
+#   BENCH_WRITE_PAIRS=3      rounds of raw SQLite and keychaind adds
+#   BENCH_MILLION=1          grow the keychain to 1,000,000 items for the scaling row; 0 skips it
+#   BENCH_PRELOAD_TIMEOUT=1200  seconds allowed for growing to 1,000,000 (the row is skipped after)
+#   BENCH_SKIP_BUILD=1       use the existing .build-bench/release/keychaind
+#   BENCH_ITEMS=100000, BENCH_ITEMS_BIG=1000000  item counts (smaller ones only to try the harness:
+#                            BENCH_ITEMS=2000 BENCH_ITEMS_BIG=5000 BENCH_DURATION=1 BENCH_PAIRS=2)
+#
+# Only 127.0.0.1 is used. Every server runs under launch.py, which the exit trap stops.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BENCH=$ROOT/Benchmarks
+OUT=$BENCH/out
+LOGS=$OUT/logs
+RUNS=$OUT/runs.jsonl
+FACTS=$OUT/facts.txt
+KEYCHAIND=$ROOT/.build-bench/release/keychaind
+# The interpreter itself rather than a version manager's shim, which adds its start-up to every call.
+PY=$(python3 -c 'import sys; print(sys.executable)')
+
+DURATION=${BENCH_DURATION:-5}
+PAIRS=${BENCH_PAIRS:-6}
+WRITE_PAIRS=${BENCH_WRITE_PAIRS:-3}
+MILLION=${BENCH_MILLION:-1}
+PRELOAD_TIMEOUT=${BENCH_PRELOAD_TIMEOUT:-1200}
+CONNECTIONS=16
+SERVER_CORE=0
+CLIENT_CORE=1
+ITEMS=${BENCH_ITEMS:-100000}
+ITEMS_BIG=${BENCH_ITEMS_BIG:-1000000}
+PRELOAD_CONNECTIONS=8
+ETCD_KEY=bench-key
+
+log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+fact() { printf '%s=%s\n' "$1" "$2" >>"$FACTS"; }
+
+# --- processes --------------------------------------------------------------------------------
+
+declare -A LAUNCHER=()   # server name -> pid of its launch.py (our child)
+SERVER_PID=''            # set by start_server
+READY_MS=''              # set by start_server
+
+cleanup() {
+    local name
+    for name in "${!LAUNCHER[@]}"; do kill -TERM "${LAUNCHER[$name]}" 2>/dev/null || true; done
+    for name in "${!LAUNCHER[@]}"; do wait "${LAUNCHER[$name]}" 2>/dev/null || true; done
+    if [[ -n ${WORK:-} && -d $WORK ]]; then rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+trap 'log "interrupted"; exit 130' INT TERM
+
+# start_server NAME READY_URL COMMAND...: runs COMMAND on the server core under launch.py and
+# waits (at most 90 s) until READY_URL answers 200. Sets SERVER_PID and READY_MS.
+start_server() {
+    local name=$1 ready=$2 state=$WORK/$1.state
+    shift 2
+    rm -f "$state"
+    "$PY" "$BENCH/launch.py" --ready "$ready" --state "$state" --timeout 60 -- \
+        taskset -c "$SERVER_CORE" "$@" >"$LOGS/$name.log" 2>&1 &
+    LAUNCHER[$name]=$!
+    local waited=0
+    until [[ -f $state ]]; do
+        ((waited++ < 900)) || die "$name: no state after 90 s (see $LOGS/$name.log)"
+        sleep 0.1
+    done
+    if grep -q '^failed=' "$state"; then
+        die "$name: $(sed -n 's/^failed=//p' "$state") (see $LOGS/$name.log)"
+    fi
+    SERVER_PID=$(sed -n 's/^pid=//p' "$state")
+    READY_MS=$(sed -n 's/^ready_ms=//p' "$state")
+}
+
+# stop_server NAME: SIGTERM through its launcher, which kills it after 10 s if need be.
+stop_server() {
+    local pid=${LAUNCHER[$1]}
+    kill -TERM "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    unset "LAUNCHER[$1]"
+}
+
+free_port() {
+    "$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+rss_kb() { awk -v key="$2:" '$1 == key { print $2 }' "/proc/$1/status"; }
+
+# --- measurements -----------------------------------------------------------------------------
+
+# run_wrk LABEL ROUND SERVER_PID URL [SCRIPT [SCRIPT ARGUMENTS...]]: one measured wrk run on the
+# client core, appended to runs.jsonl with the server's CPU time over the run.
+run_wrk() {
+    local label=$1 round=$2 pid=$3 url=$4
+    shift 4
+    local options=() log=$LOGS/wrk-$label-$round.txt before after
+    if (($#)); then options=(-s "$1"); shift; fi
+    local arguments=()
+    if (($#)); then arguments=(-- "$@"); fi
+    before=$(cpu_ticks "$pid")
+    timeout $((DURATION + 30)) taskset -c "$CLIENT_CORE" \
+        wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 2s --latency "${options[@]}" "$url" "${arguments[@]}" \
+        >"$log" 2>&1 || log "warning: wrk exited with status $? (see $log)"
+    after=$(cpu_ticks "$pid")
+    "$PY" "$BENCH/wrk_result.py" "$log" --label "$label" --round "$round" \
+        --cpu-ticks $((after - before)) --seconds "$DURATION" >>"$RUNS"
+}
+
+# warm_up URL [SCRIPT [SCRIPT ARGUMENTS...]]: a 2-second run whose figures are thrown away.
+warm_up() {
+    local url=$1
+    shift
+    local options=()
+    if (($#)); then options=(-s "$1"); shift; fi
+    local arguments=()
+    if (($#)); then arguments=(-- "$@"); fi
+    timeout 40 taskset -c "$CLIENT_CORE" wrk -t1 -c"$CONNECTIONS" -d2s "${options[@]}" "$url" "${arguments[@]}" \
+        >>"$LOGS/warm-up.txt" 2>&1 || true
+}
+
+# raw_sqlite ROUND: durable single-row inserts for DURATION seconds beside keychaind's data.
+raw_sqlite() {
+    local line count seconds per_second cpu
+    line=$(timeout $((DURATION + 30)) taskset -c "$SERVER_CORE" "$OUT/bin/sqlite_inserts" "$WORK/raw-sqlite.db" "$DURATION") \
+        || die "sqlite_inserts failed"
+    read -r count seconds per_second cpu <<<"$line"
+    printf '{"label": "S", "round": %d, "rate": %s, "requests": %s, "seconds": %s, "server_cpu": %s, "ok": true}\n' \
+        "$1" "$per_second" "$count" "$seconds" "$(awk -v c="$cpu" -v s="$seconds" 'BEGIN { print c / s }')" >>"$RUNS"
+    printf '    S    round %d: %9.0f/s, %.0f%% of a core\n' "$1" "$per_second" "$(awk -v c="$cpu" -v s="$seconds" 'BEGIN { print 100 * c / s }')" >&2
+}
+
+# preload URL START END TIMEOUT: adds items START..END-1 from the client core; sets PRELOAD_SECONDS.
+preload() {
+    local line
+    line=$(KEYCHAIND_TOKEN=$TOKEN timeout "$4" taskset -c "$CLIENT_CORE" \
+        "$PY" "$BENCH/items.py" add "$1" "$2" "$3" "$PRELOAD_CONNECTIONS") || return 1
+    PRELOAD_SECONDS=$(awk '{ printf "%.0f", $2 }' <<<"$line")
+}
+
+check_item() {
+    KEYCHAIND_TOKEN=$TOKEN "$PY" "$BENCH/items.py" check "$1" "$2" || die "item $2 does not read back"
+}
+
+# no_auto_lock URL: no auto-lock, so the keychain stays unlocked through long idle phases.
+no_auto_lock() {
+    curl -sS -f -o /dev/null --max-time 10 -X PUT -H "Authorization: Bearer $TOKEN" \
+        -H 'Content-Type: application/json' -d '{"lockInterval":0}' "$1/v1/keychain/settings" \
+        || die "cannot set lockInterval to 0"
+}
+
+# --- preparation ------------------------------------------------------------------------------
+
+preflight() {
+    local missing=() tool
+    for tool in wrk etcd etcdctl cc pkg-config taskset curl "$PY"; do
+        command -v "$tool" >/dev/null || missing+=("$tool")
+    done
+    if ((${#missing[@]})); then
+        if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+            log "installing wrk, etcd-server and etcd-client (missing: ${missing[*]})"
+            timeout 600 apt-get install -y wrk etcd-server etcd-client >"$LOGS/apt.log" 2>&1 \
+                || die "apt-get install failed (see $LOGS/apt.log)"
+        else
+            die "missing: ${missing[*]} (Debian: apt-get install wrk etcd-server etcd-client)"
+        fi
+    fi
+    pkg-config --exists libmicrohttpd || die "libmicrohttpd's development files are missing (libmicrohttpd-dev)"
+    [[ -f /usr/include/sqlite3.h ]] || die "sqlite3.h is missing (libsqlite3-dev)"
+    (($(nproc) >= 2)) || die "needs 2 cores: one for the servers, one for wrk"
+}
+
+build() {
+    if [[ ${BENCH_SKIP_BUILD:-0} != 1 ]]; then
+        log "building keychaind (release, --scratch-path .build-bench)"
+        (cd "$ROOT" && timeout 1800 swift build -c release --product keychaind --scratch-path .build-bench) \
+            >"$LOGS/build.log" 2>&1 || die "swift build failed (see $LOGS/build.log)"
+    fi
+    [[ -x $KEYCHAIND ]] || die "$KEYCHAIND is missing"
+    mkdir -p "$OUT/bin"
+    # shellcheck disable=SC2046 # pkg-config prints several words on purpose
+    cc -O2 -Wall -Wextra -o "$OUT/bin/minimal_mhd" "$BENCH/minimal_mhd.c" $(pkg-config --cflags --libs libmicrohttpd) \
+        || die "cannot build minimal_mhd.c"
+    cc -O2 -Wall -Wextra -o "$OUT/bin/sqlite_inserts" "$BENCH/sqlite_inserts.c" -lsqlite3 \
+        || die "cannot build sqlite_inserts.c"
+}
+
+record_machine() {
+    fact started "$(date -u +%Y-%m-%dT%H:%MZ)"
+    fact commit "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(
+        [[ -n $(git -C "$ROOT" status --porcelain --untracked-files=no -- Sources Package.swift 2>/dev/null) ]] && echo '+changes')"
+    fact cpu "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+    fact cores "$(nproc)"
+    fact load_start "$(cut -d' ' -f1-3 /proc/loadavg)"
+    fact duration "$DURATION"
+    fact items "$ITEMS"
+    fact items_big "$ITEMS_BIG"
+    fact filesystem "$(df -T "$WORK" | awk 'NR == 2 { print $2 " (" $1 ")" }')"
+    fact etcd_version "$(etcd --version | awk '/^etcd Version/ { print $3 }')"
+}
+
+# --- the servers ------------------------------------------------------------------------------
+
+# The persistent keychain of B, M, T and U. Logs at notice: start and stop only, with the pool size.
+KC_PORT='' KC_URL='' TOKEN=''
+start_keychain() {
+    local name=$1
+    shift
+    start_server "$name" "$KC_URL/v1/health" "$KEYCHAIND" serve --data-dir "$WORK/keychain" --allow-root \
+        --listen "127.0.0.1:$KC_PORT" --passphrase-file "$WORK/passphrase" --log-level notice "$@"
+}
+
+ETCD_PORT='' ETCD_URL='' ETCD_TOKEN=''
+start_etcd() {
+    ETCD_PORT=$(free_port)
+    local peer_port
+    peer_port=$(free_port)
+    ETCD_URL=http://127.0.0.1:$ETCD_PORT
+    start_server etcd "$ETCD_URL/health" etcd --name bench --data-dir "$WORK/etcd" \
+        --listen-client-urls "$ETCD_URL" --advertise-client-urls "$ETCD_URL" \
+        --listen-peer-urls "http://127.0.0.1:$peer_port" --initial-advertise-peer-urls "http://127.0.0.1:$peer_port" \
+        --initial-cluster "bench=http://127.0.0.1:$peer_port" --auth-token-ttl 3600 --log-level warn
+    ETCD_PID=$SERVER_PID
+    local etcdctl=(timeout 20 etcdctl --endpoints="$ETCD_URL")
+    {
+        "${etcdctl[@]}" user add root:bench-root --interactive=false
+        "${etcdctl[@]}" user grant-role root root
+        "${etcdctl[@]}" role add reader
+        "${etcdctl[@]}" role grant-permission reader read "$ETCD_KEY"
+        "${etcdctl[@]}" user add reader:bench-reader --interactive=false
+        "${etcdctl[@]}" user grant-role reader reader
+        "${etcdctl[@]}" put "$ETCD_KEY" "$(printf 'secret-%010d-0123456789abcdef' 1 | head -c 32)"
+        "${etcdctl[@]}" auth enable
+    } >>"$LOGS/etcd-setup.log" 2>&1 || die "etcd auth setup failed (see $LOGS/etcd-setup.log)"
+    ETCD_TOKEN=$(curl -sS -f --max-time 10 -d '{"name":"reader","password":"bench-reader"}' "$ETCD_URL/v3/auth/authenticate" |
+        "$PY" -c 'import json, sys; print(json.load(sys.stdin)["token"])') || die "etcd: cannot authenticate"
+    local answer
+    answer=$(curl -sS --max-time 10 -H "Authorization: $ETCD_TOKEN" -d "{\"key\":\"$(printf %s "$ETCD_KEY" | base64)\"}" \
+        "$ETCD_URL/v3/kv/range")
+    [[ $answer == *'"count":"1"'* ]] || die "etcd: the reader cannot read $ETCD_KEY: $answer"
+    answer=$(curl -sS -o /dev/null -w '%{http_code}' --max-time 10 -d "{\"key\":\"$(printf %s "$ETCD_KEY" | base64)\"}" \
+        "$ETCD_URL/v3/kv/range")
+    [[ $answer != 200 ]] || die "etcd: a range without a token succeeded: auth is not on"
+}
+
+# --- the phases -------------------------------------------------------------------------------
+
+A_URL='' A_PID='' KC_PID=''
+
+phase_reads() {
+    local label_a=$1 label_b=$2 count=$3 rounds=$4 with_etcd=$5 round
+    log "warming up"
+    warm_up "$A_URL/"
+    KEYCHAIND_TOKEN=$TOKEN warm_up "$KC_URL/" "$BENCH/get_random.lua" "$count"
+    if [[ $with_etcd == 1 ]]; then ETCD_TOKEN=$ETCD_TOKEN warm_up "$ETCD_URL/" "$BENCH/etcd_range.lua" "$ETCD_KEY_B64"; fi
+    for ((round = 1; round <= rounds; round++)); do
+        log "round $round of $rounds"
+        run_wrk "$label_a" "$round" "$A_PID" "$A_URL/"
+        KEYCHAIND_TOKEN=$TOKEN run_wrk "$label_b" "$round" "$KC_PID" "$KC_URL/" "$BENCH/get_random.lua" "$count"
+        if [[ $with_etcd == 1 ]]; then
+            ETCD_TOKEN=$ETCD_TOKEN run_wrk D "$round" "$ETCD_PID" "$ETCD_URL/" "$BENCH/etcd_range.lua" "$ETCD_KEY_B64"
+        fi
+    done
+}
+
+phase_writes() {
+    log "C: keychaind adds beside raw SQLite inserts, $WRITE_PAIRS rounds, data in $WORK"
+    local port round
+    port=$(free_port)
+    local url=http://127.0.0.1:$port
+    # --dev keeps its data under TMPDIR: the same directory as the raw SQLite database.
+    start_server adds "$url/v1/health" env TMPDIR="$WORK" "$KEYCHAIND" serve --dev --allow-root \
+        --listen "127.0.0.1:$port" --dev-token-file "$WORK/dev-token" --dev-passphrase-file "$WORK/dev-passphrase" \
+        --log-level warning --threads 1
+    local pid=$SERVER_PID dev_token
+    dev_token=$(<"$WORK/dev-token")
+    TOKEN=$dev_token no_auto_lock "$url"
+    KEYCHAIND_TOKEN=$dev_token warm_up "$url/" "$BENCH/add_unique.lua" warm
+    for ((round = 1; round <= WRITE_PAIRS; round++)); do
+        raw_sqlite "$round"
+        KEYCHAIND_TOKEN=$dev_token run_wrk C "$round" "$pid" "$url/" "$BENCH/add_unique.lua" "r$round"
+    done
+    stop_server adds
+}
+
+phase_start_and_unlock() {
+    local starts=3 i code seconds startups=() unlocks=()
+    printf '{"passphrase":"%s"}' "$(<"$WORK/passphrase")" >"$WORK/unlock.json"
+    for ((i = 1; i <= starts; i++)); do
+        start_server "locked-$i" "$KC_URL/v1/health?lockedcode=200" "$KEYCHAIND" serve --data-dir "$WORK/keychain" \
+            --allow-root --listen "127.0.0.1:$KC_PORT" --log-level warning --threads 1
+        startups+=("$READY_MS")
+        read -r code seconds < <(curl -sS -o "$LOGS/unlock-$i.json" -w '%{http_code} %{time_total}\n' --max-time 60 \
+            -H 'Content-Type: application/json' --data-binary "@$WORK/unlock.json" "$KC_URL/v1/keychain/unlock")
+        [[ $code == 200 ]] || die "unlock answered $code (see $LOGS/unlock-$i.json)"
+        unlocks+=("$(awk -v s="$seconds" 'BEGIN { printf "%.1f", s * 1000 }')")
+        check_item "$KC_URL" 777
+        if ((i == 1)); then fact rss_fresh_kb "$(rss_kb "$SERVER_PID" VmRSS)"; fi
+        log "  start-up ${READY_MS} ms, unlock ${unlocks[-1]} ms"
+        stop_server "locked-$i"
+    done
+    fact startup_ms "${startups[*]}"
+    fact unlock_ms "${unlocks[*]}"
+}
+
+main() {
+    local began=$SECONDS
+    mkdir -p "$OUT"
+    rm -rf "$LOGS" "$RUNS" "$FACTS" "$OUT"/work.*
+    mkdir -p "$LOGS"
+    : >"$RUNS"
+    WORK=$(mktemp -d "$OUT/work.XXXXXX")
+
+    preflight
+    build
+    record_machine
+
+    # B's keychain: persistent, so start-up and unlock can be timed on the same data later.
+    log "creating a persistent keychain (Argon2id MODERATE)"
+    head -c 24 /dev/urandom | base64 >"$WORK/passphrase"
+    chmod 600 "$WORK/passphrase"
+    "$KEYCHAIND" init --data-dir "$WORK/keychain" --passphrase-file "$WORK/passphrase" \
+        --admin-token-file "$WORK/token" >>"$LOGS/init.log" 2>&1 || die "keychaind init failed (see $LOGS/init.log)"
+    TOKEN=$(<"$WORK/token")
+    KC_PORT=$(free_port)
+    KC_URL=http://127.0.0.1:$KC_PORT
+    start_keychain keychain --threads 1
+    KC_PID=$SERVER_PID
+    no_auto_lock "$KC_URL"
+
+    log "preloading $ITEMS items over HTTP ($PRELOAD_CONNECTIONS connections, durable adds)"
+    preload "$KC_URL" 0 "$ITEMS" 1800 || die "preloading $ITEMS items failed or took over 30 minutes"
+    fact preload_seconds "$PRELOAD_SECONDS"
+    log "  took $PRELOAD_SECONDS s"
+    local rss_after_preload
+    rss_after_preload=$(rss_kb "$KC_PID" VmRSS)
+    check_item "$KC_URL" 0
+    check_item "$KC_URL" $((ITEMS - 1))
+
+    local a_port
+    a_port=$(free_port)
+    A_URL=http://127.0.0.1:$a_port
+    start_server minimal "$A_URL/" "$OUT/bin/minimal_mhd" "$a_port"
+    A_PID=$SERVER_PID
+    [[ $(curl -sS --max-time 5 "$A_URL/" | wc -c) == 60 ]] || die "minimal_mhd does not answer 60 bytes"
+
+    log "starting etcd with authentication"
+    start_etcd
+    ETCD_KEY_B64=$(printf %s "$ETCD_KEY" | base64)
+
+    log "A, B and D: $PAIRS rounds of ${DURATION}s runs"
+    phase_reads A B "$ITEMS" "$PAIRS" 1
+    stop_server etcd
+    local rss_after_reads
+    rss_after_reads=$(rss_kb "$KC_PID" VmRSS)
+    fact rss_kb "$((rss_after_preload > rss_after_reads ? rss_after_preload : rss_after_reads))"
+    fact hwm_kb "$(rss_kb "$KC_PID" VmHWM)"
+    stop_server keychain
+
+    phase_writes
+
+    log "B with the default thread count"
+    start_keychain keychain-default
+    KC_PID=$SERVER_PID
+    fact default_threads "$(sed -n 's/.* threads=\([0-9]*\) .*/\1/p' "$LOGS/keychain-default.log" | head -1)"
+    phase_reads A2 Bdef "$ITEMS" 3 0
+    stop_server keychain-default
+
+    log "start-up (locked) and unlock at $ITEMS items"
+    phase_start_and_unlock
+
+    if [[ $MILLION == 1 ]]; then
+        log "growing the keychain to $ITEMS_BIG items (at most $PRELOAD_TIMEOUT s)"
+        start_keychain keychain-big --threads 1
+        KC_PID=$SERVER_PID
+        if preload "$KC_URL" "$ITEMS" "$ITEMS_BIG" "$PRELOAD_TIMEOUT"; then
+            fact preload_big_seconds "$PRELOAD_SECONDS"
+            log "  took $PRELOAD_SECONDS s"
+            check_item "$KC_URL" $((ITEMS_BIG - 1))
+            log "A and B at $ITEMS_BIG items: $PAIRS rounds"
+            phase_reads A1M B1M "$ITEMS_BIG" "$PAIRS" 0
+            fact rss_big_kb "$(rss_kb "$KC_PID" VmRSS)"
+            fact million measured
+        else
+            fact million "growing to $ITEMS_BIG items failed or exceeded $PRELOAD_TIMEOUT s"
+        fi
+        stop_server keychain-big
+    else
+        fact million skipped
+    fi
+    stop_server minimal
+
+    fact load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
+    local elapsed=$((SECONDS - began))
+    fact elapsed "$((elapsed / 60)) min $((elapsed % 60)) s"
+    log "done in $((elapsed / 60)) min $((elapsed % 60)) s; raw figures in $RUNS and $LOGS"
+    "$PY" "$BENCH/report.py" "$RUNS" "$FACTS" "$OUT/results.md"
+}
+
+main "$@"
