@@ -54,8 +54,12 @@ public final class KeychainResponder: HTTPResponder {
         }
     }
 
-    public func runsOffPollingThread(_ head: HTTPRequestHead) -> Bool {
-        Route(path: head.path)?.runsKDF ?? false
+    /// Argon2id on the serial worker; durable writes on the pool, where concurrent ones commit
+    /// together and a polling thread never waits for fsync; reads on the polling thread.
+    public func execution(for head: HTTPRequestHead) -> HTTPExecution {
+        guard let route = Route(path: head.path) else { return .pollingThread }
+        if route.runsKDF { return .serialWorker }
+        return route.writes(method: head.method) ? .workerPool : .pollingThread
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {

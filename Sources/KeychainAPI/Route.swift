@@ -49,6 +49,17 @@ enum Route: Sendable, Equatable {
     /// Whether the route runs Argon2id (~0.5 s): it must run off the polling threads.
     var runsKDF: Bool { self == .unlock || self == .passphrase }
 
+    /// Whether `method` on this route commits to the store (and so waits for an fsync).
+    func writes(method: String) -> Bool {
+        switch (self, method) {
+        case (.items, "POST"), (.items, "PATCH"), (.items, "DELETE"), (.item, "PATCH"), (.item, "DELETE"),
+            (.tokens, "POST"), (.token, _), (.settings, "PUT"):
+            true
+        default:
+            false
+        }
+    }
+
     /// The route for `path`, or `nil` when none has it.
     init?(path: String) {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)

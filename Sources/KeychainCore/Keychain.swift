@@ -137,7 +137,7 @@ public final class Keychain: Sendable {
                 try writer.setMeta(Barrier.MetaKey.limits, Settings.encodeLimits(limits))
                 try writer.setMeta(
                     Settings.lockInterval,
-                    Settings.encodeInt(Int64(lockIntervalSeconds.load(ordering: .relaxed))))
+                    Settings.encodeInt(Int64(self.lockIntervalSeconds.load(ordering: .relaxed))))
                 try writer.insert(admin.record)
             }
             barrierSlot.withLock { $0 = barrier }
@@ -296,7 +296,7 @@ public final class Keychain: Sendable {
 
     /// Runs `body` in one durable write transaction; a KeychainError thrown inside rolls it back
     /// and comes out as it is; a unique-index refusal becomes errSecDuplicateItem.
-    func transaction<T>(_ body: (any StoreWriter) throws -> T) throws(KeychainError) -> T {
+    func transaction<T>(_ body: @escaping (any StoreWriter) throws -> T) throws(KeychainError) -> T {
         do { return try store.write(body) } catch { throw Self.map(error) }
     }
 

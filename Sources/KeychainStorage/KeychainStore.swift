@@ -30,7 +30,7 @@ public protocol StoreWriter: StoreReader {
 /// and is durable when it returns. A PostgreSQL backend implements the same protocol.
 public protocol KeychainStore: Sendable {
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T
-    func write<T>(_ body: (any StoreWriter) throws -> T) throws -> T
+    func write<T>(_ body: @escaping (any StoreWriter) throws -> T) throws -> T
     /// The items matching `filter`, read in one statement (its own snapshot): the search fast
     /// path, without a transaction's begin and commit around it.
     func items(matching filter: ItemFilter) throws(StorageError) -> [ItemRecord]

@@ -11,6 +11,7 @@ public final class SQLiteStore: KeychainStore {
     private let writer: Mutex<SQLiteConnection?>
     private let readers: Mutex<[SQLiteConnection]>
     private let closed = Atomic<Bool>(false)
+    private let groupCommit = GroupCommit()
     private let busyTimeoutMilliseconds: Int
 
     /// Opens (creating if needed) the database at `path` and applies pending migrations.
@@ -53,27 +54,48 @@ public final class SQLiteStore: KeychainStore {
         }
     }
 
-    public func write<T>(_ body: (any StoreWriter) throws -> T) throws -> T {
-        try writer.withLock { (slot: inout SQLiteConnection?) throws -> T in
+    /// Durable when it returns. Concurrent callers are committed together (see `GroupCommit`):
+    /// one transaction and one fsync for the batch, each body in a savepoint of its own.
+    public func write<T>(_ body: @escaping (any StoreWriter) throws -> T) throws -> T {
+        try groupCommit.submit(body) { batch in self.commit(batch) }
+    }
+
+    /// Runs `batch` in one transaction on the writer connection and records each outcome.
+    private func commit(_ batch: [GroupCommit.Pending]) {
+        writer.withLock { slot in
             guard let connection = slot, !closed.load(ordering: .acquiring) else {
-                throw StorageError.unavailable("store is closed")
+                for pending in batch { pending.result = .failure(StorageError.unavailable("store is closed")) }
+                return
             }
-            try connection.statement("BEGIN IMMEDIATE").run([])
             let session = SQLiteSession(connection: connection)
-            let result: T
             do {
-                result = try body(session)
+                try connection.statement("BEGIN IMMEDIATE").run([])
+                for pending in batch {
+                    try connection.statement("SAVEPOINT write").run([])
+                    do {
+                        pending.result = .success(try pending.body(session))
+                        try connection.statement("RELEASE write").run([])
+                    } catch {
+                        pending.result = .failure(error)
+                        try connection.statement("ROLLBACK TO write").run([])
+                        try connection.statement("RELEASE write").run([])
+                    }
+                }
                 try connection.statement("COMMIT").run([])
             } catch {
                 try? connection.execute("ROLLBACK")
-                throw error
+                for pending in batch { pending.result = .failure(error) }
+                return
             }
             if session.deleted {
                 // Move the WAL's frames into the database (where secure_delete zeroed the freed
                 // space) and truncate the -wal file, so deleted rows leave no copy behind.
-                try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                do {
+                    try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                } catch {
+                    // The deletes are committed; a busy checkpoint is retried after the next delete.
+                }
             }
-            return result
         }
     }
 

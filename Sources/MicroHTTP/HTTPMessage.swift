@@ -93,11 +93,11 @@ public protocol HTTPResponder: Sendable {
     /// discarded unread and `respond(to:)` is never called for it.
     func preflight(_ head: HTTPRequestHead) -> HTTPResponse?
 
-    /// Whether `respond(to:)` must run off the polling threads (slow work such as Argon2id).
+    /// Where `respond(to:)` runs for this request.
     ///
-    /// Such a request's connection is suspended while a dedicated worker runs it, so no
-    /// polling thread stalls and other connections keep being served.
-    func runsOffPollingThread(_ head: HTTPRequestHead) -> Bool
+    /// Off the polling threads, the request's connection is suspended while a worker answers,
+    /// so that no polling thread stalls and other connections keep being served.
+    func execution(for head: HTTPRequestHead) -> HTTPExecution
 
     /// Answers a complete request.
     func respond(to request: HTTPRequest) -> HTTPResponse
@@ -105,6 +105,17 @@ public protocol HTTPResponder: Sendable {
     /// Builds the response for a refusal made by the transport itself (400 malformed framing,
     /// 413 body over the limit), so that every error a client sees has the application's shape.
     func transportError(_ error: HTTPTransportError, head: HTTPRequestHead?) -> HTTPResponse
+}
+
+/// Where a request's answer is computed.
+public enum HTTPExecution: Sendable, Equatable {
+    /// On the polling thread that read the request: quick work.
+    case pollingThread
+    /// On the one serial worker, one request at a time: CPU- and memory-heavy work (Argon2id).
+    case serialWorker
+    /// On a pool of workers: work that blocks without using the CPU (a durable commit waiting
+    /// for fsync), so that concurrent requests of this kind can overlap (and commit together).
+    case workerPool
 }
 
 /// Refusals the transport makes before the application sees a request.

@@ -34,7 +34,9 @@ public final class HTTPServer: Sendable {
         guard let address = SocketAddress(host: configuration.host, port: configuration.port) else {
             throw HTTPServerError.invalidConfiguration("host is not an IPv4 or IPv6 literal")
         }
-        let context = ServerContext(responder: responder, logger: logger, maxBodyBytes: configuration.maxBodyBytes)
+        let context = ServerContext(
+            responder: responder, logger: logger, maxBodyBytes: configuration.maxBodyBytes,
+            poolThreads: configuration.workerPoolThreads)
         let contextPointer = Unmanaged.passRetained(context).toOpaque()
         let started = address.withSockAddrPointer { sockAddr in
             var options: [MHD_OptionItem] = [
@@ -52,6 +54,8 @@ public final class HTTPServer: Sendable {
         }
         guard let started else {
             let reason = String(cString: strerror(errno))
+            context.serialWorker.stop()
+            context.pool.stop()
             Unmanaged<ServerContext>.fromOpaque(contextPointer).release()
             throw HTTPServerError.startFailed(
                 "libmicrohttpd could not start on \(configuration.host) port \(configuration.port) (last error: \(reason))")
@@ -85,7 +89,8 @@ public final class HTTPServer: Sendable {
                 refuseConnections(on: listening)
             }
             _ = context.inFlight.wait(timeout: .now() + .seconds(drainSeconds))
-            context.worker.stop()
+            context.serialWorker.stop()
+            context.pool.stop()
             MHD_stop_daemon(running)
             if listening >= 0 {
                 _ = close(listening)

@@ -23,6 +23,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var perConnectionMemoryLimit: Int = 64 * 1024
     /// The largest request body accepted, declared or counted; more is refused with 413.
     public var maxBodyBytes: Int = 1 << 20
+    /// Threads for requests the responder sends to the worker pool (durable writes): how many
+    /// such requests can wait for their commit at once, and so how many can share one fsync.
+    public var workerPoolThreads: Int = 16
 
     /// A configuration with every default; set the fields to change it.
     public init() {}

@@ -1,16 +1,37 @@
 import Dispatch
+import Foundation
 import Synchronization
 
-/// The one serial worker that runs slow requests (Argon2id) off libmicrohttpd's polling threads.
+/// Threads that run requests off libmicrohttpd's polling threads: one (serial), or a pool.
 ///
-/// Jobs run one at a time, in submission order, so a burst of slow requests costs one core and
-/// one job's memory at a time instead of stalling every polling thread. `stop()` refuses new jobs
-/// and waits for the queued ones, because each of them ends by resuming a suspended connection,
-/// which must happen before `MHD_stop_daemon` ("it is an API violation to call MHD_stop_daemon
-/// while having suspended connections").
+/// One thread runs jobs one at a time, in submission order, so a burst of slow requests
+/// (Argon2id) costs one core and one job's memory at a time instead of stalling every polling
+/// thread. A pool lets blocking jobs (durable commits waiting for fsync) overlap; its threads are
+/// its own because libdispatch sizes its pool to the CPUs and does not count a thread blocked in
+/// `fdatasync` as idle, which serialised such jobs on a one-core affinity. `stop()` refuses new
+/// jobs and waits for the queued ones, because each of them ends by resuming a suspended
+/// connection, which must happen before `MHD_stop_daemon` ("it is an API violation to call
+/// MHD_stop_daemon while having suspended connections").
 final class OffloadWorker: Sendable {
-    private let queue = DispatchQueue(label: "keychaind.http.offload")
-    private let accepting = Mutex(true)
+    private struct State {
+        var accepting = true
+        var jobs: [@Sendable () -> Void] = []
+        var head = 0
+    }
+
+    private let state = Mutex(State())
+    private let available = DispatchSemaphore(value: 0)
+    private let pending = DispatchGroup()
+    private let threads: Int
+
+    init(threads: Int, name: String) {
+        self.threads = max(1, threads)
+        for n in 0..<self.threads {
+            let thread = Thread { [self] in run() }
+            thread.name = "\(name)-\(n)"
+            thread.start()
+        }
+    }
 
     /// Runs `prepare` then enqueues `job`, both under the lock, unless the worker has stopped.
     ///
@@ -18,17 +39,41 @@ final class OffloadWorker: Sendable {
     /// enqueued guarantees the job's resume can never come before the suspend.
     /// - Returns: `false`, having run neither, once `stop()` has begun.
     func submit(prepare: () -> Void, job: @escaping @Sendable () -> Void) -> Bool {
-        accepting.withLock { accepting in
-            guard accepting else { return false }
+        let accepted = state.withLock { state in
+            guard state.accepting else { return false }
             prepare()
-            queue.async(execute: job)
+            pending.enter()
+            state.jobs.append(job)
             return true
         }
+        if accepted { available.signal() }
+        return accepted
     }
 
-    /// Refuses further jobs and returns once every job already submitted has finished.
+    /// Refuses further jobs, returns once every job already submitted has finished, and lets
+    /// the threads exit.
     func stop() {
-        accepting.withLock { $0 = false }
-        queue.sync {}
+        state.withLock { $0.accepting = false }
+        pending.wait()
+        for _ in 0..<threads { available.signal() }
+    }
+
+    private func run() {
+        while true {
+            available.wait()
+            let job = state.withLock { state -> (@Sendable () -> Void)? in
+                guard state.head < state.jobs.count else { return nil }
+                let job = state.jobs[state.head]
+                state.head += 1
+                if state.head > 64, state.head * 2 > state.jobs.count {
+                    state.jobs.removeFirst(state.head)
+                    state.head = 0
+                }
+                return job
+            }
+            guard let job else { return }  // woken by stop() with nothing left: exit
+            job()
+            pending.leave()
+        }
     }
 }

@@ -13,13 +13,18 @@ final class ServerContext: Sendable {
     let maxBodyBytes: Int
     /// Body bytes read in all (kept or discarded) past which a request's connection is dropped.
     let discardLimit: Int
-    let worker = OffloadWorker()
+    /// Argon2id and the like, one at a time.
+    let serialWorker: OffloadWorker
+    /// Blocking work (durable commits), overlapping.
+    let pool: OffloadWorker
     /// Entered when a request's state is created, left when libmicrohttpd completes it.
     let inFlight = DispatchGroup()
     /// Set by `shutdown()`: from then on every response closes its connection.
     let isShuttingDown = Atomic(false)
 
-    init(responder: any HTTPResponder, logger: Logger, maxBodyBytes: Int) {
+    init(responder: any HTTPResponder, logger: Logger, maxBodyBytes: Int, poolThreads: Int) {
+        serialWorker = OffloadWorker(threads: 1, name: "http-serial")
+        pool = OffloadWorker(threads: poolThreads, name: "http-pool")
         self.responder = responder
         self.logger = logger
         self.maxBodyBytes = maxBodyBytes
@@ -157,16 +162,22 @@ final class ServerContext: Sendable {
             return send(response, on: connection)
         case .respond(let body):
             let request = HTTPRequest(head: state.head, body: body)
-            guard responder.runsOffPollingThread(state.head) else {
+            switch responder.execution(for: state.head) {
+            case .pollingThread:
                 state.progress.withLock { $0.phase = .answered }
                 return send(responder.respond(to: request), on: connection)
+            case .serialWorker:
+                return offload(request, to: serialWorker, state: state, connection: connection)
+            case .workerPool:
+                return offload(request, to: pool, state: state, connection: connection)
             }
-            return offload(request, state: state, connection: connection)
         }
     }
 
-    /// Suspends the connection and lets the worker answer; the worker resumes it when done.
-    private func offload(_ request: HTTPRequest, state: RequestState, connection: OpaquePointer) -> MHD_Result {
+    /// Suspends the connection and lets `worker` answer; the worker resumes it when done.
+    private func offload(
+        _ request: HTTPRequest, to worker: OffloadWorker, state: RequestState, connection: OpaquePointer
+    ) -> MHD_Result {
         let handle = SuspendedConnection(pointer: connection)
         let responder = self.responder
         let submitted = worker.submit(

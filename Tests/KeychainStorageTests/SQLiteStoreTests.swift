@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import KeychainStorage
 import Testing
 
@@ -108,5 +109,46 @@ import Testing
         let other = try SQLiteStore(path: b.directory + "/test.db")
         defer { other.close() }
         #expect(try other.read { try $0.countItems(matching: ItemFilter()) } == 1)
+    }
+}
+
+@Suite struct GroupCommitTests {
+    struct Refused: Error {}
+
+    @Test func concurrentWritersCommitAndAFailureRollsBackOnlyItsOwnWrite() throws {
+        let b = try StoreConformanceTests.SQLiteBackend()
+        let store = b.store
+        let outcomes = Mutex<[Int: Bool]>([:])
+        DispatchQueue.concurrentPerform(iterations: 64) { n in
+            let committed: Bool
+            do {
+                try store.write { writer in
+                    _ = try writer.insert(StoreConformanceTests.record(UInt8(n)))
+                    if n % 4 == 3 { throw Refused() }
+                }
+                committed = true
+            } catch {
+                committed = false
+            }
+            outcomes.withLock { $0[n] = committed }
+        }
+        let refs = Set(try b.store.read { try $0.items(matching: ItemFilter()) }.map { Int($0.ref[0]) })
+        let expected = Set((0..<64).filter { $0 % 4 != 3 })
+        #expect(refs == expected)
+        #expect(outcomes.withLock { $0 }.filter(\.value).keys.sorted() == expected.sorted())
+    }
+
+    @Test func aUniqueViolationInABatchFailsOnlyThatWriter() throws {
+        let b = try StoreConformanceTests.SQLiteBackend()
+        try b.store.write { _ = try $0.insert(StoreConformanceTests.record(200)) }
+        let failures = Atomic<Int>(0)
+        let store = b.store
+        DispatchQueue.concurrentPerform(iterations: 32) { n in
+            var record = StoreConformanceTests.record(UInt8(n))
+            if n % 8 == 0 { record.primaryKey = StoreConformanceTests.record(200).primaryKey }
+            do { try store.write { _ = try $0.insert(record) } } catch { failures.add(1, ordering: .relaxed) }
+        }
+        #expect(failures.load(ordering: .relaxed) == 4)
+        #expect(try b.store.read { try $0.countItems(matching: ItemFilter()) } == 1 + 28)
     }
 }

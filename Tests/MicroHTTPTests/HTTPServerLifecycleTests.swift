@@ -31,6 +31,27 @@ struct HTTPServerLifecycleTests {
         #expect(try slow.readResponse().status == 200)
     }
 
+    @Test func pooledRequestsOverlapAndDoNotStallOthers() throws {
+        let (server, responder) = try makeServer(threads: 1)
+        defer { server.shutdown() }
+        // Two pooled requests are both inside `respond` at once: the pool does not serialise them.
+        let first = try RawHTTPClient(port: server.port)
+        try first.send("POST /pooled/1 HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\nhi")
+        let second = try RawHTTPClient(port: server.port)
+        try second.send("POST /pooled/2 HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\nhi")
+        for _ in 0..<2 { try #require(responder.slowStarted.wait(timeout: .now() + 10) == .success) }
+
+        let fast = try RawHTTPClient(port: server.port)
+        try fast.send("GET /fast HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try fast.readResponse().status == 200)
+
+        responder.slowGate.signal()
+        responder.slowGate.signal()
+        #expect(try first.readResponse().text == "slow done")
+        #expect(try second.readResponse().text == "slow done")
+        #expect(Set(responder.responded) == ["/pooled/1", "/pooled/2", "/fast"])
+    }
+
     @Test func shutdownStopsAcceptingAndIsIdempotent() throws {
         let (server, _) = try makeServer()
         defer { server.shutdown() }

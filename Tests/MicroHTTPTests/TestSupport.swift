@@ -14,7 +14,8 @@ import Darwin
 /// A responder whose behaviour is chosen by path, recording what the server asked of it.
 ///
 /// - `/deny…`: preflight refuses with 401 and a body.
-/// - `/slow…`: runs off the polling threads; `respond` signals `slowStarted`, then waits for `slowGate`.
+/// - `/slow…`: runs on the serial worker; `respond` signals `slowStarted`, then waits for `slowGate`.
+/// - `/pooled…`: runs on the worker pool, and blocks the same way as `/slow…`.
 /// - anything else: echoes method, path, query items, body length and body.
 final class ProbeResponder: HTTPResponder {
     let slowStarted = DispatchSemaphore(value: 0)
@@ -31,13 +32,15 @@ final class ProbeResponder: HTTPResponder {
         return HTTPResponse(status: 401, headers: [("Content-Type", "text/plain")], body: Array("denied".utf8))
     }
 
-    func runsOffPollingThread(_ head: HTTPRequestHead) -> Bool {
-        head.path.hasPrefix("/slow")
+    func execution(for head: HTTPRequestHead) -> HTTPExecution {
+        if head.path.hasPrefix("/slow") { return .serialWorker }
+        if head.path.hasPrefix("/pooled") { return .workerPool }
+        return .pollingThread
     }
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
         respondedPaths.withLock { $0.append(request.head.path) }
-        if request.head.path.hasPrefix("/slow") {
+        if request.head.path.hasPrefix("/slow") || request.head.path.hasPrefix("/pooled") {
             slowStarted.signal()
             slowGate.wait()
             return HTTPResponse(status: 200, body: Array("slow done".utf8))

@@ -1,0 +1,71 @@
+import Dispatch
+import Synchronization
+
+/// Group commit: concurrent writers share one transaction and one `fdatasync`.
+///
+/// Each `write` call queues its body. If no leader is running, the caller becomes the leader:
+/// it takes every queued body (up to `maxBatch`), runs each inside its own SAVEPOINT in one
+/// transaction, commits once, and wakes the callers. A body that throws rolls back only its own
+/// savepoint; the others commit. Nobody is woken before the COMMIT has returned, so every
+/// acknowledged write is durable. The leader then hands leadership to the oldest waiting caller
+/// (if any), so no caller serves others' writes for longer than its own batch.
+final class GroupCommit: Sendable {
+    /// One queued body and its outcome. `@unchecked Sendable`: `result` is written by the leader
+    /// before it signals `wake`, and read by the owner only after `wake` returns.
+    final class Pending: @unchecked Sendable {
+        let body: (any StoreWriter) throws -> Any
+        var result: Result<Any, any Error>?
+        let wake = DispatchSemaphore(value: 0)
+
+        init(_ body: @escaping (any StoreWriter) throws -> Any) { self.body = body }
+    }
+
+    private struct State {
+        var queue: [Pending] = []
+        var leading = false
+    }
+
+    private let state = Mutex(State())
+    private let maxBatch: Int
+
+    init(maxBatch: Int = 64) {
+        self.maxBatch = maxBatch
+    }
+
+    /// Queues `body` and returns its result once its batch has committed (or its error).
+    /// `commit` runs one batch in one transaction; it is only ever called by one leader at a time.
+    func submit<T>(
+        _ body: @escaping (any StoreWriter) throws -> T, commit: ([Pending]) -> Void
+    ) throws -> T {
+        let mine = Pending { try body($0) }
+        let leads = state.withLock { state in
+            state.queue.append(mine)
+            guard !state.leading else { return false }
+            state.leading = true
+            return true
+        }
+        if !leads {
+            mine.wake.wait()
+            // Woken with no result: the previous leader handed leadership to this caller.
+        }
+        if mine.result == nil { lead(commit: commit) }
+        return try mine.result!.get() as! T
+    }
+
+    /// Runs one batch as the leader, wakes its callers and hands leadership on.
+    private func lead(commit: ([Pending]) -> Void) {
+        let batch = state.withLock { state -> [Pending] in
+            let batch = Array(state.queue.prefix(maxBatch))
+            state.queue.removeFirst(batch.count)
+            return batch
+        }
+        commit(batch)
+        let next = state.withLock { state -> Pending? in
+            if let next = state.queue.first { return next }
+            state.leading = false
+            return nil
+        }
+        for pending in batch { pending.wake.signal() }
+        next?.wake.signal()
+    }
+}
