@@ -46,7 +46,7 @@ let package = Package(
         // HTTP/1.1 transport on libmicrohttpd: framing, limits, keep-alive, suspend/resume.
         .target(
             name: "MicroHTTP",
-            dependencies: ["CMicroHTTPD", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CMicroHTTPD", "CLinux", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
         // The keychaind HTTP API: routes, JSON bodies, the error mapping.
         .target(

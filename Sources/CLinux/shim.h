@@ -1,7 +1,19 @@
 #ifndef KEYCHAIND_CLINUX_SHIM_H
 #define KEYCHAIND_CLINUX_SHIM_H
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <sched.h>
 #include <sys/prctl.h>
 
 // prctl is variadic: Swift cannot call it directly.
 static inline int kcd_set_not_dumpable(void) { return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }
+
+// The number of CPUs in this process's affinity mask (CPU_COUNT is a macro), or 0 on failure.
+static inline int kcd_usable_cpus(void) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) != 0) return 0;
+    return CPU_COUNT(&set);
+}
 #endif

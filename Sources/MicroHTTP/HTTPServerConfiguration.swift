@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 
 /// How an `HTTPServer` binds and what it tolerates from clients.
@@ -12,7 +13,7 @@ public struct HTTPServerConfiguration: Sendable {
     /// The TCP port; `0` picks an ephemeral one, read back with `HTTPServer.port`.
     public var port: Int = 8700
     /// The number of polling threads (`MHD_OPTION_THREAD_POOL_SIZE`), at least 1.
-    public var threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    public var threads: Int = HTTPServerConfiguration.usableCores
     /// Seconds a connection may stay idle (`MHD_OPTION_CONNECTION_TIMEOUT`); suspended ones never time out.
     public var connectionTimeoutSeconds: Int = 10
     /// The most simultaneous connections (`MHD_OPTION_CONNECTION_LIMIT`).
@@ -34,5 +35,12 @@ public struct HTTPServerConfiguration: Sendable {
     public init(host: String, port: Int) {
         self.host = host
         self.port = port
+    }
+
+    /// The cores this process may run on: its CPU affinity (`taskset`, cpusets), not every core
+    /// of the machine, so that a pinned server does not run more polling threads than cores.
+    public static var usableCores: Int {
+        let count = Int(kcd_usable_cpus())
+        return count > 0 ? count : ProcessInfo.processInfo.activeProcessorCount
     }
 }
