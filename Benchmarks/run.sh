@@ -182,6 +182,8 @@ build() {
         log "building keychaind (release, --scratch-path .build-bench)"
         (cd "$ROOT" && timeout 1800 swift build -c release --product keychaind --scratch-path .build-bench) \
             >"$LOGS/build.log" 2>&1 || die "swift build failed (see $LOGS/build.log)"
+        (cd "$ROOT" && timeout 1800 swift build -c release --product keychaind-core-bench --scratch-path .build-bench) \
+            >>"$LOGS/build.log" 2>&1 || die "swift build failed (see $LOGS/build.log)"
     fi
     [[ -x $KEYCHAIND ]] || die "$KEYCHAIND is missing"
     mkdir -p "$OUT/bin"
@@ -402,6 +404,16 @@ main() {
     fact elapsed "$((elapsed / 60)) min $((elapsed % 60)) s"
     log "done in $((elapsed / 60)) min $((elapsed % 60)) s; raw figures in $RUNS and $LOGS"
     "$PY" "$BENCH/report.py" "$RUNS" "$FACTS" "$OUT/results.md"
+
+    # The keychain core in-process (no HTTP), pinned to core 0: durable adds while filling to
+    # $ITEMS items, then searches by service and account with returnData.
+    log "in-process core at $ITEMS items"
+    {
+        echo
+        echo "In-process core (keychaind-core-bench, no HTTP, one thread on core 0, $ITEMS items):"
+        echo
+        taskset -c 0 "$ROOT/.build-bench/release/keychaind-core-bench" "$ITEMS" "$DURATION" 1 2>"$LOGS/core-bench.log"
+    } | tee -a "$OUT/results.md"
 }
 
 main "$@"
