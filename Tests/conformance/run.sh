@@ -20,34 +20,26 @@ root=$PWD
 min_requests=${MIN_REQUESTS:-1000}
 max_examples=${MAX_EXAMPLES:-100}
 phase_timeout=${PHASE_TIMEOUT:-600}
-read -r -a swift_flags <<<"${SWIFT_FLAGS:-}"
+# shellcheck source=Tests/lib.sh
+source Tests/lib.sh
 
 command -v schemathesis >/dev/null || { echo "conformance: schemathesis is not installed (make deps-test)" >&2; exit 1; }
 
 tmp=$(mktemp -d)
 server_pid=
 cleanup() {
-    if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
-        kill -TERM "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
+    stop_process "$server_pid"
     rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-if [[ -n ${KEYCHAIND:-} ]]; then
-    bin=$KEYCHAIND
-else
-    swift build "${swift_flags[@]}" --product keychaind
-    bin="$(swift build "${swift_flags[@]}" --show-bin-path)/keychaind"
-fi
+bin=$(keychaind_binary)
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port=$(free_port)
 base="http://127.0.0.1:$port"
 serve=("$bin" serve --dev --listen "127.0.0.1:$port" --dev-token-file "$tmp/token")
-# keychaind refuses to run as root without --allow-root; CI runs as root.
-if [[ $(id -u) -eq 0 ]]; then serve+=(--allow-root); fi
+serve+=($(allow_root_flag))
 "${serve[@]}" >"$tmp/server.log" 2>&1 &
 server_pid=$!
 

@@ -7,13 +7,9 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-read -r -a swift_flags <<<"${SWIFT_FLAGS:-}"
-if [[ -n ${KEYCHAIND:-} ]]; then
-    bin=$KEYCHAIND
-else
-    swift build "${swift_flags[@]}" --product keychaind
-    bin="$(swift build "${swift_flags[@]}" --show-bin-path)/keychaind"
-fi
+# shellcheck source=Tests/lib.sh
+source Tests/lib.sh
+bin=$(keychaind_binary)
 
 tmp=$(mktemp -d)
 pid=
@@ -30,8 +26,7 @@ check() {
     shift
     if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name" >&2; fi
 }
-root=()
-if [[ $(id -u) -eq 0 ]]; then root=(--allow-root); fi
+read -r -a root <<<"$(allow_root_flag)"
 
 # init from a passphrase file writes the admin token with mode 0600 and creates a 0600 key file.
 printf 'daemon test passphrase\n' >"$tmp/pass"
@@ -55,7 +50,7 @@ if [[ $(id -u) -eq 0 ]]; then
 fi
 
 # Settings from the environment; starts locked; the passphrase from a file unlocks at start.
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port=$(free_port)
 KEYCHAIND_DATA_DIR="$tmp/data" KEYCHAIND_LISTEN="127.0.0.1:$port" KEYCHAIND_LOG_LEVEL=notice \
     "$bin" serve "${root[@]}" >"$tmp/serve.log" 2>&1 &
 pid=$!

@@ -11,7 +11,8 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 root=$PWD
-read -r -a swift_flags <<<"${SWIFT_FLAGS:-}"
+# shellcheck source=Tests/lib.sh
+source Tests/lib.sh
 
 nginx_bin=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
 [[ -x $nginx_bin ]] || { echo "proxy: nginx is not installed (make deps-test)" >&2; exit 1; }
@@ -24,31 +25,16 @@ prefix=$(mktemp -d)
 chmod 0755 "$prefix"
 server_pid=
 nginx_pid=
-stop() {
-    local pid=$1
-    if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then
-        kill -TERM "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-    fi
-}
 cleanup() {
-    stop "$nginx_pid"
-    stop "$server_pid"
+    stop_process "$nginx_pid"
+    stop_process "$server_pid"
     rm -rf "$tmp" "$prefix"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-if [[ -n ${KEYCHAIND:-} ]]; then
-    bin=$KEYCHAIND
-else
-    swift build "${swift_flags[@]}" --product keychaind
-    bin="$(swift build "${swift_flags[@]}" --show-bin-path)/keychaind"
-fi
+bin=$(keychaind_binary)
 
-free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
 kc_port=$(free_port)
 tls_port=$(free_port)
 proxy="https://127.0.0.1:$tls_port"
@@ -68,8 +54,7 @@ wait_http() {
 
 serve=("$bin" serve --dev --listen "127.0.0.1:$kc_port" --trusted-proxy 127.0.0.1
     --dev-token-file "$tmp/token" --dev-passphrase-file "$tmp/pass")
-# keychaind refuses to run as root without --allow-root; CI runs as root.
-if [[ $(id -u) -eq 0 ]]; then serve+=(--allow-root); fi
+serve+=($(allow_root_flag))
 "${serve[@]}" >"$tmp/server.log" 2>&1 &
 server_pid=$!
 wait_http "http://127.0.0.1:$kc_port/v1/health" keychaind "$server_pid" "$tmp/server.log"

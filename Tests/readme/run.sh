@@ -7,21 +7,14 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-read -r -a swift_flags <<<"${SWIFT_FLAGS:-}"
-if [[ -n ${KEYCHAIND:-} ]]; then
-    bin=$KEYCHAIND
-else
-    swift build "${swift_flags[@]}" --product keychaind
-    bin="$(swift build "${swift_flags[@]}" --show-bin-path)/keychaind"
-fi
+# shellcheck source=Tests/lib.sh
+source Tests/lib.sh
+bin=$(keychaind_binary)
 
 tmp=$(mktemp -d)
 server_pid=
 cleanup() {
-    if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
-        kill -TERM "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
+    stop_process "$server_pid"
     rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -30,8 +23,7 @@ if curl -s --max-time 2 -o /dev/null http://127.0.0.1:8700/ 2>/dev/null; then
     echo "readme: port 8700 is taken; the walk-through needs it free" >&2
     exit 1
 fi
-serve=("$bin" serve --dev --listen 127.0.0.1:8700 --log-level warning)
-if [[ $(id -u) -eq 0 ]]; then serve+=(--allow-root); fi
+serve=("$bin" serve --dev --listen 127.0.0.1:8700 --log-level warning $(allow_root_flag))
 "${serve[@]}" >"$tmp/server.out" 2>&1 &
 server_pid=$!
 
