@@ -408,12 +408,15 @@ main() {
     # The keychain core in-process (no HTTP), pinned to core 0: durable adds while filling to
     # $ITEMS items, then searches by service and account with returnData.
     log "in-process core at $ITEMS items"
+    local core=$OUT/core.md
     {
         echo
         echo "In-process core (keychaind-core-bench, no HTTP, one thread on core 0, $ITEMS items):"
         echo
         taskset -c 0 "$ROOT/.build-bench/release/keychaind-core-bench" "$ITEMS" "$DURATION" 1 2>"$LOGS/core-bench.log"
-    } | tee -a "$OUT/results.md"
+    } >"$core"
+    cat "$core" >>"$OUT/results.md"
+    cat "$core"
 }
 
 main "$@"

@@ -27,7 +27,6 @@ public final class SQLiteStore: KeychainStore {
             PRAGMA secure_delete = ON;
             PRAGMA foreign_keys = OFF;
             """)
-        try Self.tune(connection)
         try Migrations.apply(to: connection)
         writer = Mutex(connection)
         readers = Mutex([])
@@ -110,14 +109,7 @@ public final class SQLiteStore: KeychainStore {
         if let pooled = readers.withLock({ $0.popLast() }) { return pooled }
         let connection = try SQLiteConnection(path: path, readOnly: true)
         try connection.execute("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
-        try Self.tune(connection)
         return connection
-    }
-
-    /// Reads through a memory map (no read syscalls and copies for pages in the file; WAL
-    /// frames still come through the WAL) and keeps a larger page cache per connection.
-    private static func tune(_ connection: SQLiteConnection) throws(StorageError) {
-        try connection.execute("PRAGMA mmap_size = 268435456; PRAGMA cache_size = -16384;")
     }
 
     private func checkIn(_ connection: SQLiteConnection) {
