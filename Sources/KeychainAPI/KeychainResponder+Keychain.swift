@@ -61,12 +61,13 @@ extension KeychainResponder {
         return try settings(token)
     }
 
-    /// `GET|HEAD /v1/health`: 200 unlocked, 503 locked or uninitialized; `?lockedcode=` overrides the locked code.
+    /// `GET|HEAD /v1/health`: 200 unlocked, 503 locked or uninitialized; `?lockedcode=` overrides
+    /// the locked code with any 200…599 status that carries a body (not 204, 205 or 304).
     func health(_ request: HTTPRequest) -> HTTPResponse {
         let state = keychain.state
         var status = state == .unlocked ? 200 : 503
         if state == .locked, let code = request.head.queryItems.first(where: { $0.name == "lockedcode" }).flatMap({ Int($0.value) }),
-            (200...599).contains(code)
+            (200...599).contains(code), ![204, 205, 304].contains(code)
         {
             status = code
         }

@@ -64,6 +64,10 @@ import Testing
         #expect(locked.json["state"] == "locked")
         #expect(try f.call("GET", "/v1/health?lockedcode=200", headers: []).status == 200)
         #expect(try f.call("HEAD", "/v1/health?lockedcode=429", headers: []).status == 429)
+        // A status that cannot carry the health body is ignored.
+        let bodiless = try f.call("GET", "/v1/health?lockedcode=204", headers: [])
+        #expect(bodiless.status == 503)
+        #expect(bodiless.json["state"] == "locked")
     }
 
     @Test func tokensAreCreatedListedAndRevoked() throws {
