@@ -45,7 +45,6 @@ final class Barrier: Sendable {
     // MARK: lock state
 
     var isUnlocked: Bool { classKeys.withLock { $0.whenUnlocked != nil } }
-    var hasBeenUnlocked: Bool { classKeys.withLock { $0.afterFirstUnlock != nil } }
 
     /// Installs unwrapped class keys: unlocked. The `afterFirstUnlock` key, once installed, stays.
     func install(whenUnlocked: SecureBytes, afterFirstUnlock: SecureBytes) {
@@ -58,11 +57,7 @@ final class Barrier: Sendable {
     /// Drops the `whenUnlocked` key and zeroes it (`sodium_free` zeroes when the last in-flight
     /// user releases it; with none, that is now).
     func lock() {
-        let key = classKeys.withLock { keys -> SecureBytes? in
-            defer { keys.whenUnlocked = nil }
-            return keys.whenUnlocked
-        }
-        _ = key
+        classKeys.withLock { $0.whenUnlocked = nil }
     }
 
     /// Unwraps the passphrase-protected class keys without installing them; fails on a wrong passphrase.

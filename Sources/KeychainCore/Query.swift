@@ -43,10 +43,6 @@ struct Query: Sendable {
     var namesAttribute: Bool {
         !attributes.isEmpty || accessGroup != nil || accessible != nil || synchronizable != nil || persistentRef != nil
     }
-
-    func value(of name: String) -> AttributeValue? {
-        attributes.first { $0.spec.name == name }?.value
-    }
 }
 
 /// The non-attribute keys and their accepted spellings.
