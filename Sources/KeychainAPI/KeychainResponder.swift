@@ -32,50 +32,47 @@ public final class KeychainResponder: HTTPResponder {
 
     // MARK: HTTPResponder
 
-    public func preflight(_ head: HTTPRequestHead) -> HTTPResponse? {
+    /// What preflight found: the route, and the caller's token (none on public routes).
+    public struct Plan: Sendable {
+        let route: Route
+        let token: AccessToken?
+    }
+
+    /// Routes, checks the method, and authenticates, once per request. Argon2id goes to the
+    /// serial worker; durable writes to the pool, where concurrent ones commit together and a
+    /// polling thread never waits for fsync; reads stay on the polling thread.
+    public func preflight(_ head: HTTPRequestHead) -> HTTPPreflight<Plan> {
         guard let route = Route(path: head.path) else {
-            return finish(head, template: "-", token: nil, APIError.noRoute(head.method, head.path))
+            return .refuse(finish(head, template: "-", token: nil, APIError.noRoute(head.method, head.path)))
         }
         guard route.methods.contains(head.method) else {
-            return finish(head, template: route.template, token: nil,
-                APIError.methodNotAllowed(head.method, template: route.template, allowed: route.methods))
+            return .refuse(finish(head, template: route.template, token: nil,
+                APIError.methodNotAllowed(head.method, template: route.template, allowed: route.methods)))
         }
+        let execution: HTTPExecution =
+            route.runsKDF ? .serialWorker : route.writes(method: head.method) ? .workerPool : .pollingThread
         if route.isPublic || (route == .keychain && keychain.state == .uninitialized) {
             if route == .unlock, let wait = unlockLimiter.acquire(client(head), now: clock.now()) {
-                return finish(head, template: route.template, token: nil, APIError.response(.unlockThrottled(retryAfter: wait)))
+                return .refuse(finish(head, template: route.template, token: nil,
+                    APIError.response(.unlockThrottled(retryAfter: wait))))
             }
-            return nil
+            return .proceed(Plan(route: route, token: nil), execution)
         }
         do {
-            _ = try authenticate(head)
-            return nil
+            return .proceed(Plan(route: route, token: try authenticate(head)), execution)
         } catch {
-            return finish(head, template: route.template, token: nil, APIError.response(error))
+            return .refuse(finish(head, template: route.template, token: nil, APIError.response(error)))
         }
     }
 
-    /// Argon2id on the serial worker; durable writes on the pool, where concurrent ones commit
-    /// together and a polling thread never waits for fsync; reads on the polling thread.
-    public func execution(for head: HTTPRequestHead) -> HTTPExecution {
-        guard let route = Route(path: head.path) else { return .pollingThread }
-        if route.runsKDF { return .serialWorker }
-        return route.writes(method: head.method) ? .workerPool : .pollingThread
-    }
-
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
-        let head = request.head
-        guard let route = Route(path: head.path) else { return APIError.noRoute(head.method, head.path) }
-        var token: AccessToken?
+    public func respond(to request: HTTPRequest, plan: Plan) -> HTTPResponse {
         let response: HTTPResponse
         do {
-            if !route.isPublic, !(route == .keychain && keychain.state == .uninitialized) {
-                token = try authenticate(head)
-            }
-            response = try handle(route, request, token: token)
+            response = try handle(plan.route, request, token: plan.token)
         } catch {
             response = APIError.response(error)
         }
-        return finish(head, template: route.template, token: token, response)
+        return finish(request.head, template: plan.route.template, token: plan.token, response)
     }
 
     public func transportError(_ error: HTTPTransportError, head: HTTPRequestHead?) -> HTTPResponse {
@@ -119,10 +116,13 @@ public final class KeychainResponder: HTTPResponder {
     // MARK: helpers
 
     private func authenticate(_ head: HTTPRequestHead) throws(KeychainError) -> AccessToken {
-        guard let header = head.headers["Authorization"], header.utf8.count > 7,
-            header.prefix(7).lowercased() == "bearer "
+        guard let header = head.headers["Authorization"] else { throw Keychain.invalidToken }
+        let scheme = "bearer ".utf8
+        guard header.utf8.count > scheme.count,
+            header.utf8.prefix(scheme.count).elementsEqual(scheme, by: { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 })
         else { throw Keychain.invalidToken }
-        return try keychain.authenticate(bearer: String(header.dropFirst(7)).trimmingSpaces)
+        let credentials = header[header.utf8.index(header.startIndex, offsetBy: scheme.count)...]
+        return try keychain.authenticate(bearer: String(credentials).trimmingSpaces)
     }
 
     func client(_ head: HTTPRequestHead) -> String {
@@ -173,10 +173,13 @@ public final class KeychainResponder: HTTPResponder {
 }
 
 extension String {
+    /// Without leading and trailing spaces (U+0020 only); itself when there are none.
     var trimmingSpaces: String {
+        let space = UInt8(ascii: " ")
+        guard utf8.first == space || utf8.last == space else { return self }
         var s = self[...]
-        while s.first == " " { s = s.dropFirst() }
-        while s.last == " " { s = s.dropLast() }
+        while s.utf8.first == space { s = s.dropFirst() }
+        while s.utf8.last == space { s = s.dropLast() }
         return String(s)
     }
 }

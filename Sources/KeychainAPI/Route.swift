@@ -61,26 +61,37 @@ enum Route: Sendable, Equatable {
     }
 
     /// The route for `path`, or `nil` when none has it.
+    ///
+    /// Paths are `/v1/<collection>` or `/v1/<collection>/<one segment>`; matched on their UTF-8
+    /// bytes, since this runs on every request.
     init?(path: String) {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count >= 3, parts[0].isEmpty, parts[1] == "v1" else { return nil }
-        switch (parts.count, parts[2]) {
-        case (3, "items"): self = .items
-        case (4, "items") where parts[3] == "search": self = .itemsSearch
-        case (4, "items") where !parts[3].isEmpty: self = .item(ref: String(parts[3]))
-        case (3, "keychain"): self = .keychain
-        case (4, "keychain"):
-            switch parts[3] {
-            case "lock": self = .lock
-            case "unlock": self = .unlock
-            case "passphrase": self = .passphrase
-            case "settings": self = .settings
-            default: return nil
-            }
-        case (3, "tokens"): self = .tokens
-        case (4, "tokens") where parts[3] == "self": self = .tokenSelf
-        case (4, "tokens") where !parts[3].isEmpty: self = .token(id: String(parts[3]))
-        case (3, "health"): self = .health
+        let utf8 = path.utf8
+        guard utf8.starts(with: "/v1/".utf8) else { return nil }
+        let rest = path[utf8.index(utf8.startIndex, offsetBy: 4)...]
+        let first: Substring
+        let second: Substring?
+        if let slash = rest.utf8.firstIndex(of: UInt8(ascii: "/")) {
+            first = rest[..<slash]
+            let tail = rest[rest.utf8.index(after: slash)...]
+            guard !tail.utf8.contains(UInt8(ascii: "/")) else { return nil }
+            second = tail
+        } else {
+            first = rest
+            second = nil
+        }
+        switch (first, second) {
+        case ("items", nil): self = .items
+        case ("items", "search"): self = .itemsSearch
+        case ("items", let ref?) where !ref.isEmpty: self = .item(ref: String(ref))
+        case ("keychain", nil): self = .keychain
+        case ("keychain", "lock"): self = .lock
+        case ("keychain", "unlock"): self = .unlock
+        case ("keychain", "passphrase"): self = .passphrase
+        case ("keychain", "settings"): self = .settings
+        case ("tokens", nil): self = .tokens
+        case ("tokens", "self"): self = .tokenSelf
+        case ("tokens", let id?) where !id.isEmpty: self = .token(id: String(id))
+        case ("health", nil): self = .health
         default: return nil
         }
     }

@@ -26,9 +26,14 @@ public struct HTTPHeaders: Sendable, Sequence {
 }
 
 extension String {
+    /// Equal but for ASCII case (header names are ASCII tokens), compared without allocating.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        utf8.count == other.utf8.count && lowercased() == other.lowercased()
+        utf8.elementsEqual(other.utf8) { $0.asciiLowercased == $1.asciiLowercased }
     }
+}
+
+extension UInt8 {
+    var asciiLowercased: UInt8 { self >= 0x41 && self <= 0x5A ? self | 0x20 : self }
 }
 
 /// What the server knows of a request once its headers have arrived, before any body byte.
@@ -87,24 +92,31 @@ public struct HTTPResponse: Sendable {
 
 /// The application behind an `HTTPServer`. Called on libmicrohttpd's threads: it must be thread-safe.
 public protocol HTTPResponder: Sendable {
-    /// Called once, as soon as the headers are in and before any body byte is read.
-    ///
-    /// Returning a response refuses the request early (401, 404, 405, 413…): the body is
-    /// discarded unread and `respond(to:)` is never called for it.
-    func preflight(_ head: HTTPRequestHead) -> HTTPResponse?
+    /// What `preflight` learned of a request and `respond` needs again (its route, its caller),
+    /// so that a request is parsed and authenticated once.
+    associatedtype Plan: Sendable
 
-    /// Where `respond(to:)` runs for this request.
-    ///
-    /// Off the polling threads, the request's connection is suspended while a worker answers,
-    /// so that no polling thread stalls and other connections keep being served.
-    func execution(for head: HTTPRequestHead) -> HTTPExecution
+    /// Called once, as soon as the headers are in and before any body byte is read: refuses the
+    /// request early (401, 404, 405, 413…), or says where to answer it once its body is in.
+    func preflight(_ head: HTTPRequestHead) -> HTTPPreflight<Plan>
 
-    /// Answers a complete request.
-    func respond(to request: HTTPRequest) -> HTTPResponse
+    /// Answers a complete request that `preflight` let through with `plan`.
+    func respond(to request: HTTPRequest, plan: Plan) -> HTTPResponse
 
     /// Builds the response for a refusal made by the transport itself (400 malformed framing,
     /// 413 body over the limit), so that every error a client sees has the application's shape.
     func transportError(_ error: HTTPTransportError, head: HTTPRequestHead?) -> HTTPResponse
+}
+
+/// `HTTPResponder.preflight`'s verdict on a request whose headers are in.
+public enum HTTPPreflight<Plan: Sendable>: Sendable {
+    /// Answer with this now: the body is discarded unread and `respond` is never called.
+    case refuse(HTTPResponse)
+    /// Read the body, then call `respond(to:plan:)` with `plan`, where `execution` says.
+    ///
+    /// Off the polling threads, the request's connection is suspended while a worker answers,
+    /// so that no polling thread stalls and other connections keep being served.
+    case proceed(Plan, HTTPExecution)
 }
 
 /// Where a request's answer is computed.

@@ -11,11 +11,11 @@ import Darwin
 #endif
 
 /// An HTTP/1.1 server on libmicrohttpd: a pool of epoll polling threads, keep-alive, body limits,
-/// framing checks, and one serial worker for slow requests.
+/// framing checks, a serial worker for slow requests and a pool for blocking ones.
 ///
 /// The server runs from `init` until `shutdown()` (or deinit). Requests reach the responder on
-/// libmicrohttpd's threads, except those it marks `runsOffPollingThread`, which run one at a
-/// time on the server's worker while their connection is suspended.
+/// libmicrohttpd's threads, except those its preflight sends to a worker, which answers them
+/// while their connection is suspended.
 public final class HTTPServer: Sendable {
     /// The bound TCP port (the ephemeral one when the configuration asked for 0).
     public let port: Int
@@ -29,12 +29,14 @@ public final class HTTPServer: Sendable {
     /// - Throws: `HTTPServerError.invalidConfiguration` for a host that is not an IP literal or a
     ///   limit out of range; `HTTPServerError.startFailed` when `MHD_start_daemon` fails (port
     ///   taken, address not local…).
-    public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger) throws {
+    public init<Responder: HTTPResponder>(
+        configuration: HTTPServerConfiguration, responder: Responder, logger: Logger
+    ) throws {
         try Self.validate(configuration)
         guard let address = SocketAddress(host: configuration.host, port: configuration.port) else {
             throw HTTPServerError.invalidConfiguration("host is not an IPv4 or IPv6 literal")
         }
-        let context = ServerContext(
+        let context: ServerContext = ResponderContext(
             responder: responder, logger: logger, maxBodyBytes: configuration.maxBodyBytes,
             poolThreads: configuration.workerPoolThreads)
         let contextPointer = Unmanaged.passRetained(context).toOpaque()

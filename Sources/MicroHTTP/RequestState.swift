@@ -7,7 +7,7 @@ import Synchronization
 /// runs for finished, failed, timed-out and aborted requests alike. libmicrohttpd calls the
 /// handler for one connection from one thread at a time, but an offloaded response is written by
 /// the worker thread, so the mutable part sits behind a `Mutex`.
-final class RequestState: Sendable {
+final class RequestState<Plan: Sendable>: Sendable {
     /// Where the request stands.
     enum Phase: Sendable {
         /// Headers in, body (if any) arriving.
@@ -31,10 +31,16 @@ final class RequestState: Sendable {
 
     /// The head, as read on the first call.
     let head: HTTPRequestHead
+    /// Preflight's plan and where to answer; `nil` when the request was refused on its headers.
+    let plan: (Plan, HTTPExecution)?
     let progress: Mutex<Progress>
 
-    init(head: HTTPRequestHead, pendingAnswer: HTTPResponse?, expectedLength: Int?, maxBodyBytes: Int) {
+    init(
+        head: HTTPRequestHead, plan: (Plan, HTTPExecution)?, pendingAnswer: HTTPResponse?, expectedLength: Int?,
+        maxBodyBytes: Int
+    ) {
         self.head = head
+        self.plan = plan
         var progress = Progress()
         progress.pendingAnswer = pendingAnswer
         if pendingAnswer == nil, let expectedLength {

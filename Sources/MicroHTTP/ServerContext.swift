@@ -6,9 +6,11 @@ import Synchronization
 /// Everything libmicrohttpd's callbacks reach through their `cls` pointer: immutable or atomic.
 ///
 /// `HTTPServer` hands it to `MHD_start_daemon` with `Unmanaged.passRetained` and releases it
-/// after `MHD_stop_daemon`, when no callback can run any more.
-final class ServerContext: Sendable {
-    let responder: any HTTPResponder
+/// after `MHD_stop_daemon`, when no callback can run any more. This base holds what the server's
+/// lifecycle needs; `ResponderContext` adds the responder, whose type it is generic over.
+class ServerContext: @unchecked Sendable {
+    // @unchecked: a non-final class; every stored property is immutable or atomic, and the
+    // only subclass, ResponderContext, is final and adds immutable properties only.
     let logger: Logger
     let maxBodyBytes: Int
     /// Body bytes read in all (kept or discarded) past which a request's connection is dropped.
@@ -22,14 +24,43 @@ final class ServerContext: Sendable {
     /// Set by `shutdown()`: from then on every response closes its connection.
     let isShuttingDown = Atomic(false)
 
-    init(responder: any HTTPResponder, logger: Logger, maxBodyBytes: Int, poolThreads: Int) {
+    init(logger: Logger, maxBodyBytes: Int, poolThreads: Int) {
         serialWorker = OffloadWorker(threads: 1, name: "http-serial")
         pool = OffloadWorker(threads: poolThreads, name: "http-pool")
-        self.responder = responder
         self.logger = logger
         self.maxBodyBytes = maxBodyBytes
         let (limit, overflow) = maxBodyBytes.addingReportingOverflow(max(maxBodyBytes, 64 * 1024))
         self.discardLimit = overflow ? Int.max : limit
+    }
+
+    /// The access handler's body; see `ResponderContext`.
+    func handle(
+        connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+        uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>,
+        requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        preconditionFailure("ServerContext.handle is overridden by ResponderContext")
+    }
+
+    /// The request-completed callback's body: drops the state (also after aborts and timeouts).
+    final func complete(requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        guard let opaque = requestContext.pointee else { return }
+        requestContext.pointee = nil
+        Unmanaged<AnyObject>.fromOpaque(opaque).release()
+        inFlight.leave()
+    }
+}
+
+/// The callbacks' work for one responder type: framing checks, body limits, preflight, and
+/// answering on the polling thread or a worker.
+final class ResponderContext<Responder: HTTPResponder>: ServerContext, @unchecked Sendable {
+    typealias State = RequestState<Responder.Plan>
+
+    let responder: Responder
+
+    init(responder: Responder, logger: Logger, maxBodyBytes: Int, poolThreads: Int) {
+        self.responder = responder
+        super.init(logger: logger, maxBodyBytes: maxBodyBytes, poolThreads: poolThreads)
     }
 
     /// The access handler's body; see `MHD_AccessHandlerCallback` in microhttpd.h.
@@ -37,7 +68,7 @@ final class ServerContext: Sendable {
     /// Called once when the headers are complete (`*requestContext == NULL`), once per body
     /// chunk (`*uploadDataSize > 0`) and once more at the end (`*uploadDataSize == 0`); after a
     /// resume, the end call comes again.
-    func handle(
+    override func handle(
         connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
         uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>,
         requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
@@ -52,7 +83,7 @@ final class ServerContext: Sendable {
             guard let refusal else { return .YES }
             return send(refusal, on: connection)
         }
-        let state = Unmanaged<RequestState>.fromOpaque(opaque).takeUnretainedValue()
+        let state = Unmanaged<State>.fromOpaque(opaque).takeUnretainedValue()
         let size = uploadDataSize.pointee
         if size > 0 {
             uploadDataSize.pointee = 0
@@ -61,28 +92,26 @@ final class ServerContext: Sendable {
         return finish(state, on: connection)
     }
 
-    /// The request-completed callback's body: drops the state (also after aborts and timeouts).
-    func complete(requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
-        guard let opaque = requestContext.pointee else { return }
-        requestContext.pointee = nil
-        Unmanaged<RequestState>.fromOpaque(opaque).release()
-        inFlight.leave()
-    }
-
     /// First call: checks framing and the declared length, then asks preflight.
     ///
     /// - Returns: the request's state, and a refusal to queue at once (then the state is answered).
-    private func begin(_ head: HTTPRequestHead) -> (RequestState, HTTPResponse?) {
+    private func begin(_ head: HTTPRequestHead) -> (State, HTTPResponse?) {
         switch RequestFraming.check(head.headers, maxBodyBytes: maxBodyBytes) {
         case .refuse(let error):
             let refusal = transportRefusal(error, head: head)
-            let state = RequestState(head: head, pendingAnswer: nil, expectedLength: nil, maxBodyBytes: maxBodyBytes)
+            let state = State(head: head, plan: nil, pendingAnswer: nil, expectedLength: nil, maxBodyBytes: maxBodyBytes)
             state.progress.withLock { $0.phase = .answered }
             return (state, refusal)
         case .accept(let framing):
-            let answer = responder.preflight(head)
-            let state = RequestState(
-                head: head, pendingAnswer: answer, expectedLength: framing.declaredLength, maxBodyBytes: maxBodyBytes)
+            let state: State
+            switch responder.preflight(head) {
+            case .refuse(let answer):
+                state = State(head: head, plan: nil, pendingAnswer: answer, expectedLength: nil, maxBodyBytes: maxBodyBytes)
+            case .proceed(let plan, let execution):
+                state = State(
+                    head: head, plan: (plan, execution), pendingAnswer: nil, expectedLength: framing.declaredLength,
+                    maxBodyBytes: maxBodyBytes)
+            }
             return (state, nil)
         }
     }
@@ -93,9 +122,8 @@ final class ServerContext: Sendable {
     /// found too large here gets its 413 on the final call; until then the rest is discarded,
     /// up to `discardLimit` bytes in all, past which the connection is dropped unanswered.
     /// - Returns: `false` to make libmicrohttpd close the connection.
-    private func consume(_ chunk: UnsafeRawBufferPointer, into state: RequestState) -> Bool {
-        enum Outcome { case kept, discarded, overLimit, abort }
-        let outcome: Outcome = state.progress.withLock { progress in
+    private func consume(_ chunk: UnsafeRawBufferPointer, into state: State) -> Bool {
+        let outcome: ChunkOutcome = state.progress.withLock { progress in
             progress.received += chunk.count
             let answered: Bool
             switch progress.phase {
@@ -136,9 +164,8 @@ final class ServerContext: Sendable {
 
     /// Final call: queues the early answer, runs the responder here or on the worker, or
     /// queues the worker's answer after a resume.
-    private func finish(_ state: RequestState, on connection: OpaquePointer) -> MHD_Result {
-        enum Next { case send(HTTPResponse), respond([UInt8]), wait }
-        let next: Next = state.progress.withLock { progress in
+    private func finish(_ state: State, on connection: OpaquePointer) -> MHD_Result {
+        let next: FinalStep = state.progress.withLock { progress in
             switch progress.phase {
             case .answered, .offloaded(nil):
                 return .wait
@@ -161,22 +188,25 @@ final class ServerContext: Sendable {
         case .send(let response):
             return send(response, on: connection)
         case .respond(let body):
+            // A request without a pending answer was let through by preflight, with a plan.
+            guard let (plan, execution) = state.plan else { return .NO }
             let request = HTTPRequest(head: state.head, body: body)
-            switch responder.execution(for: state.head) {
+            switch execution {
             case .pollingThread:
                 state.progress.withLock { $0.phase = .answered }
-                return send(responder.respond(to: request), on: connection)
+                return send(responder.respond(to: request, plan: plan), on: connection)
             case .serialWorker:
-                return offload(request, to: serialWorker, state: state, connection: connection)
+                return offload(request, plan: plan, to: serialWorker, state: state, connection: connection)
             case .workerPool:
-                return offload(request, to: pool, state: state, connection: connection)
+                return offload(request, plan: plan, to: pool, state: state, connection: connection)
             }
         }
     }
 
     /// Suspends the connection and lets `worker` answer; the worker resumes it when done.
     private func offload(
-        _ request: HTTPRequest, to worker: OffloadWorker, state: RequestState, connection: OpaquePointer
+        _ request: HTTPRequest, plan: Responder.Plan, to worker: OffloadWorker, state: State,
+        connection: OpaquePointer
     ) -> MHD_Result {
         let handle = SuspendedConnection(pointer: connection)
         let responder = self.responder
@@ -186,7 +216,7 @@ final class ServerContext: Sendable {
                 MHD_suspend_connection(connection)
             },
             job: {
-                let response = responder.respond(to: request)
+                let response = responder.respond(to: request, plan: plan)
                 state.progress.withLock { $0.phase = .offloaded(response) }
                 MHD_resume_connection(handle.pointer)
             })
@@ -198,6 +228,12 @@ final class ServerContext: Sendable {
         response.queue(on: connection, close: isShuttingDown.load(ordering: .relaxed), logger: logger)
     }
 }
+
+/// What became of a body chunk.
+private enum ChunkOutcome { case kept, discarded, overLimit, abort }
+
+/// What the final call of the access handler does.
+private enum FinalStep { case send(HTTPResponse), respond([UInt8]), wait }
 
 /// A connection suspended for the worker. `@unchecked Sendable`: libmicrohttpd documents
 /// `MHD_resume_connection` as safe from any thread, and a suspended connection is never freed.

@@ -56,23 +56,25 @@ struct SocketAddress: Sendable {
     /// The numeric host of a peer address, without its port; IPv4-mapped IPv6 prints as IPv4.
     static func numericHost(_ address: UnsafePointer<sockaddr>?) -> String {
         guard let address else { return "" }
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        switch Int32(address.pointee.sa_family) {
-        case AF_INET:
-            var v4 = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in.self).sin_addr
-            guard inet_ntop(AF_INET, &v4, &buffer, socklen_t(buffer.count)) != nil else { return "" }
-        case AF_INET6:
-            var v6 = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in6.self).sin6_addr
-            if let mapped = ipv4Mapped(v6) {
-                var v4 = mapped
-                guard inet_ntop(AF_INET, &v4, &buffer, socklen_t(buffer.count)) != nil else { return "" }
-            } else {
-                guard inet_ntop(AF_INET6, &v6, &buffer, socklen_t(buffer.count)) != nil else { return "" }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN) + 1) { buffer in
+            let start = buffer.baseAddress!
+            let size = socklen_t(buffer.count)
+            switch Int32(address.pointee.sa_family) {
+            case AF_INET:
+                var v4 = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in.self).sin_addr
+                guard inet_ntop(AF_INET, &v4, start, size) != nil else { return "" }
+            case AF_INET6:
+                var v6 = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in6.self).sin6_addr
+                if var v4 = ipv4Mapped(v6) {
+                    guard inet_ntop(AF_INET, &v4, start, size) != nil else { return "" }
+                } else {
+                    guard inet_ntop(AF_INET6, &v6, start, size) != nil else { return "" }
+                }
+            default:
+                return ""
             }
-        default:
-            return ""
+            return String(cString: start)
         }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The IPv4 address inside `::ffff:a.b.c.d`, which a dual-stack socket reports for IPv4 peers.

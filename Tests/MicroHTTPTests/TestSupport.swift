@@ -26,19 +26,17 @@ final class ProbeResponder: HTTPResponder {
     var preflighted: [String] { preflightPaths.withLock { $0 } }
     var responded: [String] { respondedPaths.withLock { $0 } }
 
-    func preflight(_ head: HTTPRequestHead) -> HTTPResponse? {
+    func preflight(_ head: HTTPRequestHead) -> HTTPPreflight<Void> {
         preflightPaths.withLock { $0.append(head.path) }
-        guard head.path.hasPrefix("/deny") else { return nil }
-        return HTTPResponse(status: 401, headers: [("Content-Type", "text/plain")], body: Array("denied".utf8))
+        if head.path.hasPrefix("/deny") {
+            return .refuse(HTTPResponse(status: 401, headers: [("Content-Type", "text/plain")], body: Array("denied".utf8)))
+        }
+        if head.path.hasPrefix("/slow") { return .proceed((), .serialWorker) }
+        if head.path.hasPrefix("/pooled") { return .proceed((), .workerPool) }
+        return .proceed((), .pollingThread)
     }
 
-    func execution(for head: HTTPRequestHead) -> HTTPExecution {
-        if head.path.hasPrefix("/slow") { return .serialWorker }
-        if head.path.hasPrefix("/pooled") { return .workerPool }
-        return .pollingThread
-    }
-
-    func respond(to request: HTTPRequest) -> HTTPResponse {
+    func respond(to request: HTTPRequest, plan: Void) -> HTTPResponse {
         respondedPaths.withLock { $0.append(request.head.path) }
         if request.head.path.hasPrefix("/slow") || request.head.path.hasPrefix("/pooled") {
             slowStarted.signal()
