@@ -15,8 +15,9 @@ enum AttributeType: Sendable, Equatable {
 
 /// One attribute of the reference's table (semantics.md §2): its names, type and classes.
 ///
-/// Certificates and keys are rows added here, not new code paths.
-struct AttributeSpec: Sendable, Equatable {
+/// Certificates and keys are rows added here, not new code paths. A class: the table's rows are
+/// shared, so passing one around costs one reference count rather than one per field.
+final class AttributeSpec: Sendable, Equatable {
     /// Canonical lowerCamelCase JSON name.
     let name: String
     /// Apple's four-letter name.
@@ -40,7 +41,7 @@ struct AttributeSpec: Sendable, Equatable {
 
     func applies(to itemClass: ItemClass) -> Bool { classes?.contains(itemClass) ?? true }
 
-    static func == (lhs: AttributeSpec, rhs: AttributeSpec) -> Bool { lhs.name == rhs.name }
+    static func == (lhs: AttributeSpec, rhs: AttributeSpec) -> Bool { lhs === rhs || lhs.name == rhs.name }
 }
 
 extension AttributeSpec {

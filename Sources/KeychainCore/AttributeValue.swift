@@ -1,4 +1,5 @@
 internal import Foundation
+import KeychainCrypto
 
 /// A checked attribute value.
 enum AttributeValue: Sendable, Equatable {
@@ -85,11 +86,23 @@ enum AttributeValue: Sendable, Equatable {
         }
     }
 
-    /// Bytes of the case-folded form (strings only): see `CaseFolding`.
-    var foldedDigestBytes: [UInt8]? {
-        guard case .string(let s) = self else { return nil }
-        return [0x66] + Array(CaseFolding.fold(s).utf8)
+    /// Appends `digestBytes` to a digest as one part, without building it.
+    func appendDigestPart(to input: KeyedDigest.Input) {
+        switch self {
+        case .string(let s):
+            var s = s
+            s.withUTF8 { input.append(tag: 0x73, UnsafeRawBufferPointer($0)) }
+        case .bytes(let b): b.withUnsafeBytes { input.append(tag: 0x62, $0) }
+        case .int(let i): withUnsafeBytes(of: i.bigEndian) { input.append(tag: 0x69, $0) }
+        case .bool(let b): withUnsafeBytes(of: UInt8(b ? 1 : 0)) { input.append(tag: 0x74, $0) }
+        }
     }
+
+    /// The `foldedDigestBytes` of a string.
+    static func foldedDigestPart(_ s: String) -> [UInt8] {
+        [0x66] + Array(CaseFolding.fold(s).utf8)
+    }
+
 }
 
 /// How `matchCaseInsensitive` compares: Unicode full case folding approximated as

@@ -125,23 +125,41 @@ final class Barrier: Sendable {
     // MARK: digests
 
     func groupDigest(_ group: String) -> [UInt8] {
-        lookupDigest.digest([0x47], Array(group.utf8))
+        lookupDigest.digest { input in
+            input.append([0x47])
+            input.append(group)
+        }
     }
 
     func lookup(_ spec: AttributeSpec, _ value: AttributeValue, folded: Bool) -> [UInt8]? {
         if folded {
-            guard let bytes = value.foldedDigestBytes else { return nil }
-            return lookupDigest.digest([0x46], Array(spec.name.utf8), bytes)
+            guard case .string(let string) = value else { return nil }
+            return lookupDigest.digest { input in
+                input.append([0x46])
+                input.append(spec.name)
+                input.append(AttributeValue.foldedDigestPart(string))
+            }
         }
-        return lookupDigest.digest([0x45], Array(spec.name.utf8), value.digestBytes)
+        return lookupDigest.digest { input in
+            input.append([0x45])
+            input.append(spec.name)
+            value.appendDigestPart(to: input)
+        }
     }
 
     func primaryKey(itemClass: ItemClass, group: String, sync: Bool, values: [AttributeValue]) -> [UInt8] {
-        lookupDigest.digest(parts: [[0x50, UInt8(itemClass.rawValue), sync ? 1 : 0], Array(group.utf8)] + values.map(\.digestBytes))
+        lookupDigest.digest { input in
+            input.append([0x50, UInt8(itemClass.rawValue), sync ? 1 : 0])
+            input.append(group)
+            for value in values { value.appendDigestPart(to: input) }
+        }
     }
 
     func tokenHash(_ token: String) -> [UInt8] {
-        tokenDigest.digest([0x54], Array(token.utf8))
+        tokenDigest.digest { input in
+            input.append([0x54])
+            input.append(token)
+        }
     }
 
     // MARK: creation

@@ -49,19 +49,22 @@ public enum ItemClass: Int, Sendable, CaseIterable {
     }
 
     /// The primary key's attributes, besides `accessGroup` and `synchronizable` (semantics.md §2).
-    var primaryKey: [AttributeSpec] {
-        let names: [String] =
-            switch self {
-            case .genericPassword: ["account", "service"]
-            case .internetPassword:
-                ["account", "securityDomain", "server", "protocol", "authenticationType", "port", "path"]
-            case .certificate: ["certificateType", "issuer", "serialNumber"]
-            case .key:
-                ["keyClass", "applicationLabel", "applicationTag", "keyType", "keySizeInBits", "effectiveKeySize",
-                 "creator", "startDate", "endDate"]
-            case .identity: []
-            }
-        return names.compactMap { AttributeSpec.byName[$0] }
+    var primaryKey: [AttributeSpec] { Self.primaryKeys[self]! }
+
+    private static let primaryKeys: [ItemClass: [AttributeSpec]] = Dictionary(
+        uniqueKeysWithValues: allCases.map { ($0, $0.primaryKeyNames.compactMap { AttributeSpec.byName[$0] }) })
+
+    private var primaryKeyNames: [String] {
+        switch self {
+        case .genericPassword: ["account", "service"]
+        case .internetPassword:
+            ["account", "securityDomain", "server", "protocol", "authenticationType", "port", "path"]
+        case .certificate: ["certificateType", "issuer", "serialNumber"]
+        case .key:
+            ["keyClass", "applicationLabel", "applicationTag", "keyType", "keySizeInBits", "effectiveKeySize",
+             "creator", "startDate", "endDate"]
+        case .identity: []
+        }
     }
 }
 

@@ -232,28 +232,66 @@ extension Keychain {
     }
 
     /// The storage filter for a search, update or delete query, limited to the token's groups.
-    private func filter(for query: Query, token: AccessToken, barrier: Barrier) throws(KeychainError) -> ItemFilter {
+    func filter(for query: Query, token: AccessToken, barrier: Barrier) throws(KeychainError) -> ItemFilter {
         var filter = ItemFilter()
+        let groups: [String]?
         if let group = query.accessGroup {
             guard token.grants(group: group) else { throw Self.lacksGroup(group) }
-            filter.groups = [barrier.groupDigest(group)]
-        } else if !token.allGroups {
-            filter.groups = token.accessGroups.map(barrier.groupDigest)
+            groups = [group]
+        } else {
+            groups = token.allGroups ? nil : token.accessGroups
         }
-        filter.classes = query.candidateClasses.map(\.rawValue)
+        let classes = query.candidateClasses
+        filter.classes = classes.map(\.rawValue)
         // A persistent reference names one item, whatever its synchronizable state.
         filter.synchronizable = query.synchronizableAny || query.persistentRef != nil ? nil : (query.synchronizable ?? false)
         filter.ref = query.persistentRef
-        for (spec, value) in query.attributes {
-            filter.lookups.append(
-                (query.caseInsensitive ? barrier.lookup(spec, value, folded: true) : nil)
-                    ?? barrier.lookup(spec, value, folded: false)!)
+        let keyed = primaryKeys(
+            for: query, classes: classes, groups: groups, synchronizable: filter.synchronizable, barrier: barrier)
+        if let (digests, specs) = keyed {
+            // Each digest binds its group: no separate group condition is needed.
+            filter.primaryKeys = digests
+            for (spec, value) in query.attributes where !specs.contains(spec) {
+                filter.lookups.append(barrier.lookup(spec, value, folded: false)!)
+            }
+        } else {
+            filter.groups = groups.map { $0.map(barrier.groupDigest) }
+            for (spec, value) in query.attributes {
+                filter.lookups.append(
+                    (query.caseInsensitive ? barrier.lookup(spec, value, folded: true) : nil)
+                        ?? barrier.lookup(spec, value, folded: false)!)
+            }
         }
         if let accessible = query.accessible {
             filter.lookups.append(barrier.lookup(DecodedItem.accessibleSpec, .int(Int64(accessible.rawValue)), folded: false)!)
         }
         return filter
     }
+
+    /// The primary-key digests a query names, one per group, when it pins a whole primary key:
+    /// one class, each of its primary-key attributes matched exactly, a synchronizable state,
+    /// and a list of groups. The item is then found by its unique key instead of by lookups.
+    /// Also returns the attributes the digests cover.
+    private func primaryKeys(
+        for query: Query, classes: [ItemClass], groups: [String]?, synchronizable: Bool?, barrier: Barrier
+    ) -> ([[UInt8]], [AttributeSpec])? {
+        guard !query.caseInsensitive, query.persistentRef == nil, let synchronizable, let groups,
+            groups.count <= Self.maxPrimaryKeyGroups
+        else { return nil }
+        guard classes.count == 1, let itemClass = classes.first else { return nil }
+        let specs = itemClass.primaryKey
+        var values: [AttributeValue] = []
+        values.reserveCapacity(specs.count)
+        for spec in specs {
+            guard let value = query.attributes.first(where: { $0.spec == spec })?.value else { return nil }
+            values.append(value)
+        }
+        let digests = groups.map { barrier.primaryKey(itemClass: itemClass, group: $0, sync: synchronizable, values: values) }
+        return (digests, specs)
+    }
+
+    /// Beyond this many groups a search goes by lookups rather than one primary key per group.
+    static let maxPrimaryKeyGroups = 32
 
     private func seal(_ secret: [UInt8], for item: DecodedItem, barrier: Barrier) throws(KeychainError) -> [UInt8] {
         guard let key = barrier.classKey(for: item.protection) else { throw Self.locked("valueData") }

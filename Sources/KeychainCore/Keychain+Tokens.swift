@@ -28,8 +28,9 @@ extension Keychain {
         return token
     }
 
-    /// How long a verified token is trusted without a store lookup. Revocation through this
-    /// process is immediate; through another process (`keychaind token revoke`) it takes this long.
+    /// How long a verified token is trusted without a store lookup. Revocation is immediate
+    /// (it clears the cache), and no other process can write the store while this one has it
+    /// open; the limit only bounds the life of a cache entry.
     static let tokenCacheMilliseconds: Int64 = 10_000
 
     /// The one answer for a missing, unknown, expired or revoked token.

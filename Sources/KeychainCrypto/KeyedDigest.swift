@@ -22,23 +22,57 @@ public struct KeyedDigest: Sendable {
 
     /// The digest of `parts`, each length-prefixed.
     public func digest(parts: [[UInt8]]) -> [UInt8] {
+        digest { input in
+            for part in parts { input.append(part) }
+        }
+    }
+
+    /// The digest of the parts `build` appends, each length-prefixed exactly as `digest(parts:)`
+    /// does, without building the parts as arrays first.
+    public func digest(_ build: (Input) -> Void) -> [UInt8] {
         // The state is an opaque, 64-byte-aligned C struct: a stack buffer of its size holds it.
         withUnsafeTemporaryAllocation(byteCount: crypto_generichash_statebytes(), alignment: 64) { raw in
             let state = OpaquePointer(raw.baseAddress!)
             key.withUnsafeBytes { k in
                 _ = crypto_generichash_init(state, k.baseAddress!.assumingMemoryBound(to: UInt8.self), k.count, Self.length)
             }
-            for part in parts {
-                withUnsafeBytes(of: UInt32(part.count).littleEndian) { l in
-                    _ = crypto_generichash_update(state, l.baseAddress!.assumingMemoryBound(to: UInt8.self), 4)
-                }
-                part.withUnsafeBytes { p in
-                    _ = crypto_generichash_update(state, p.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(p.count))
-                }
-            }
+            build(Input(state: state))
             var out = [UInt8](repeating: 0, count: Self.length)
             _ = crypto_generichash_final(state, &out, Self.length)
             return out
+        }
+    }
+
+    /// The parts of a digest being computed; valid only inside `digest(_:)`'s closure.
+    public struct Input {
+        fileprivate let state: OpaquePointer
+
+        /// Appends one part: its length (4 bytes, little-endian), then its bytes.
+        public func append(_ part: UnsafeRawBufferPointer) {
+            append(tag: nil, part)
+        }
+
+        public func append(_ part: [UInt8]) {
+            part.withUnsafeBytes { append(tag: nil, $0) }
+        }
+
+        /// Appends a string's UTF-8 bytes as one part.
+        public func append(_ part: String) {
+            var part = part
+            part.withUTF8 { append(tag: nil, UnsafeRawBufferPointer($0)) }
+        }
+
+        /// Appends one part made of `tag` followed by `rest`.
+        public func append(tag: UInt8?, _ rest: UnsafeRawBufferPointer) {
+            let length = UInt32(rest.count + (tag == nil ? 0 : 1)).littleEndian
+            withUnsafeBytes(of: length) { update($0) }
+            if let tag { withUnsafeBytes(of: tag) { update($0) } }
+            update(rest)
+        }
+
+        private func update(_ bytes: UnsafeRawBufferPointer) {
+            guard !bytes.isEmpty else { return }
+            _ = crypto_generichash_update(state, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
         }
     }
 }

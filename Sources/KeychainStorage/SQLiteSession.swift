@@ -133,6 +133,7 @@ final class SQLiteSession: StoreWriter {
     /// how many values each binds. Equal shapes share one prepared statement.
     private static func shape(_ filter: ItemFilter, count: Bool) -> Int {
         var key = filter.lookups.count
+        key = key &* 128 &+ (filter.primaryKeys.map { $0.count + 1 } ?? 0)
         key = key &* 64 &+ (filter.classes.map { $0.count + 1 } ?? 0)
         key = key &* 4096 &+ (filter.groups.map { $0.count + 1 } ?? 0)
         key = key &* 2 &+ (filter.ref == nil ? 0 : 1)
@@ -141,19 +142,22 @@ final class SQLiteSession: StoreWriter {
         return key &* 2 &+ (count ? 1 : 0)
     }
 
-    /// The SELECT for `filter`: driven by the first lookup digest's index when there is one.
+    /// The SELECT for `filter`: driven by the primary-key index when the filter has primary keys,
+    /// else by the first lookup digest's index when there is one.
     /// Its placeholders are bound, in order, by `bindings(filter)`.
     private static func select(_ columns: String, _ filter: ItemFilter) -> String {
         var sql = "SELECT \(columns) FROM "
         var conditions: [String] = []
-        if !filter.lookups.isEmpty {
+        let drivenByLookup = filter.primaryKeys == nil && !filter.lookups.isEmpty
+        if drivenByLookup {
             sql += "lookups l0 JOIN items i ON i.id = l0.item_id"
             conditions.append("l0.digest = ?")
-            for n in 1..<filter.lookups.count {
-                conditions.append("EXISTS (SELECT 1 FROM lookups l\(n) WHERE l\(n).digest = ? AND l\(n).item_id = i.id)")
-            }
         } else {
             sql += "items i"
+        }
+        if let primaryKeys = filter.primaryKeys { conditions.append("i.pk IN (\(placeholders(primaryKeys.count)))") }
+        for n in (drivenByLookup ? 1 : 0)..<filter.lookups.count {
+            conditions.append("EXISTS (SELECT 1 FROM lookups l\(n) WHERE l\(n).digest = ? AND l\(n).item_id = i.id)")
         }
         if filter.ref != nil { conditions.append("i.ref = ?") }
         if let classes = filter.classes { conditions.append("i.class IN (\(placeholders(classes.count)))") }
@@ -163,14 +167,15 @@ final class SQLiteSession: StoreWriter {
         if columns != "count(*)" {
             // Insertion order. Through the lookup index, (digest, item_id) already yields item ids
             // in order: naming l0.item_id spares SQLite a temporary B-tree to sort by i.id.
-            sql += filter.lookups.isEmpty ? " ORDER BY i.id" : " ORDER BY l0.item_id"
+            sql += drivenByLookup ? " ORDER BY l0.item_id" : " ORDER BY i.id"
             if filter.limit != nil { sql += " LIMIT ?" }
         }
         return sql
     }
 
     private static func bindings(_ filter: ItemFilter) -> [SQLiteValue] {
-        var bindings: [SQLiteValue] = filter.lookups.map { .blob($0) }
+        var bindings: [SQLiteValue] = (filter.primaryKeys ?? []).map { .blob($0) }
+        bindings += filter.lookups.map { .blob($0) }
         if let ref = filter.ref { bindings.append(.blob(ref)) }
         if let classes = filter.classes { bindings += classes.map { .int(Int64($0)) } }
         if let groups = filter.groups { bindings += groups.map { .blob($0) } }

@@ -56,6 +56,8 @@ public struct ItemFilter: Sendable, Equatable {
     /// `nil` means both.
     public var synchronizable: Bool?
     public var ref: [UInt8]?
+    /// Primary-key digests, one of which the item must have; `nil` means any.
+    public var primaryKeys: [[UInt8]]?
     /// Lookup digests the item must all carry.
     public var lookups: [[UInt8]]
     /// At most this many items, in insertion order.
@@ -63,12 +65,13 @@ public struct ItemFilter: Sendable, Equatable {
 
     public init(
         classes: [Int]? = nil, groups: [[UInt8]]? = nil, synchronizable: Bool? = nil, ref: [UInt8]? = nil,
-        lookups: [[UInt8]] = [], limit: Int? = nil
+        primaryKeys: [[UInt8]]? = nil, lookups: [[UInt8]] = [], limit: Int? = nil
     ) {
         self.classes = classes
         self.groups = groups
         self.synchronizable = synchronizable
         self.ref = ref
+        self.primaryKeys = primaryKeys
         self.lookups = lookups
         self.limit = limit
     }

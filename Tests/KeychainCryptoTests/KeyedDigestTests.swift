@@ -1,0 +1,46 @@
+import KeychainCrypto
+import Testing
+
+/// Stored lookup digests, primary keys and token hashes depend on these exact bytes: a change
+/// here would orphan every item of an existing keychain. The expected values were computed
+/// independently, with Python's `hashlib.blake2b(data, digest_size=16, key=bytes(range(32)))`
+/// over the length-prefixed parts.
+@Suite struct KeyedDigestTests {
+    private func testKey() throws -> KeyedDigest {
+        let key = try SecureBytes(count: 32)
+        key.withUnsafeMutableBytes { bytes in
+            for i in bytes.indices { bytes[i] = UInt8(i) }
+        }
+        return try KeyedDigest(key: key)
+    }
+
+    private func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
+
+    @Test func partsAreLengthPrefixedBlake2b() throws {
+        let digest = try testKey()
+        let lookup = digest.digest(parts: [[0x45], Array("service".utf8), [0x73] + Array("svc-1".utf8)])
+        #expect(hex(lookup) == "dffb1cce20a2835bd11d45b5fdcbf476")
+        let port = digest.digest(parts: [[0x45], Array("port".utf8), [0x69, 0, 0, 0, 0, 0, 0, 0x01, 0xBB]])
+        #expect(hex(port) == "4261bfe43bcff0c9e69ef7c181880de9")
+    }
+
+    @Test func streamedPartsEqualArrayParts() throws {
+        let digest = try testKey()
+        let streamed = digest.digest { input in
+            input.append([0x50, 0x01, 0x00])
+            input.append("default")
+            Array("acct-1".utf8).withUnsafeBytes { input.append(tag: 0x73, $0) }
+            Array("svc-1".utf8).withUnsafeBytes { input.append(tag: 0x73, $0) }
+        }
+        #expect(hex(streamed) == "175deb6e342089046ab724af84529894")
+        #expect(streamed == digest.digest(parts: [[0x50, 0x01, 0x00], Array("default".utf8), [0x73] + Array("acct-1".utf8), [0x73] + Array("svc-1".utf8)]))
+    }
+
+    @Test func anEmptyPartStillCounts() throws {
+        let digest = try testKey()
+        #expect(digest.digest(parts: [[], [1]]) != digest.digest(parts: [[1]]))
+        #expect(digest.digest { $0.append(""); $0.append([1]) } == digest.digest(parts: [[], [1]]))
+    }
+}
