@@ -12,7 +12,7 @@ final class SQLiteConnection {
         var db: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
             | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = sqlite3_open_v2(path, &db, flags, Self.vfs)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(db)
@@ -21,6 +21,14 @@ final class SQLiteConnection {
         handle = db
         sqlite3_extended_result_codes(db, 1)
     }
+
+    /// SQLite's `unix-excl` VFS: the first access takes an exclusive lock on the database file
+    /// for the whole process, which keeps it until its last connection closes. Connections
+    /// within the process share that lock and a WAL index in heap memory, so reads take no
+    /// file lock of their own (two `fcntl` calls per read transaction otherwise), no `-shm`
+    /// file exists, and a second process (another server, or the CLI) is refused instead of
+    /// sharing the files.
+    static let vfs = "unix-excl"
 
     deinit {
         statements.removeAll()
@@ -76,7 +84,9 @@ final class SQLiteConnection {
         switch rc & 0xff {
         case SQLITE_CONSTRAINT where rc == (SQLITE_CONSTRAINT | (8 << 8)) || rc == (SQLITE_CONSTRAINT | (6 << 8)):  // _UNIQUE, _PRIMARYKEY (function-like macros Swift cannot import)
             return .uniqueViolation
-        case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY:
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return .busy(message)
+        case SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY:
             return .unavailable(message)
         case SQLITE_CORRUPT, SQLITE_NOTADB:
             return .corrupt(message)

@@ -1,6 +1,7 @@
 import Synchronization
 
-/// The embedded default store: SQLite in WAL mode, one writer, a pool of readers.
+/// The embedded default store: SQLite in WAL mode, one writer, a pool of readers, and the
+/// database file locked for this process alone while it is open (see `SQLiteConnection.vfs`).
 ///
 /// Durability: `synchronous=FULL`, so a committed write survives a crash and a power loss.
 /// Deleted rows: `secure_delete=ON` and a TRUNCATE checkpoint after every write that deleted,
@@ -19,14 +20,19 @@ public final class SQLiteStore: KeychainStore {
         self.path = path
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         let connection = try SQLiteConnection(path: path, readOnly: false)
-        try connection.execute(
-            """
-            PRAGMA busy_timeout = \(busyTimeoutMilliseconds);
-            PRAGMA journal_mode = WAL;
-            PRAGMA synchronous = FULL;
-            PRAGMA secure_delete = ON;
-            PRAGMA foreign_keys = OFF;
-            """)
+        do {
+            // The first access takes the process's exclusive lock (see `SQLiteConnection.vfs`).
+            try connection.execute(
+                """
+                PRAGMA busy_timeout = \(busyTimeoutMilliseconds);
+                PRAGMA journal_mode = WAL;
+                PRAGMA synchronous = FULL;
+                PRAGMA secure_delete = ON;
+                PRAGMA foreign_keys = OFF;
+                """)
+        } catch where error.code == .busy {
+            throw .busy("\(path) is in use by another process (a running keychaind owns its data directory)")
+        }
         try Migrations.apply(to: connection)
         writer = Mutex(connection)
         readers = Mutex([])

@@ -4,6 +4,7 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
     enum Code: Equatable, Sendable {
         case uniqueViolation
         case unavailable
+        case busy
         case corrupt
         case failed
     }
@@ -19,8 +20,10 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
 
     /// A unique index refused a row (an item's primary key already exists).
     public static let uniqueViolation = StorageError(.uniqueViolation, "unique constraint violated")
-    /// The database could not be opened, is busy past the timeout, or the disk failed.
+    /// The database could not be opened, or the disk failed.
     public static func unavailable(_ message: String) -> StorageError { StorageError(.unavailable, message) }
+    /// The database stayed locked past the busy timeout: another process holds it.
+    public static func busy(_ message: String) -> StorageError { StorageError(.busy, message) }
     /// The database file or a stored value is not what this build wrote.
     public static func corrupt(_ message: String) -> StorageError { StorageError(.corrupt, message) }
     /// Any other failure.

@@ -68,6 +68,11 @@ unlock=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 -X POST "http://12
 check "unlock with the init passphrase" test "$unlock" = 200
 check "health is 200 unlocked" test "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/v1/health")" = 200
 
+# A running server owns its data directory: the CLI is refused with a message naming why, and
+# the server is unaffected.
+check "the CLI is refused while serve runs" bash -c "! '$bin' token list --data-dir '$tmp/data' >'$tmp/busy' 2>&1 && grep -q 'in use by another process' '$tmp/busy'"
+check "the server still answers after the refusal" test "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/v1/health")" = 200
+
 # SIGUSR1 locks at once: the lock has happened when the signal handler has run, so poll health briefly.
 kill -USR1 "$pid"
 locked=
