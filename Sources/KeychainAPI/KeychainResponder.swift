@@ -33,15 +33,20 @@ public final class KeychainResponder: HTTPResponder {
     // MARK: HTTPResponder
 
     /// What preflight found: the route, and the caller's token (none on public routes).
-    public struct Plan: Sendable {
+    final class Plan: Sendable {
         let route: Route
         let token: AccessToken?
+
+        init(route: Route, token: AccessToken?) {
+            self.route = route
+            self.token = token
+        }
     }
 
     /// Routes, checks the method, and authenticates, once per request. Argon2id goes to the
     /// serial worker; durable writes to the pool, where concurrent ones commit together and a
     /// polling thread never waits for fsync; reads stay on the polling thread.
-    public func preflight(_ head: HTTPRequestHead) -> HTTPPreflight<Plan> {
+    public func preflight(_ head: HTTPRequestHead) -> HTTPPreflight {
         guard let route = Route(path: head.path) else {
             return .refuse(finish(head, template: "-", token: nil, APIError.noRoute(head.method, head.path)))
         }
@@ -56,16 +61,20 @@ public final class KeychainResponder: HTTPResponder {
                 return .refuse(finish(head, template: route.template, token: nil,
                     APIError.response(.unlockThrottled(retryAfter: wait))))
             }
-            return .proceed(Plan(route: route, token: nil), execution)
+            return .proceed(execution, plan: Plan(route: route, token: nil))
         }
         do {
-            return .proceed(Plan(route: route, token: try authenticate(head)), execution)
+            return .proceed(execution, plan: Plan(route: route, token: try authenticate(head)))
         } catch {
             return .refuse(finish(head, template: route.template, token: nil, APIError.response(error)))
         }
     }
 
-    public func respond(to request: HTTPRequest, plan: Plan) -> HTTPResponse {
+    public func respond(to request: HTTPRequest, plan: (any HTTPPlan)?) -> HTTPResponse {
+        guard let plan = plan as? Plan else {
+            // The server hands back preflight's plan unchanged: this cannot happen.
+            return APIError.response(.notAvailable("request: answered without its preflight"))
+        }
         let response: HTTPResponse
         do {
             response = try handle(plan.route, request, token: plan.token)

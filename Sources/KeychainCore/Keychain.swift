@@ -23,7 +23,7 @@ public final class Keychain: Sendable {
     private let lockIntervalSeconds: Atomic<Int>
     /// Serialises Argon2id work: concurrent unlocks run one at a time.
     private let kdfGate = Mutex<Void>(())
-    let tokenCache = Mutex<[[UInt8]: (token: AccessToken, cachedAt: Int64)]>([:])
+    let tokenCache = Mutex<[TokenCacheKey: (token: AccessToken, cachedAt: Int64)]>([:])
 
     /// Opens the keychain in `configuration.dataDirectory` (creating the directory and database
     /// if needed). It starts locked, or uninitialized when never initialised.

@@ -77,29 +77,41 @@ private enum QueryKey: String, CaseIterable {
     var isReturnKey: Bool { self == .returnData || self == .returnAttributes || self == .returnPersistentRef || self == .returnRef }
 }
 
+/// What a query dictionary's key names: a query key or an attribute, whatever its spelling.
+private enum QueryName: Equatable {
+    case query(QueryKey)
+    case attribute(AttributeSpec)
+
+    /// Every accepted spelling of every key, in one table: one lookup per key.
+    static let byAnySpelling: [String: QueryName] = {
+        var map = AttributeSpec.byAnyName.mapValues { QueryName.attribute($0) }
+        for (alias, key) in QueryKey.byAlias { map[alias] = .query(key) }
+        return map
+    }()
+}
+
 extension Query {
     /// Checks `object` for `role`. `lenient` (URL parameters) accepts strings for booleans and numbers.
     static func parse(_ object: JSONObject, role: QueryRole, lenient: Bool = false) throws(KeychainError) -> Query {
         var query = Query()
-        var seen: [String: String] = [:]
+        // Each key resolved once, in order; a name given twice (in any spelling) is refused.
+        var resolved: [(key: String, value: JSON, name: QueryName)] = []
+        resolved.reserveCapacity(object.entries.count)
+        for (key, value) in object {
+            guard let name = QueryName.byAnySpelling[key] else { throw .param("\(key): unknown key") }
+            if let previous = resolved.first(where: { $0.name == name }) {
+                throw .param("\(key): given twice (also as \(previous.key))")
+            }
+            resolved.append((key, value, name))
+        }
         // The class first: attribute checks depend on it.
-        for (key, value) in object where QueryKey.byAlias[key] == .itemClass {
+        for (key, value, name) in resolved where name == .query(.itemClass) {
             try query.parseClass(value, key: key, role: role)
         }
-        for (key, value) in object {
-            let canonical: String
-            if let queryKey = QueryKey.byAlias[key] {
-                canonical = queryKey.rawValue
-                if let previous = seen[canonical] { throw .param("\(key): given twice (also as \(previous))") }
-                seen[canonical] = key
-                try query.parse(queryKey, value, key: key, role: role, lenient: lenient)
-            } else if let spec = AttributeSpec.byAnyName[key] {
-                canonical = spec.name
-                if let previous = seen[canonical] { throw .param("\(key): given twice (also as \(previous))") }
-                seen[canonical] = key
-                try query.parseAttribute(spec, value, key: key, role: role, lenient: lenient)
-            } else {
-                throw .param("\(key): unknown key")
+        for (key, value, name) in resolved {
+            switch name {
+            case .query(let queryKey): try query.parse(queryKey, value, key: key, role: role, lenient: lenient)
+            case .attribute(let spec): try query.parseAttribute(spec, value, key: key, role: role, lenient: lenient)
             }
         }
         try query.validate(role: role)

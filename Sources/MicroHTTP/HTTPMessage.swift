@@ -28,7 +28,9 @@ public struct HTTPHeaders: Sendable, Sequence {
 extension String {
     /// Equal but for ASCII case (header names are ASCII tokens), compared without allocating.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        utf8.elementsEqual(other.utf8) { $0.asciiLowercased == $1.asciiLowercased }
+        guard utf8.count == other.utf8.count else { return false }
+        for (a, b) in zip(utf8, other.utf8) where a.asciiLowercased != b.asciiLowercased { return false }
+        return true
     }
 }
 
@@ -92,31 +94,35 @@ public struct HTTPResponse: Sendable {
 
 /// The application behind an `HTTPServer`. Called on libmicrohttpd's threads: it must be thread-safe.
 public protocol HTTPResponder: Sendable {
-    /// What `preflight` learned of a request and `respond` needs again (its route, its caller),
-    /// so that a request is parsed and authenticated once.
-    associatedtype Plan: Sendable
-
     /// Called once, as soon as the headers are in and before any body byte is read: refuses the
     /// request early (401, 404, 405, 413…), or says where to answer it once its body is in.
-    func preflight(_ head: HTTPRequestHead) -> HTTPPreflight<Plan>
+    func preflight(_ head: HTTPRequestHead) -> HTTPPreflight
 
-    /// Answers a complete request that `preflight` let through with `plan`.
-    func respond(to request: HTTPRequest, plan: Plan) -> HTTPResponse
+    /// Answers a complete request that `preflight` let through, with the plan it gave.
+    func respond(to request: HTTPRequest, plan: (any HTTPPlan)?) -> HTTPResponse
 
     /// Builds the response for a refusal made by the transport itself (400 malformed framing,
     /// 413 body over the limit), so that every error a client sees has the application's shape.
     func transportError(_ error: HTTPTransportError, head: HTTPRequestHead?) -> HTTPResponse
 }
 
+/// What a responder's preflight hands to its own `respond`: an immutable object.
+public typealias HTTPPlan = AnyObject & Sendable
+
 /// `HTTPResponder.preflight`'s verdict on a request whose headers are in.
-public enum HTTPPreflight<Plan: Sendable>: Sendable {
+///
+/// Not generic on purpose: the server's code is compiled once, unspecialized, and every generic
+/// type it handled per request cost a runtime metadata lookup.
+public enum HTTPPreflight: Sendable {
     /// Answer with this now: the body is discarded unread and `respond` is never called.
     case refuse(HTTPResponse)
     /// Read the body, then call `respond(to:plan:)` with `plan`, where `execution` says.
     ///
-    /// Off the polling threads, the request's connection is suspended while a worker answers,
-    /// so that no polling thread stalls and other connections keep being served.
-    case proceed(Plan, HTTPExecution)
+    /// `plan` is what preflight learned and respond needs again (the route, the caller), so a
+    /// request is parsed and authenticated once; an object, so that handing it over costs one
+    /// reference count. Off the polling threads, the connection is suspended while a worker
+    /// answers, so that no polling thread stalls and other connections keep being served.
+    case proceed(HTTPExecution, plan: (any HTTPPlan)?)
 }
 
 /// Where a request's answer is computed.

@@ -29,14 +29,12 @@ public final class HTTPServer: Sendable {
     /// - Throws: `HTTPServerError.invalidConfiguration` for a host that is not an IP literal or a
     ///   limit out of range; `HTTPServerError.startFailed` when `MHD_start_daemon` fails (port
     ///   taken, address not local…).
-    public init<Responder: HTTPResponder>(
-        configuration: HTTPServerConfiguration, responder: Responder, logger: Logger
-    ) throws {
+    public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger) throws {
         try Self.validate(configuration)
         guard let address = SocketAddress(host: configuration.host, port: configuration.port) else {
             throw HTTPServerError.invalidConfiguration("host is not an IPv4 or IPv6 literal")
         }
-        let context: ServerContext = ResponderContext(
+        let context = ServerContext(
             responder: responder, logger: logger, maxBodyBytes: configuration.maxBodyBytes,
             poolThreads: configuration.workerPoolThreads)
         let contextPointer = Unmanaged.passRetained(context).toOpaque()

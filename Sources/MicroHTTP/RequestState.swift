@@ -7,7 +7,7 @@ import Synchronization
 /// runs for finished, failed, timed-out and aborted requests alike. libmicrohttpd calls the
 /// handler for one connection from one thread at a time, but an offloaded response is written by
 /// the worker thread, so the mutable part sits behind a `Mutex`.
-final class RequestState<Plan: Sendable>: Sendable {
+final class RequestState: Sendable {
     /// Where the request stands.
     enum Phase: Sendable {
         /// Headers in, body (if any) arriving.
@@ -31,12 +31,12 @@ final class RequestState<Plan: Sendable>: Sendable {
 
     /// The head, as read on the first call.
     let head: HTTPRequestHead
-    /// Preflight's plan and where to answer; `nil` when the request was refused on its headers.
-    let plan: (Plan, HTTPExecution)?
+    /// Where to answer and preflight's plan; `nil` when the request was refused on its headers.
+    let plan: (execution: HTTPExecution, plan: (any HTTPPlan)?)?
     let progress: Mutex<Progress>
 
     init(
-        head: HTTPRequestHead, plan: (Plan, HTTPExecution)?, pendingAnswer: HTTPResponse?, expectedLength: Int?,
+        head: HTTPRequestHead, plan: (execution: HTTPExecution, plan: (any HTTPPlan)?)?, pendingAnswer: HTTPResponse?, expectedLength: Int?,
         maxBodyBytes: Int
     ) {
         self.head = head

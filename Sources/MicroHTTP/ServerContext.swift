@@ -6,11 +6,9 @@ import Synchronization
 /// Everything libmicrohttpd's callbacks reach through their `cls` pointer: immutable or atomic.
 ///
 /// `HTTPServer` hands it to `MHD_start_daemon` with `Unmanaged.passRetained` and releases it
-/// after `MHD_stop_daemon`, when no callback can run any more. This base holds what the server's
-/// lifecycle needs; `ResponderContext` adds the responder, whose type it is generic over.
-class ServerContext: @unchecked Sendable {
-    // @unchecked: a non-final class; every stored property is immutable or atomic, and the
-    // only subclass, ResponderContext, is final and adds immutable properties only.
+/// after `MHD_stop_daemon`, when no callback can run any more.
+final class ServerContext: Sendable {
+    let responder: any HTTPResponder
     let logger: Logger
     let maxBodyBytes: Int
     /// Body bytes read in all (kept or discarded) past which a request's connection is dropped.
@@ -24,43 +22,22 @@ class ServerContext: @unchecked Sendable {
     /// Set by `shutdown()`: from then on every response closes its connection.
     let isShuttingDown = Atomic(false)
 
-    init(logger: Logger, maxBodyBytes: Int, poolThreads: Int) {
+    init(responder: any HTTPResponder, logger: Logger, maxBodyBytes: Int, poolThreads: Int) {
         serialWorker = OffloadWorker(threads: 1, name: "http-serial")
         pool = OffloadWorker(threads: poolThreads, name: "http-pool")
+        self.responder = responder
         self.logger = logger
         self.maxBodyBytes = maxBodyBytes
         let (limit, overflow) = maxBodyBytes.addingReportingOverflow(max(maxBodyBytes, 64 * 1024))
         self.discardLimit = overflow ? Int.max : limit
     }
 
-    /// The access handler's body; see `ResponderContext`.
-    func handle(
-        connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
-        uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>,
-        requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-    ) -> MHD_Result {
-        preconditionFailure("ServerContext.handle is overridden by ResponderContext")
-    }
-
     /// The request-completed callback's body: drops the state (also after aborts and timeouts).
-    final func complete(requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+    func complete(requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
         guard let opaque = requestContext.pointee else { return }
         requestContext.pointee = nil
-        Unmanaged<AnyObject>.fromOpaque(opaque).release()
+        Unmanaged<RequestState>.fromOpaque(opaque).release()
         inFlight.leave()
-    }
-}
-
-/// The callbacks' work for one responder type: framing checks, body limits, preflight, and
-/// answering on the polling thread or a worker.
-final class ResponderContext<Responder: HTTPResponder>: ServerContext, @unchecked Sendable {
-    typealias State = RequestState<Responder.Plan>
-
-    let responder: Responder
-
-    init(responder: Responder, logger: Logger, maxBodyBytes: Int, poolThreads: Int) {
-        self.responder = responder
-        super.init(logger: logger, maxBodyBytes: maxBodyBytes, poolThreads: poolThreads)
     }
 
     /// The access handler's body; see `MHD_AccessHandlerCallback` in microhttpd.h.
@@ -68,7 +45,7 @@ final class ResponderContext<Responder: HTTPResponder>: ServerContext, @unchecke
     /// Called once when the headers are complete (`*requestContext == NULL`), once per body
     /// chunk (`*uploadDataSize > 0`) and once more at the end (`*uploadDataSize == 0`); after a
     /// resume, the end call comes again.
-    override func handle(
+    func handle(
         connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
         uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>,
         requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
@@ -83,7 +60,7 @@ final class ResponderContext<Responder: HTTPResponder>: ServerContext, @unchecke
             guard let refusal else { return .YES }
             return send(refusal, on: connection)
         }
-        let state = Unmanaged<State>.fromOpaque(opaque).takeUnretainedValue()
+        let state = Unmanaged<RequestState>.fromOpaque(opaque).takeUnretainedValue()
         let size = uploadDataSize.pointee
         if size > 0 {
             uploadDataSize.pointee = 0
@@ -95,21 +72,21 @@ final class ResponderContext<Responder: HTTPResponder>: ServerContext, @unchecke
     /// First call: checks framing and the declared length, then asks preflight.
     ///
     /// - Returns: the request's state, and a refusal to queue at once (then the state is answered).
-    private func begin(_ head: HTTPRequestHead) -> (State, HTTPResponse?) {
+    private func begin(_ head: HTTPRequestHead) -> (RequestState, HTTPResponse?) {
         switch RequestFraming.check(head.headers, maxBodyBytes: maxBodyBytes) {
         case .refuse(let error):
             let refusal = transportRefusal(error, head: head)
-            let state = State(head: head, plan: nil, pendingAnswer: nil, expectedLength: nil, maxBodyBytes: maxBodyBytes)
+            let state = RequestState(head: head, plan: nil, pendingAnswer: nil, expectedLength: nil, maxBodyBytes: maxBodyBytes)
             state.progress.withLock { $0.phase = .answered }
             return (state, refusal)
         case .accept(let framing):
-            let state: State
+            let state: RequestState
             switch responder.preflight(head) {
             case .refuse(let answer):
-                state = State(head: head, plan: nil, pendingAnswer: answer, expectedLength: nil, maxBodyBytes: maxBodyBytes)
-            case .proceed(let plan, let execution):
-                state = State(
-                    head: head, plan: (plan, execution), pendingAnswer: nil, expectedLength: framing.declaredLength,
+                state = RequestState(head: head, plan: nil, pendingAnswer: answer, expectedLength: nil, maxBodyBytes: maxBodyBytes)
+            case .proceed(let execution, let plan):
+                state = RequestState(
+                    head: head, plan: (execution, plan), pendingAnswer: nil, expectedLength: framing.declaredLength,
                     maxBodyBytes: maxBodyBytes)
             }
             return (state, nil)
@@ -122,7 +99,7 @@ final class ResponderContext<Responder: HTTPResponder>: ServerContext, @unchecke
     /// found too large here gets its 413 on the final call; until then the rest is discarded,
     /// up to `discardLimit` bytes in all, past which the connection is dropped unanswered.
     /// - Returns: `false` to make libmicrohttpd close the connection.
-    private func consume(_ chunk: UnsafeRawBufferPointer, into state: State) -> Bool {
+    private func consume(_ chunk: UnsafeRawBufferPointer, into state: RequestState) -> Bool {
         let outcome: ChunkOutcome = state.progress.withLock { progress in
             progress.received += chunk.count
             let answered: Bool
@@ -164,7 +141,7 @@ final class ResponderContext<Responder: HTTPResponder>: ServerContext, @unchecke
 
     /// Final call: queues the early answer, runs the responder here or on the worker, or
     /// queues the worker's answer after a resume.
-    private func finish(_ state: State, on connection: OpaquePointer) -> MHD_Result {
+    private func finish(_ state: RequestState, on connection: OpaquePointer) -> MHD_Result {
         let next: FinalStep = state.progress.withLock { progress in
             switch progress.phase {
             case .answered, .offloaded(nil):
@@ -189,7 +166,7 @@ final class ResponderContext<Responder: HTTPResponder>: ServerContext, @unchecke
             return send(response, on: connection)
         case .respond(let body):
             // A request without a pending answer was let through by preflight, with a plan.
-            guard let (plan, execution) = state.plan else { return .NO }
+            guard let (execution, plan) = state.plan else { return .NO }
             let request = HTTPRequest(head: state.head, body: body)
             switch execution {
             case .pollingThread:
@@ -205,7 +182,7 @@ final class ResponderContext<Responder: HTTPResponder>: ServerContext, @unchecke
 
     /// Suspends the connection and lets `worker` answer; the worker resumes it when done.
     private func offload(
-        _ request: HTTPRequest, plan: Responder.Plan, to worker: OffloadWorker, state: State,
+        _ request: HTTPRequest, plan: (any HTTPPlan)?, to worker: OffloadWorker, state: RequestState,
         connection: OpaquePointer
     ) -> MHD_Result {
         let handle = SuspendedConnection(pointer: connection)

@@ -26,17 +26,21 @@ final class ProbeResponder: HTTPResponder {
     var preflighted: [String] { preflightPaths.withLock { $0 } }
     var responded: [String] { respondedPaths.withLock { $0 } }
 
-    func preflight(_ head: HTTPRequestHead) -> HTTPPreflight<Void> {
+    func preflight(_ head: HTTPRequestHead) -> HTTPPreflight {
         preflightPaths.withLock { $0.append(head.path) }
         if head.path.hasPrefix("/deny") {
             return .refuse(HTTPResponse(status: 401, headers: [("Content-Type", "text/plain")], body: Array("denied".utf8)))
         }
-        if head.path.hasPrefix("/slow") { return .proceed((), .serialWorker) }
-        if head.path.hasPrefix("/pooled") { return .proceed((), .workerPool) }
-        return .proceed((), .pollingThread)
+        if head.path.hasPrefix("/slow") { return .proceed(.serialWorker, plan: nil) }
+        if head.path.hasPrefix("/pooled") { return .proceed(.workerPool, plan: nil) }
+        return .proceed(.pollingThread, plan: PathPlan(path: head.path))
     }
 
-    func respond(to request: HTTPRequest, plan: Void) -> HTTPResponse {
+    func respond(to request: HTTPRequest, plan: (any HTTPPlan)?) -> HTTPResponse {
+        if let plan {
+            // The plan preflight gave comes back with its own request.
+            #expect((plan as? PathPlan)?.path == request.head.path)
+        }
         respondedPaths.withLock { $0.append(request.head.path) }
         if request.head.path.hasPrefix("/slow") || request.head.path.hasPrefix("/pooled") {
             slowStarted.signal()
@@ -61,6 +65,12 @@ final class ProbeResponder: HTTPResponder {
             return HTTPResponse(status: 413, body: Array("transport: over \(limit)".utf8))
         }
     }
+}
+
+/// The plan `ProbeResponder` hands itself: the path preflight saw.
+final class PathPlan: Sendable {
+    let path: String
+    init(path: String) { self.path = path }
 }
 
 /// A server on `host`, ephemeral port, with a fresh `ProbeResponder`.
