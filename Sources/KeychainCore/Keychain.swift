@@ -23,7 +23,9 @@ public final class Keychain: Sendable {
     private let lockIntervalSeconds: Atomic<Int>
     /// Serialises Argon2id work: concurrent unlocks run one at a time.
     private let kdfGate = Mutex<Void>(())
+    /// Verified tokens by a fast keyed hash of their secret (see `authenticate(bearer:)`).
     let tokenCache = Mutex<[TokenCacheKey: (token: AccessToken, cachedAt: Int64)]>([:])
+    let tokenCacheHash: ShortKeyedHash
 
     /// Opens the keychain in `configuration.dataDirectory` (creating the directory and database
     /// if needed). It starts locked, or uninitialized when never initialised.
@@ -31,6 +33,7 @@ public final class Keychain: Sendable {
         self.configuration = configuration
         self.logger = logger
         clock = configuration.clock
+        do { tokenCacheHash = try ShortKeyedHash() } catch { throw .notAvailable("random key: \(error)") }
         do {
             try FileManager.default.createDirectory(
                 atPath: configuration.dataDirectory, withIntermediateDirectories: true,

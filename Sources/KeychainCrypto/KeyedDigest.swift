@@ -98,3 +98,31 @@ public enum SubkeyDerivation {
         return sub
     }
 }
+
+/// SipHash-1-3/2-4 with a 128-bit output (`crypto_shorthash_siphashx24`) under a random key of
+/// its own: a fast keyed hash for in-memory lookups, where an attacker who cannot read the key
+/// must not be able to aim at an entry. Not for anything stored.
+public struct ShortKeyedHash: Sendable {
+    private let key: SecureBytes
+
+    /// A hash under a fresh random key.
+    public init() throws(CryptoError) {
+        key = try SecureBytes.random(count: Int(crypto_shorthash_siphashx24_KEYBYTES))
+    }
+
+    /// The 16-byte hash of `string`'s UTF-8 bytes, as two words.
+    public func hash(_ string: String) -> (UInt64, UInt64) {
+        var string = string
+        var out: (UInt64, UInt64) = (0, 0)
+        string.withUTF8 { bytes in
+            key.withUnsafeBytes { k in
+                withUnsafeMutableBytes(of: &out) { o in
+                    _ = crypto_shorthash_siphashx24(
+                        o.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.baseAddress, UInt64(bytes.count),
+                        k.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                }
+            }
+        }
+        return out
+    }
+}

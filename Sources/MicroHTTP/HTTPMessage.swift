@@ -29,8 +29,12 @@ extension String {
     /// Equal but for ASCII case (header names are ASCII tokens), compared without allocating.
     func caseInsensitiveEquals(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
-        for (a, b) in zip(utf8, other.utf8) where a.asciiLowercased != b.asciiLowercased { return false }
-        return true
+        let contiguous = utf8.withContiguousStorageIfAvailable { a in
+            other.utf8.withContiguousStorageIfAvailable { b in
+                !zip(a, b).contains { $0.asciiLowercased != $1.asciiLowercased }
+            }
+        }
+        return (contiguous ?? nil) ?? !zip(utf8, other.utf8).contains { $0.asciiLowercased != $1.asciiLowercased }
     }
 }
 
@@ -48,7 +52,11 @@ public struct HTTPRequestHead: Sendable {
     public var queryItems: [(name: String, value: String)]
     public var headers: HTTPHeaders
     /// The peer's address (`127.0.0.1`, `::1`), without the port.
-    public var remoteAddress: String
+    public var remoteAddress: String {
+        get { peer.text }
+        set { peer = PeerAddress(text: newValue) }
+    }
+    var peer: PeerAddress
     /// Monotonic nanoseconds at which the headers were complete, for durations.
     public var receivedAt: UInt64
 
@@ -60,7 +68,19 @@ public struct HTTPRequestHead: Sendable {
         self.path = path
         self.queryItems = queryItems
         self.headers = headers
-        self.remoteAddress = remoteAddress
+        self.peer = PeerAddress(text: remoteAddress)
+        self.receivedAt = receivedAt
+    }
+
+    init(
+        method: String, path: String, queryItems: [(name: String, value: String)], headers: HTTPHeaders,
+        peer: PeerAddress, receivedAt: UInt64
+    ) {
+        self.method = method
+        self.path = path
+        self.queryItems = queryItems
+        self.headers = headers
+        self.peer = peer
         self.receivedAt = receivedAt
     }
 }

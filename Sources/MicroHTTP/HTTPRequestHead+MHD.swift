@@ -21,7 +21,7 @@ extension HTTPRequestHead {
             path: url.map { String(cString: $0) } ?? "",
             queryItems: Self.values(of: connection, kind: .GET_ARGUMENT_KIND),
             headers: HTTPHeaders(Self.values(of: connection, kind: .HEADER_KIND)),
-            remoteAddress: SocketAddress.numericHost(kcd_mhd_client_address(connection)),
+            peer: PeerAddress(kcd_mhd_client_address(connection)),
             receivedAt: Self.monotonicNanoseconds())
     }
 

@@ -53,36 +53,63 @@ struct SocketAddress: Sendable {
         return try withUnsafeMutableBytes(of: &copy) { try body($0.baseAddress!) }
     }
 
-    /// The numeric host of a peer address, without its port; IPv4-mapped IPv6 prints as IPv4.
-    static func numericHost(_ address: UnsafePointer<sockaddr>?) -> String {
-        guard let address else { return "" }
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN) + 1) { buffer in
-            let start = buffer.baseAddress!
-            let size = socklen_t(buffer.count)
-            switch Int32(address.pointee.sa_family) {
-            case AF_INET:
-                var v4 = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in.self).sin_addr
-                guard inet_ntop(AF_INET, &v4, start, size) != nil else { return "" }
-            case AF_INET6:
-                var v6 = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in6.self).sin6_addr
-                if var v4 = ipv4Mapped(v6) {
-                    guard inet_ntop(AF_INET, &v4, start, size) != nil else { return "" }
-                } else {
-                    guard inet_ntop(AF_INET6, &v6, start, size) != nil else { return "" }
-                }
-            default:
-                return ""
+}
+
+/// A peer's address as libmicrohttpd reported it, formatted only when asked: `inet_ntop`
+/// formats through `sprintf`, a measurable share of a request that never logs its peer.
+struct PeerAddress: Sendable {
+    private enum Storage: Sendable {
+        case text(String)
+        case v4(UInt32)
+        case v6(UInt64, UInt64)
+    }
+
+    private let storage: Storage
+
+    init(text: String) {
+        storage = .text(text)
+    }
+
+    /// Copies the address `address` points to (an unknown family reads as the empty string).
+    init(_ address: UnsafePointer<sockaddr>?) {
+        guard let address else {
+            storage = .text("")
+            return
+        }
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            storage = .v4(UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in.self).sin_addr.s_addr)
+        case AF_INET6:
+            let v6 = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in6.self).sin6_addr
+            storage = withUnsafeBytes(of: v6) {
+                .v6($0.loadUnaligned(fromByteOffset: 0, as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
             }
-            return String(cString: start)
+        default:
+            storage = .text("")
         }
     }
 
-    /// The IPv4 address inside `::ffff:a.b.c.d`, which a dual-stack socket reports for IPv4 peers.
-    private static func ipv4Mapped(_ address: in6_addr) -> in_addr? {
-        let bytes = withUnsafeBytes(of: address) { Array($0) }
-        guard bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF else { return nil }
-        var v4 = in_addr()
-        withUnsafeMutableBytes(of: &v4) { $0.copyBytes(from: bytes[12..<16]) }
-        return v4
+    /// The numeric host, without the port; an IPv4-mapped IPv6 address prints as IPv4.
+    var text: String {
+        switch storage {
+        case .text(let text):
+            return text
+        case .v4(let raw):
+            return withUnsafeBytes(of: raw) { Self.format(family: AF_INET, $0) }
+        case .v6(let high, let low):
+            let bytes = withUnsafeBytes(of: (high, low)) { Array($0) }
+            if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
+                return bytes[12..<16].withUnsafeBytes { Self.format(family: AF_INET, $0) }
+            }
+            return bytes.withUnsafeBytes { Self.format(family: AF_INET6, $0) }
+        }
+    }
+
+    /// `address` holds an `in_addr` (4 bytes) or an `in6_addr` (16), in network order.
+    private static func format(family: Int32, _ address: UnsafeRawBufferPointer) -> String {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN) + 1) { buffer in
+            guard inet_ntop(family, address.baseAddress, buffer.baseAddress!, socklen_t(buffer.count)) != nil else { return "" }
+            return String(cString: buffer.baseAddress!)
+        }
     }
 }

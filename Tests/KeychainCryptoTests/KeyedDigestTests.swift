@@ -43,4 +43,13 @@ import Testing
         #expect(digest.digest(parts: [[], [1]]) != digest.digest(parts: [[1]]))
         #expect(digest.digest { $0.append(""); $0.append([1]) } == digest.digest(parts: [[], [1]]))
     }
+
+    @Test func shortHashesAreStablePerKeyAndDifferAcrossKeys() throws {
+        let one = try ShortKeyedHash()
+        let other = try ShortKeyedHash()
+        let token = "kcd_x_ZCNW7rNhh2kryUuzAa9Bcn4deBL97z1vEbCCF6Zj8"
+        #expect(one.hash(token) == one.hash(String(token)))
+        #expect(one.hash(token) != one.hash(token + "x"))
+        #expect(one.hash(token) != other.hash(token), "each instance has its own random key")
+    }
 }
