@@ -1,4 +1,3 @@
-import Glibc
 import Synchronization
 
 /// The embedded default store: SQLite in WAL mode, one writer, a pool of readers, and the
@@ -15,8 +14,6 @@ public final class SQLiteStore: KeychainStore {
     private let closed = Atomic<Bool>(false)
     private let groupCommit = GroupCommit()
     private let busyTimeoutMilliseconds: Int
-    /// Page cache per reader connection (SQLite's default is 2 MiB).
-    private let readerCacheKiB = Int(String(cString: getenv("EXP_CACHE") ?? strdup("-2000")))!
 
     /// Opens (creating if needed) the database at `path` and applies pending migrations.
     public init(path: String, busyTimeoutMilliseconds: Int = 5_000) throws(StorageError) {
@@ -117,7 +114,7 @@ public final class SQLiteStore: KeychainStore {
         guard !closed.load(ordering: .acquiring) else { throw .unavailable("store is closed") }
         if let pooled = readers.withLock({ $0.popLast() }) { return pooled }
         let connection = try SQLiteConnection(path: path, readOnly: true)
-        try connection.execute("PRAGMA busy_timeout = \(busyTimeoutMilliseconds); PRAGMA cache_size = \(readerCacheKiB)")
+        try connection.execute("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
         return connection
     }
 
