@@ -90,7 +90,13 @@ final class Barrier: Sendable {
     // MARK: sealing
 
     static func secretAD(ref: [UInt8], itemClass: ItemClass, group: [UInt8]) -> [UInt8] {
-        Array("secret".utf8) + ref + [UInt8(itemClass.rawValue)] + group
+        var ad: [UInt8] = []
+        ad.reserveCapacity(6 + ref.count + 1 + group.count)
+        ad.append(contentsOf: "secret".utf8)
+        ad.append(contentsOf: ref)
+        ad.append(UInt8(itemClass.rawValue))
+        ad.append(contentsOf: group)
+        return ad
     }
 
     static func attributesAD(ref: [UInt8], itemClass: ItemClass, group: [UInt8], protection: Protection, sync: Bool) -> [UInt8] {

@@ -51,7 +51,10 @@ public enum AEAD {
         guard key.count == keyLength else { throw .invalidLength("key") }
         guard frame.count >= 1 + nonceLength + tagLength, frame[0] == currentVersion else { throw .malformedCiphertext }
         Sodium.ensureInitialized()
-        let ad = [frame[0]] + associatedData
+        var ad: [UInt8] = []
+        ad.reserveCapacity(1 + associatedData.count)
+        ad.append(frame[0])
+        ad.append(contentsOf: associatedData)
         var plaintext = [UInt8](repeating: 0, count: frame.count - 1 - nonceLength - tagLength)
         let rc = frame.withUnsafeBytes { f in
             plaintext.withUnsafeMutableBytes { out in

@@ -8,7 +8,14 @@ final class SQLiteConnection {
     private var statements: [String: SQLiteStatement] = [:]
     private var shapedStatements: [Int: SQLiteStatement] = [:]
 
+    /// Process-wide settings, made once before the first connection initialises SQLite.
+    private static let configured: Bool = {
+        _ = kcd_sqlite_disable_memstatus()
+        return true
+    }()
+
     init(path: String, readOnly: Bool) throws(StorageError) {
+        precondition(Self.configured)
         var db: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
             | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE

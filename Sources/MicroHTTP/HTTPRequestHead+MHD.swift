@@ -28,6 +28,7 @@ extension HTTPRequestHead {
     /// Every (name, value) pair of `kind`, in the order libmicrohttpd received them.
     private static func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> [(name: String, value: String)] {
         var entries: [(name: String, value: String)] = []
+        entries.reserveCapacity(8)
         withUnsafeMutablePointer(to: &entries) { entriesPointer in
             _ = MHD_get_connection_values_n(
                 connection, kind,

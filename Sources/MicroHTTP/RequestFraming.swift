@@ -19,12 +19,23 @@ struct RequestFraming: Sendable, Equatable {
 
     /// Reads `headers`, or says why the request must be refused with the connection closed.
     static func check(_ headers: HTTPHeaders, maxBodyBytes: Int) -> Verdict {
-        let lengths = headers.values("Content-Length")
-        let encodings = headers.values("Transfer-Encoding")
+        // One pass over the headers, since every request goes through here.
+        var lengths: [String] = []
+        var encodings: [String] = []
+        var hosts = 0
+        for (name, value) in headers {
+            if name.caseInsensitiveEquals("Content-Length") {
+                lengths.append(value)
+            } else if name.caseInsensitiveEquals("Transfer-Encoding") {
+                encodings.append(value)
+            } else if name.caseInsensitiveEquals("Host") {
+                hosts += 1
+            }
+        }
         if lengths.count > 1 {
             return .refuse(.malformedFraming("more than one Content-Length"))
         }
-        if headers.values("Host").count > 1 {
+        if hosts > 1 {
             return .refuse(.malformedFraming("more than one Host"))
         }
         if !lengths.isEmpty && !encodings.isEmpty {
