@@ -71,10 +71,12 @@ public final class KeychainResponder: HTTPResponder {
     }
 
     public func respond(to request: HTTPRequest, plan: (any HTTPPlan)?) -> HTTPResponse {
-        guard let plan = plan as? Plan else {
-            // The server hands back preflight's plan unchanged: this cannot happen.
+        // The server hands back preflight's plan unchanged. Checked by exact type (Plan is
+        // final), which spares a dynamic cast's conformance lookup on every request.
+        guard let object = plan, type(of: object) == Plan.self else {
             return APIError.response(.notAvailable("request: answered without its preflight"))
         }
+        let plan = unsafeDowncast(object, to: Plan.self)
         let response: HTTPResponse
         do {
             response = try handle(plan.route, request, token: plan.token)
@@ -126,11 +128,17 @@ public final class KeychainResponder: HTTPResponder {
 
     private func authenticate(_ head: HTTPRequestHead) throws(KeychainError) -> AccessToken {
         guard let header = head.headers["Authorization"] else { throw Keychain.invalidToken }
-        let scheme = "bearer ".utf8
-        guard header.utf8.count > scheme.count,
-            header.utf8.prefix(scheme.count).elementsEqual(scheme, by: { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 })
-        else { throw Keychain.invalidToken }
-        let credentials = header[header.utf8.index(header.startIndex, offsetBy: scheme.count)...]
+        // "Bearer " in any ASCII case, then the credentials.
+        let scheme: [UInt8] = [0x62, 0x65, 0x61, 0x72, 0x65, 0x72, 0x20]
+        let utf8 = header.utf8
+        guard utf8.count > scheme.count else { throw Keychain.invalidToken }
+        var index = utf8.startIndex
+        for expected in scheme {
+            let byte = utf8[index]
+            guard (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected else { throw Keychain.invalidToken }
+            index = utf8.index(after: index)
+        }
+        let credentials = header[index...]
         return try keychain.authenticate(bearer: String(credentials).trimmingSpaces)
     }
 

@@ -49,10 +49,16 @@ public enum ItemClass: Int, Sendable, CaseIterable {
     }
 
     /// The primary key's attributes, besides `accessGroup` and `synchronizable` (semantics.md §2).
-    var primaryKey: [AttributeSpec] { Self.primaryKeys[self]! }
+    var primaryKey: [AttributeSpec] { Self.primaryKeys[rawValue] }
 
-    private static let primaryKeys: [ItemClass: [AttributeSpec]] = Dictionary(
-        uniqueKeysWithValues: allCases.map { ($0, $0.primaryKeyNames.compactMap { AttributeSpec.byName[$0] }) })
+    /// Indexed by raw value, built once.
+    private static let primaryKeys: [[AttributeSpec]] = {
+        var table = [[AttributeSpec]](repeating: [], count: (allCases.map(\.rawValue).max() ?? 0) + 1)
+        for itemClass in allCases {
+            table[itemClass.rawValue] = itemClass.primaryKeyNames.compactMap { AttributeSpec.byName[$0] }
+        }
+        return table
+    }()
 
     private var primaryKeyNames: [String] {
         switch self {
