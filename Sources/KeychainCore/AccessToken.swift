@@ -14,6 +14,18 @@ public enum Capability: String, Sendable, CaseIterable, Comparable {
     public static func < (lhs: Capability, rhs: Capability) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
+
+    /// One bit per capability, for `AccessToken.has` (a `Set` lookup would hash the raw string).
+    fileprivate var bit: UInt8 {
+        switch self {
+        case .read: 1 << 0
+        case .list: 1 << 1
+        case .write: 1 << 2
+        case .delete: 1 << 3
+        case .lock: 1 << 4
+        case .admin: 1 << 5
+        }
+    }
 }
 
 /// A bearer token's grant: who it is, which access groups and what it may do.
@@ -27,6 +39,8 @@ public struct AccessToken: Sendable, Equatable {
     /// Milliseconds since 1970; `nil` never expires.
     public let expiresAt: Int64?
     public let createdAt: Int64
+    /// `capabilities` as bits.
+    private let capabilityBits: UInt8
 
     public init(
         id: String, name: String, accessGroups: [String], capabilities: Set<Capability>, expiresAt: Int64?, createdAt: Int64
@@ -35,6 +49,7 @@ public struct AccessToken: Sendable, Equatable {
         self.name = name
         self.accessGroups = accessGroups
         self.capabilities = capabilities
+        self.capabilityBits = capabilities.reduce(0) { $0 | $1.bit }
         self.expiresAt = expiresAt
         self.createdAt = createdAt
     }
@@ -44,7 +59,7 @@ public struct AccessToken: Sendable, Equatable {
 
     public func grants(group: String) -> Bool { allGroups || accessGroups.contains(group) }
 
-    public func has(_ capability: Capability) -> Bool { capabilities.contains(capability) }
+    public func has(_ capability: Capability) -> Bool { capabilityBits & capability.bit != 0 }
 
     /// The group an add goes to when it names none: the first group, or `default` for a `*` token.
     public var defaultGroup: String {

@@ -5,8 +5,10 @@ import Synchronization
 
 /// One item in an answer: what the query asked for, plus the ref and version for HTTP headers.
 public struct ItemResult: Sendable, Equatable {
-    /// The persistent reference (also in `json` when it was asked for).
-    public let persistentRef: String
+    /// The persistent reference (also in `json` when it was asked for), encoded when asked:
+    /// a search answer rarely needs it outside `json`.
+    public var persistentRef: String { PersistentRef.encode(ref) }
+    let ref: [UInt8]
     /// Grows by one on every update: the ETag.
     public let version: Int64
     /// `{ "attributes": {…}, "valueData": "…", "persistentRef": "…" }`, the requested parts.
@@ -317,7 +319,6 @@ extension Keychain {
 
     /// Shapes one record as the query's return keys ask (attributes and ref when none is given).
     private func shape(_ record: ItemRecord, query: Query, barrier: Barrier, secret known: [UInt8]?) throws(KeychainError) -> ItemResult {
-        let ref = PersistentRef.encode(record.ref)
         let wantsAttributes = query.returnAttributes || !query.hasReturnKey
         let wantsRef = query.returnPersistentRef || !query.hasReturnKey
         var json = JSONObject()
@@ -331,7 +332,7 @@ extension Keychain {
                 json["valueData"] = .string(Base64.encode(try openSecret(sealed, of: record, barrier: barrier, key: "returnData")))
             }
         }
-        if wantsRef { json["persistentRef"] = .string(ref) }
-        return ItemResult(persistentRef: ref, version: record.version, json: json)
+        if wantsRef { json["persistentRef"] = .string(PersistentRef.encode(record.ref)) }
+        return ItemResult(ref: record.ref, version: record.version, json: json)
     }
 }

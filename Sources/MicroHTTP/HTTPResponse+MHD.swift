@@ -6,7 +6,7 @@ extension HTTPResponse {
     ///
     /// libmicrohttpd computes `Content-Length` from the buffer (and refuses to be given one),
     /// closes after a response carrying `Connection: close`, and never chunks a sized buffer.
-    static let transportHeaders: Set<String> = ["content-length", "connection", "transfer-encoding"]
+    static let transportHeaders = ["Content-Length", "Connection", "Transfer-Encoding"]
 
     /// Copies this response into an MHD response, queues it on `connection` and destroys it.
     ///
@@ -22,7 +22,7 @@ extension HTTPResponse {
         guard let response else { return .NO }
         defer { MHD_destroy_response(response) }
         for (name, value) in headers {
-            guard !Self.transportHeaders.contains(name.lowercased()) else { continue }
+            guard !Self.transportHeaders.contains(where: name.caseInsensitiveEquals) else { continue }
             if MHD_add_response_header(response, name, value) == .NO {
                 // The value is not logged: it may carry a token.
                 logger.debug("dropped an invalid response header", metadata: ["http.header": "\(name)"])

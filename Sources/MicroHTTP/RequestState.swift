@@ -36,8 +36,8 @@ final class RequestState: Sendable {
     let progress: Mutex<Progress>
 
     init(
-        head: HTTPRequestHead, plan: (execution: HTTPExecution, plan: (any HTTPPlan)?)?, pendingAnswer: HTTPResponse?, expectedLength: Int?,
-        maxBodyBytes: Int
+        head: HTTPRequestHead, plan: (execution: HTTPExecution, plan: (any HTTPPlan)?)?, pendingAnswer: HTTPResponse?,
+        expectedLength: Int?, maxBodyBytes: Int
     ) {
         self.head = head
         self.plan = plan

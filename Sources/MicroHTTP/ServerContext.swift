@@ -32,14 +32,6 @@ final class ServerContext: Sendable {
         self.discardLimit = overflow ? Int.max : limit
     }
 
-    /// The request-completed callback's body: drops the state (also after aborts and timeouts).
-    func complete(requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
-        guard let opaque = requestContext.pointee else { return }
-        requestContext.pointee = nil
-        Unmanaged<RequestState>.fromOpaque(opaque).release()
-        inFlight.leave()
-    }
-
     /// The access handler's body; see `MHD_AccessHandlerCallback` in microhttpd.h.
     ///
     /// Called once when the headers are complete (`*requestContext == NULL`), once per body
@@ -67,6 +59,14 @@ final class ServerContext: Sendable {
             return consume(UnsafeRawBufferPointer(start: uploadData, count: size), into: state) ? .YES : .NO
         }
         return finish(state, on: connection)
+    }
+
+    /// The request-completed callback's body: drops the state (also after aborts and timeouts).
+    func complete(requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        guard let opaque = requestContext.pointee else { return }
+        requestContext.pointee = nil
+        Unmanaged<RequestState>.fromOpaque(opaque).release()
+        inFlight.leave()
     }
 
     /// First call: checks framing and the declared length, then asks preflight.
@@ -100,7 +100,8 @@ final class ServerContext: Sendable {
     /// up to `discardLimit` bytes in all, past which the connection is dropped unanswered.
     /// - Returns: `false` to make libmicrohttpd close the connection.
     private func consume(_ chunk: UnsafeRawBufferPointer, into state: RequestState) -> Bool {
-        let outcome: ChunkOutcome = state.progress.withLock { progress in
+        enum Outcome { case kept, discarded, overLimit, abort }
+        let outcome: Outcome = state.progress.withLock { progress in
             progress.received += chunk.count
             let answered: Bool
             switch progress.phase {
@@ -142,7 +143,8 @@ final class ServerContext: Sendable {
     /// Final call: queues the early answer, runs the responder here or on the worker, or
     /// queues the worker's answer after a resume.
     private func finish(_ state: RequestState, on connection: OpaquePointer) -> MHD_Result {
-        let next: FinalStep = state.progress.withLock { progress in
+        enum Next { case send(HTTPResponse), respond([UInt8]), wait }
+        let next: Next = state.progress.withLock { progress in
             switch progress.phase {
             case .answered, .offloaded(nil):
                 return .wait
@@ -205,12 +207,6 @@ final class ServerContext: Sendable {
         response.queue(on: connection, close: isShuttingDown.load(ordering: .relaxed), logger: logger)
     }
 }
-
-/// What became of a body chunk.
-private enum ChunkOutcome { case kept, discarded, overLimit, abort }
-
-/// What the final call of the access handler does.
-private enum FinalStep { case send(HTTPResponse), respond([UInt8]), wait }
 
 /// A connection suspended for the worker. `@unchecked Sendable`: libmicrohttpd documents
 /// `MHD_resume_connection` as safe from any thread, and a suspended connection is never freed.
