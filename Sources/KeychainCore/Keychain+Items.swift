@@ -77,6 +77,7 @@ extension Keychain {
         let barrier = try barrier()
         var filter = try filter(for: query, token: token, barrier: barrier)
         filter.limit = (query.matchLimit ?? .one).sqlLimit
+        filter.readsAttributes = query.returnAttributes || !query.hasReturnKey
         let records: [ItemRecord]
         do { records = try store.items(matching: filter) } catch { throw .notAvailable("storage: \(error.message)") }
         guard !records.isEmpty else { throw .itemNotFound }

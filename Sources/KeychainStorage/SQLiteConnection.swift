@@ -131,18 +131,29 @@ final class SQLiteStatement {
     func bind(_ values: [SQLiteValue]) throws(StorageError) {
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
-            let rc: Int32
             switch value {
-            case .null: rc = sqlite3_bind_null(handle, index)
-            case .int(let v): rc = sqlite3_bind_int64(handle, index, v)
-            case .text(let s): rc = sqlite3_bind_text(handle, index, s, -1, kcd_sqlite_transient())
-            case .blob(let b):
-                rc = b.withUnsafeBytes { p in
-                    sqlite3_bind_blob(handle, index, p.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(p.count), kcd_sqlite_transient())
-                }
+            case .null: try check(sqlite3_bind_null(handle, index))
+            case .int(let v): try bind(int: v, at: index)
+            case .text(let s): try check(sqlite3_bind_text(handle, index, s, -1, kcd_sqlite_transient()))
+            case .blob(let b): try bind(blob: b, at: index)
             }
-            guard rc == SQLITE_OK else { throw connection.error(rc, "bind") }
         }
+    }
+
+    /// Binds `value` to the placeholder numbered `index` (from 1).
+    func bind(int value: Int64, at index: Int32) throws(StorageError) {
+        try check(sqlite3_bind_int64(handle, index, value))
+    }
+
+    /// Binds a copy of `bytes` to the placeholder numbered `index` (from 1).
+    func bind(blob bytes: [UInt8], at index: Int32) throws(StorageError) {
+        try check(bytes.withUnsafeBytes { p in
+            sqlite3_bind_blob(handle, index, p.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(p.count), kcd_sqlite_transient())
+        })
+    }
+
+    private func check(_ rc: Int32) throws(StorageError) {
+        guard rc == SQLITE_OK else { throw connection.error(rc, "bind") }
     }
 
     /// Advances; `true` when a row is available.

@@ -9,12 +9,16 @@ final class SQLiteSession: StoreWriter {
     }
 
     private static let itemColumns = "i.id, i.ref, i.class, i.grp, i.pdmn, i.sync, i.cdat, i.mdat, i.version, i.pk, i.attrs, i.secret"
+    /// `itemColumns` with NULL for the primary key and the sealed attributes (read as empty).
+    private static let itemColumnsWithoutAttributes =
+        "i.id, i.ref, i.class, i.grp, i.pdmn, i.sync, i.cdat, i.mdat, i.version, NULL, NULL, i.secret"
 
     // MARK: reading
 
     func items(matching filter: ItemFilter) throws(StorageError) -> [ItemRecord] {
-        let stmt = try connection.statement(shape: Self.shape(filter, count: false)) { Self.select(Self.itemColumns, filter) }
-        try stmt.bind(Self.bindings(filter))
+        let columns = filter.readsAttributes ? Self.itemColumns : Self.itemColumnsWithoutAttributes
+        let stmt = try connection.statement(shape: Self.shape(filter, count: false)) { Self.select(columns, filter) }
+        try Self.bind(filter, to: stmt)
         var result: [ItemRecord] = []
         while try stmt.step() {
             result.append(Self.item(from: stmt))
@@ -25,7 +29,7 @@ final class SQLiteSession: StoreWriter {
 
     func countItems(matching filter: ItemFilter) throws(StorageError) -> Int {
         let stmt = try connection.statement(shape: Self.shape(filter, count: true)) { Self.select("count(*)", filter) }
-        try stmt.bind(Self.bindings(filter))
+        try Self.bind(filter, to: stmt)
         defer { stmt.reset() }
         return try stmt.step() ? Int(stmt.int64(0)) : 0
     }
@@ -139,12 +143,13 @@ final class SQLiteSession: StoreWriter {
         key = key &* 2 &+ (filter.ref == nil ? 0 : 1)
         key = key &* 2 &+ (filter.synchronizable == nil ? 0 : 1)
         key = key &* 2 &+ (filter.limit == nil ? 0 : 1)
+        key = key &* 2 &+ (filter.readsAttributes ? 1 : 0)
         return key &* 2 &+ (count ? 1 : 0)
     }
 
     /// The SELECT for `filter`: driven by the primary-key index when the filter has primary keys,
     /// else by the first lookup digest's index when there is one.
-    /// Its placeholders are bound, in order, by `bindings(filter)`.
+    /// Its placeholders are bound, in order, by `bind(_:to:)`.
     private static func select(_ columns: String, _ filter: ItemFilter) -> String {
         var sql = "SELECT \(columns) FROM "
         var conditions: [String] = []
@@ -173,15 +178,21 @@ final class SQLiteSession: StoreWriter {
         return sql
     }
 
-    private static func bindings(_ filter: ItemFilter) -> [SQLiteValue] {
-        var bindings: [SQLiteValue] = (filter.primaryKeys ?? []).map { .blob($0) }
-        bindings += filter.lookups.map { .blob($0) }
-        if let ref = filter.ref { bindings.append(.blob(ref)) }
-        if let classes = filter.classes { bindings += classes.map { .int(Int64($0)) } }
-        if let groups = filter.groups { bindings += groups.map { .blob($0) } }
-        if let sync = filter.synchronizable { bindings.append(.int(sync ? 1 : 0)) }
-        if let limit = filter.limit { bindings.append(.int(Int64(limit))) }
-        return bindings
+    /// Binds `filter`'s values to `select`'s placeholders, in their order, one by one (an array
+    /// of `SQLiteValue`s would cost allocations on every search).
+    private static func bind(_ filter: ItemFilter, to stmt: SQLiteStatement) throws(StorageError) {
+        var index: Int32 = 0
+        func next() -> Int32 {
+            index += 1
+            return index
+        }
+        for digest in filter.primaryKeys ?? [] { try stmt.bind(blob: digest, at: next()) }
+        for digest in filter.lookups { try stmt.bind(blob: digest, at: next()) }
+        if let ref = filter.ref { try stmt.bind(blob: ref, at: next()) }
+        for code in filter.classes ?? [] { try stmt.bind(int: Int64(code), at: next()) }
+        for group in filter.groups ?? [] { try stmt.bind(blob: group, at: next()) }
+        if let sync = filter.synchronizable { try stmt.bind(int: sync ? 1 : 0, at: next()) }
+        if let limit = filter.limit { try stmt.bind(int: Int64(limit), at: next()) }
     }
 
     private static func placeholders(_ count: Int) -> String {

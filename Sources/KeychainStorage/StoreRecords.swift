@@ -62,6 +62,9 @@ public struct ItemFilter: Sendable, Equatable {
     public var lookups: [[UInt8]]
     /// At most this many items, in insertion order.
     public var limit: Int?
+    /// Whether to read each item's sealed attributes and primary key; when `false` they come
+    /// back empty, which spares reading them for a search that returns neither.
+    public var readsAttributes = true
 
     public init(
         classes: [Int]? = nil, groups: [[UInt8]]? = nil, synchronizable: Bool? = nil, ref: [UInt8]? = nil,

@@ -37,6 +37,26 @@ import Testing
         #expect(read == [expected])
     }
 
+    @Test func primaryKeysFindTheirItemsAndASearchCanLeaveTheAttributesUnread() throws {
+        let b = try SQLiteBackend()
+        let ids = try b.store.write { w in
+            try [w.insert(Self.record(1, lookups: [[9]])), w.insert(Self.record(2)), w.insert(Self.record(3, lookups: [[9]]))]
+        }
+        var filter = ItemFilter(primaryKeys: [Self.record(3).primaryKey, Self.record(1).primaryKey, [0xFF]])
+        #expect(try b.store.items(matching: filter).map(\.rowID) == [ids[0], ids[2]], "insertion order")
+        filter.lookups = [[9]]
+        filter.primaryKeys = [Self.record(2).primaryKey]
+        #expect(try b.store.items(matching: filter).isEmpty, "a lookup the item lacks still excludes it")
+        filter = ItemFilter(primaryKeys: [Self.record(1).primaryKey])
+        filter.readsAttributes = false
+        var expected = Self.record(1)
+        expected.rowID = ids[0]
+        expected.primaryKey = []
+        expected.attributes = []
+        #expect(try b.store.items(matching: filter) == [expected])
+        #expect(try b.store.read { try $0.countItems(matching: filter) } == 1)
+    }
+
     @Test func aSecondPrimaryKeyIsAUniqueViolationAndRollsBack() throws {
         let b = try SQLiteBackend()
         try b.store.write { _ = try $0.insert(Self.record(1)) }
