@@ -196,6 +196,14 @@ def build(runs, facts):
               "B ≥ 8 × D; B " + measured_against(throughput, cost, pairs, "D"),
               verdict(None if throughput is None else throughput >= 8, b, d))
 
+    b_all = Series(runs, "Ball")
+    if b_all.measured:
+        throughput, cost, pairs = paired(b_all, a)
+        table.add("B*", "B with the admin token (every group, `*`): no group list to build primary keys "
+                  "from, so the item is found through lookup digests", per_second(b_all.rate), ms(b_all.p50),
+                  ms(b_all.p99), cpu_text(b_all), "(for comparison) " + measured_against(throughput, cost, pairs, "A"),
+                  b_all.failure() or "info")
+
     if b_default.measured:
         throughput, cost, pairs = paired(b_default, a2)
         table.add("B′", f"B with keychaind's default thread count ({facts.get('default_threads', '?')}), "

@@ -256,18 +256,32 @@ start_etcd() {
 
 A_URL='' A_PID='' KC_PID=''
 
+# reader_token URL: creates a token as a service reading its own credentials holds one: group
+# `default` (where the admin token's adds went), capability read. Sets READER_TOKEN.
+READER_TOKEN=''
+reader_token() {
+    READER_TOKEN=$(curl -sS -f --max-time 10 -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+        -d '{"name":"bench-reader","accessGroups":["default"],"capabilities":["read"]}' "$1/v1/tokens" |
+        "$PY" -c 'import json, sys; print(json.load(sys.stdin)["token"])') || die "cannot create the reader token"
+}
+
+# phase_reads LABEL_A LABEL_B COUNT ROUNDS WITH_ETCD [LABEL_ALL]: A, B (the reader token), D when
+# WITH_ETCD is 1, and B with the admin token of every group under LABEL_ALL when given.
 phase_reads() {
-    local label_a=$1 label_b=$2 count=$3 rounds=$4 with_etcd=$5 round
+    local label_a=$1 label_b=$2 count=$3 rounds=$4 with_etcd=$5 label_all=${6:-} round
     log "warming up"
     warm_up "$A_URL/"
-    KEYCHAIND_TOKEN=$TOKEN warm_up "$KC_URL/" "$BENCH/get_random.lua" "$count"
+    KEYCHAIND_TOKEN=$READER_TOKEN warm_up "$KC_URL/" "$BENCH/get_random.lua" "$count"
     if [[ $with_etcd == 1 ]]; then ETCD_TOKEN=$ETCD_TOKEN warm_up "$ETCD_URL/" "$BENCH/etcd_range.lua" "$ETCD_KEY_B64"; fi
     for ((round = 1; round <= rounds; round++)); do
         log "round $round of $rounds"
         run_wrk "$label_a" "$round" "$A_PID" "$A_URL/"
-        KEYCHAIND_TOKEN=$TOKEN run_wrk "$label_b" "$round" "$KC_PID" "$KC_URL/" "$BENCH/get_random.lua" "$count"
+        KEYCHAIND_TOKEN=$READER_TOKEN run_wrk "$label_b" "$round" "$KC_PID" "$KC_URL/" "$BENCH/get_random.lua" "$count"
         if [[ $with_etcd == 1 ]]; then
             ETCD_TOKEN=$ETCD_TOKEN run_wrk D "$round" "$ETCD_PID" "$ETCD_URL/" "$BENCH/etcd_range.lua" "$ETCD_KEY_B64"
+        fi
+        if [[ -n $label_all ]]; then
+            KEYCHAIND_TOKEN=$TOKEN run_wrk "$label_all" "$round" "$KC_PID" "$KC_URL/" "$BENCH/get_random.lua" "$count"
         fi
     done
 }
@@ -345,6 +359,7 @@ main() {
     rss_after_preload=$(rss_kb "$KC_PID" VmRSS)
     check_item "$KC_URL" 0
     check_item "$KC_URL" $((ITEMS - 1))
+    reader_token "$KC_URL"
 
     local a_port
     a_port=$(free_port)
@@ -358,7 +373,7 @@ main() {
     ETCD_KEY_B64=$(printf %s "$ETCD_KEY" | base64)
 
     log "A, B and D: $PAIRS rounds of ${DURATION}s runs"
-    phase_reads A B "$ITEMS" "$PAIRS" 1
+    phase_reads A B "$ITEMS" "$PAIRS" 1 Ball
     stop_server etcd
     local rss_after_reads
     rss_after_reads=$(rss_kb "$KC_PID" VmRSS)
