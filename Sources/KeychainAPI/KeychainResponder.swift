@@ -180,12 +180,13 @@ public final class KeychainResponder: HTTPResponder {
 
     /// URL parameters as a query object of strings (parsed leniently by the core).
     static func parameterObject(_ head: HTTPRequestHead) throws(KeychainError) -> JSONObject {
-        var object = JSONObject()
+        var entries: [(key: String, value: JSON)] = []
+        entries.reserveCapacity(head.queryItems.count)
         for (name, value) in head.queryItems {
-            guard object[name] == nil else { throw .param("\(name): given twice in the URL") }
-            object[name] = .string(value)
+            guard !entries.contains(where: { $0.key == name }) else { throw .param("\(name): given twice in the URL") }
+            entries.append((name, .string(value)))
         }
-        return object
+        return JSONObject(entries)
     }
 }
 

@@ -32,6 +32,13 @@ import Testing
         try f.call("GET", "/v1/items?service=db", json: #"{"service":"db"}"#).expectError(400, -50, naming: "query")
     }
 
+    @Test func aURLParameterGivenTwiceIsParamNamingIt() throws {
+        let f = try APIFixture()
+        try f.add(service: "db")
+        try f.call("GET", "/v1/items?service=db&account=u&service=db").expectError(400, -50, naming: "service")
+        try f.call("DELETE", "/v1/items?account=u&account=u").expectError(400, -50, naming: "account")
+    }
+
     @Test func updateByQueryChangesEveryMatch() throws {
         let f = try APIFixture()
         try f.add(service: "db", account: "a")
