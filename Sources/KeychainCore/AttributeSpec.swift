@@ -28,18 +28,26 @@ final class AttributeSpec: Sendable, Equatable {
     /// Set by the server (dates) or derived (certificate fields): never accepted on input.
     let readOnly: Bool
 
+    /// `classes` as one bit per raw value (all bits for every class): `applies(to:)` runs for
+    /// every attribute of every query.
+    private let classBits: UInt64
+
     init(_ name: String, _ shortName: String, _ type: AttributeType, _ classes: Set<ItemClass>?, readOnly: Bool = false) {
         self.name = name
         self.shortName = shortName
         self.type = type
         self.classes = classes
         self.readOnly = readOnly
+        self.classBits = classes?.reduce(0) { bits, itemClass in
+            precondition((0..<64).contains(itemClass.rawValue), "class codes index a 64-bit mask")
+            return bits | 1 << UInt64(itemClass.rawValue)
+        } ?? .max
     }
 
     /// `kSecAttr` + the name with its first letter capitalised.
     var constantName: String { "kSecAttr" + name.prefix(1).uppercased() + name.dropFirst() }
 
-    func applies(to itemClass: ItemClass) -> Bool { classes?.contains(itemClass) ?? true }
+    func applies(to itemClass: ItemClass) -> Bool { classBits & (1 << UInt64(itemClass.rawValue)) != 0 }
 
     static func == (lhs: AttributeSpec, rhs: AttributeSpec) -> Bool { lhs === rhs || lhs.name == rhs.name }
 }
