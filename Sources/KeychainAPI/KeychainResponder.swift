@@ -159,8 +159,10 @@ public final class KeychainResponder: HTTPResponder {
     }
 
     static func json(_ status: Int, _ body: JSON, headers: [(name: String, value: String)] = []) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [(name: "Content-Type", value: "application/json")] + headers, body: body.serialized())
+        HTTPResponse(status: status, headers: headers.isEmpty ? jsonHeaders : jsonHeaders + headers, body: body.serialized())
     }
+
+    private static let jsonHeaders = [(name: "Content-Type", value: "application/json")]
 
     /// The request body as a JSON object; errSecParam saying where it is not.
     static func bodyObject(_ request: HTTPRequest, allowEmpty: Bool = false) throws(KeychainError) -> JSONObject {

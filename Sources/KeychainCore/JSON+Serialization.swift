@@ -16,18 +16,19 @@ extension JSON {
         case .string(let s): Self.writeString(s, into: &out)
         case .array(let a):
             out.append(UInt8(ascii: "["))
-            for (n, v) in a.enumerated() {
+            for n in a.indices {
                 if n > 0 { out.append(UInt8(ascii: ",")) }
-                v.write(into: &out)
+                a[n].write(into: &out)
             }
             out.append(UInt8(ascii: "]"))
         case .object(let o):
             out.append(UInt8(ascii: "{"))
-            for (n, entry) in o.entries.enumerated() {
+            // By index: binding each (key, value) entry would copy it, a retain and release each.
+            for n in o.entries.indices {
                 if n > 0 { out.append(UInt8(ascii: ",")) }
-                Self.writeString(entry.key, into: &out)
+                Self.writeString(o.entries[n].key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                entry.value.write(into: &out)
+                o.entries[n].value.write(into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
