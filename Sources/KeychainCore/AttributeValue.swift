@@ -76,7 +76,9 @@ enum AttributeValue: Sendable, Equatable {
         }
     }
 
-    /// Bytes for digests: a type tag, then the canonical encoding.
+    /// Bytes for digests: a type tag, then the canonical encoding. Every stored lookup and
+    /// primary-key digest was made from these; `appendDigestPart` streams the same bytes, and
+    /// `DigestPartTests` holds the two equal.
     var digestBytes: [UInt8] {
         switch self {
         case .string(let s): [0x73] + Array(s.utf8)

@@ -15,7 +15,7 @@ import Testing
     }
 
     private func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
     @Test func partsAreLengthPrefixedBlake2b() throws {
