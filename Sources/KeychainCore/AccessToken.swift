@@ -29,7 +29,10 @@ public enum Capability: String, Sendable, CaseIterable, Comparable {
 }
 
 /// A bearer token's grant: who it is, which access groups and what it may do.
-public struct AccessToken: Sendable, Equatable {
+///
+/// Immutable; a class so that handing it from the token cache to a request, and on through
+/// the request, costs one reference count rather than one per field.
+public final class AccessToken: Sendable, Equatable {
     /// Public id (`tok_…`): safe for logs.
     public let id: String
     public let name: String
@@ -41,6 +44,8 @@ public struct AccessToken: Sendable, Equatable {
     public let createdAt: Int64
     /// `capabilities` as bits.
     private let capabilityBits: UInt8
+    /// Every group, through `"*"`.
+    public let allGroups: Bool
 
     public init(
         id: String, name: String, accessGroups: [String], capabilities: Set<Capability>, expiresAt: Int64?, createdAt: Int64
@@ -50,12 +55,15 @@ public struct AccessToken: Sendable, Equatable {
         self.accessGroups = accessGroups
         self.capabilities = capabilities
         self.capabilityBits = capabilities.reduce(0) { $0 | $1.bit }
+        self.allGroups = accessGroups.contains("*")
         self.expiresAt = expiresAt
         self.createdAt = createdAt
     }
 
-    /// Every group, through `"*"`.
-    public var allGroups: Bool { accessGroups.contains("*") }
+    public static func == (lhs: AccessToken, rhs: AccessToken) -> Bool {
+        lhs.id == rhs.id && lhs.name == rhs.name && lhs.accessGroups == rhs.accessGroups
+            && lhs.capabilities == rhs.capabilities && lhs.expiresAt == rhs.expiresAt && lhs.createdAt == rhs.createdAt
+    }
 
     public func grants(group: String) -> Bool { allGroups || accessGroups.contains(group) }
 

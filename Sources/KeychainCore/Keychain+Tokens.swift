@@ -9,6 +9,11 @@ extension Keychain {
     /// Tokens are found by their keyed BLAKE2b hash (the secret is never stored) and the hash is
     /// compared in constant time.
     public func authenticate(bearer secret: String) throws(KeychainError) -> AccessToken {
+        try authenticate(bearer: secret[...])
+    }
+
+    /// `authenticate(bearer:)` for a secret cut from a header, copied only when it is not cached.
+    public func authenticate(bearer secret: Substring) throws(KeychainError) -> AccessToken {
         let barrier = try barrier()
         // A verified token is found again by a 128-bit SipHash of its secret under a key of this
         // process: a tenth of the keyed BLAKE2b that finds it in storage.
@@ -18,7 +23,7 @@ extension Keychain {
         if let cached = tokenCache.withLock({ $0[key] }), now - cached.cachedAt < Self.tokenCacheMilliseconds {
             token = cached.token
         } else {
-            let hash = barrier.tokenHash(secret)
+            let hash = barrier.tokenHash(String(secret))
             let record = try snapshot { try $0.token(hash: hash) }
             guard let record, Sodium.constantTimeEquals(record.hash, hash) else { throw Self.invalidToken }
             token = try openToken(record, barrier: barrier)

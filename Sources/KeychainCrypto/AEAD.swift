@@ -51,22 +51,20 @@ public enum AEAD {
         guard key.count == keyLength else { throw .invalidLength("key") }
         guard frame.count >= 1 + nonceLength + tagLength, frame[0] == currentVersion else { throw .malformedCiphertext }
         Sodium.ensureInitialized()
-        var ad: [UInt8] = []
-        ad.reserveCapacity(1 + associatedData.count)
-        ad.append(frame[0])
-        ad.append(contentsOf: associatedData)
         var plaintext = [UInt8](repeating: 0, count: frame.count - 1 - nonceLength - tagLength)
-        let rc = frame.withUnsafeBytes { f in
-            plaintext.withUnsafeMutableBytes { out in
-                key.withUnsafeBytes { k in
-                    ad.withUnsafeBytes { a in
+        // The version byte, then the caller's associated data, in a stack buffer.
+        let rc = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1 + associatedData.count) { ad in
+            ad[0] = frame[0]
+            _ = UnsafeMutableBufferPointer(rebasing: ad[1...]).initialize(from: associatedData)
+            return frame.withUnsafeBytes { f in
+                plaintext.withUnsafeMutableBytes { out in
+                    key.withUnsafeBytes { k in
                         var written: UInt64 = 0
                         let nonce = f.baseAddress! + 1
                         return crypto_aead_xchacha20poly1305_ietf_decrypt(
                             out.baseAddress?.assumingMemoryBound(to: UInt8.self), &written, nil,
                             (nonce + nonceLength).assumingMemoryBound(to: UInt8.self), UInt64(f.count - 1 - nonceLength),
-                            a.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(a.count),
-                            nonce.assumingMemoryBound(to: UInt8.self),
+                            ad.baseAddress, UInt64(ad.count), nonce.assumingMemoryBound(to: UInt8.self),
                             k.baseAddress!.assumingMemoryBound(to: UInt8.self))
                     }
                 }

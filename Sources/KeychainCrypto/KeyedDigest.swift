@@ -30,9 +30,12 @@ public struct KeyedDigest: Sendable {
     /// The digest of the parts `build` appends, each length-prefixed exactly as `digest(parts:)`
     /// does, without building the parts as arrays first.
     public func digest(_ build: (Input) -> Void) -> [UInt8] {
-        // The state is an opaque, 64-byte-aligned C struct: a stack buffer of its size holds it.
-        withUnsafeTemporaryAllocation(byteCount: crypto_generichash_statebytes(), alignment: 64) { raw in
-            let state = OpaquePointer(raw.baseAddress!)
+        // The state is an opaque, 64-byte-aligned C struct. Swift puts a temporary allocation on
+        // the stack only up to 16-byte alignment (above, it calls memalign, slower than the
+        // digest), so the buffer is 63 bytes longer and the state starts at its first 64-byte
+        // boundary.
+        withUnsafeTemporaryAllocation(byteCount: crypto_generichash_statebytes() + 63, alignment: 16) { raw in
+            let state = OpaquePointer(raw.baseAddress!.alignedUp(toMultipleOf: 64))
             key.withUnsafeBytes { k in
                 _ = crypto_generichash_init(state, k.baseAddress!.assumingMemoryBound(to: UInt8.self), k.count, Self.length)
             }
@@ -111,16 +114,22 @@ public struct ShortKeyedHash: Sendable {
     }
 
     /// The 16-byte hash of `string`'s UTF-8 bytes, as two words.
-    public func hash(_ string: String) -> (UInt64, UInt64) {
-        var string = string
+    public func hash(_ string: String) -> (UInt64, UInt64) { hash(string[...]) }
+
+    /// The 16-byte hash of `string`'s UTF-8 bytes, as two words.
+    public func hash(_ string: Substring) -> (UInt64, UInt64) {
+        if let out = string.utf8.withContiguousStorageIfAvailable({ hash(UnsafeRawBufferPointer($0)) }) { return out }
+        return Array(string.utf8).withUnsafeBytes { hash($0) }
+    }
+
+    /// The 16-byte hash of `bytes`, as two words.
+    public func hash(_ bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
         var out: (UInt64, UInt64) = (0, 0)
-        string.withUTF8 { bytes in
-            key.withUnsafeBytes { k in
-                withUnsafeMutableBytes(of: &out) { o in
-                    _ = crypto_shorthash_siphashx24(
-                        o.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.baseAddress, UInt64(bytes.count),
-                        k.baseAddress!.assumingMemoryBound(to: UInt8.self))
-                }
+        key.withUnsafeBytes { k in
+            withUnsafeMutableBytes(of: &out) { o in
+                _ = crypto_shorthash_siphashx24(
+                    o.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                    UInt64(bytes.count), k.baseAddress!.assumingMemoryBound(to: UInt8.self))
             }
         }
         return out

@@ -23,7 +23,9 @@ extension HTTPResponse {
         defer { MHD_destroy_response(response) }
         for (name, value) in headers {
             guard !Self.transportHeaders.contains(where: name.caseInsensitiveEquals) else { continue }
-            if MHD_add_response_header(response, name, value) == .NO {
+            // Explicit C strings: passing a String straight to a C parameter copies it to the heap.
+            let added = name.withCString { name in value.withCString { MHD_add_response_header(response, name, $0) } }
+            if added == .NO {
                 // The value is not logged: it may carry a token.
                 logger.debug("dropped an invalid response header", metadata: ["http.header": "\(name)"])
             }

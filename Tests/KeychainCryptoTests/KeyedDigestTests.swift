@@ -53,3 +53,13 @@ import Testing
         #expect(one.hash(token) != other.hash(token), "each instance has its own random key")
     }
 }
+
+@Suite struct ShortKeyedHashInputTests {
+    @Test func aSubstringHashesAsTheStringOfItsBytes() throws {
+        let hash = try ShortKeyedHash()
+        let header = "Bearer kcd_x_ZCNW7rNhh2kryUuzAa9Bcn4deBL97z1vEbCCF6Zj8"
+        let credentials = header.dropFirst(7)
+        #expect(hash.hash(credentials) == hash.hash(String(credentials)))
+        #expect(hash.hash(header.dropLast()) != hash.hash(header))
+    }
+}
