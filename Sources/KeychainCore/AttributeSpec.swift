@@ -28,6 +28,13 @@ final class AttributeSpec: Sendable, Equatable {
     /// Set by the server (dates) or derived (certificate fields): never accepted on input.
     let readOnly: Bool
 
+    /// How a query treats the attribute: three are fields of every item, not matched by lookups.
+    enum Handling: Sendable {
+        case accessGroup, accessible, synchronizable, attribute
+    }
+
+    let handling: Handling
+
     /// `classes` as one bit per raw value (all bits for every class): `applies(to:)` runs for
     /// every attribute of every query.
     private let classBits: UInt64
@@ -38,6 +45,13 @@ final class AttributeSpec: Sendable, Equatable {
         self.type = type
         self.classes = classes
         self.readOnly = readOnly
+        self.handling =
+            switch name {
+            case "accessGroup": .accessGroup
+            case "accessible": .accessible
+            case "synchronizable": .synchronizable
+            default: .attribute
+            }
         self.classBits = classes?.reduce(0) { bits, itemClass in
             precondition((0..<64).contains(itemClass.rawValue), "class codes index a 64-bit mask")
             return bits | 1 << UInt64(itemClass.rawValue)
@@ -91,17 +105,6 @@ extension AttributeSpec {
 
     static let byName: [String: AttributeSpec] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
-    /// Every accepted spelling (canonical, `kSecAttr…`, four-letter) → the attribute.
-    static let byAnyName: [String: AttributeSpec] = {
-        var map: [String: AttributeSpec] = [:]
-        for spec in all {
-            map[spec.name] = spec
-            map[spec.constantName] = spec
-            map[spec.shortName] = spec
-        }
-        return map
-    }()
-
     /// Attributes that get lookup digests (everything stored in the sealed blob and matchable).
-    var isLookup: Bool { !readOnly && name != "accessGroup" && name != "synchronizable" }
+    var isLookup: Bool { !readOnly && handling != .accessGroup && handling != .synchronizable }
 }

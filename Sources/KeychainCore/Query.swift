@@ -67,12 +67,6 @@ private enum QueryKey: String, CaseIterable {
         }
     }
 
-    static let byAlias: [String: QueryKey] = {
-        var map: [String: QueryKey] = [:]
-        for key in allCases { for alias in key.aliases { map[alias] = key } }
-        return map
-    }()
-
     var isMatchKey: Bool { self == .matchLimit || self == .matchCaseInsensitive }
     var isReturnKey: Bool { self == .returnData || self == .returnAttributes || self == .returnPersistentRef || self == .returnRef }
 }
@@ -82,11 +76,27 @@ private enum QueryName: Equatable {
     case query(QueryKey)
     case attribute(AttributeSpec)
 
-    /// Every accepted spelling of every key, in one table: one lookup per key.
-    static let byAnySpelling: [String: QueryName] = {
-        var map = AttributeSpec.byAnyName.mapValues { QueryName.attribute($0) }
-        for (alias, key) in QueryKey.byAlias { map[alias] = .query(key) }
-        return map
+    /// Every name, numbered by position: the query keys, then the attributes.
+    static let all: [QueryName] = QueryKey.allCases.map { .query($0) } + AttributeSpec.all.map { .attribute($0) }
+
+    static let classNumber = UInt8(QueryKey.allCases.firstIndex(of: .itemClass)!)
+
+    /// Every accepted spelling of every name → its number in `all`, in one table: one lookup per key.
+    static let numbers: NameTable = {
+        precondition(all.count <= 64, "a query's names are tracked in a 64-bit mask")
+        var numbers: [String: UInt8] = [:]
+        for (number, name) in all.enumerated() {
+            let spellings =
+                switch name {
+                case .query(let key): key.aliases
+                case .attribute(let spec): [spec.name, spec.constantName, spec.shortName]
+                }
+            for spelling in spellings {
+                precondition(numbers[spelling, default: UInt8(number)] == UInt8(number), "\(spelling) names two things")
+                numbers[spelling] = UInt8(number)
+            }
+        }
+        return NameTable(numbers.map { (name: $0.key, value: $0.value) })
     }()
 }
 
@@ -94,24 +104,35 @@ extension Query {
     /// Checks `object` for `role`. `lenient` (URL parameters) accepts strings for booleans and numbers.
     static func parse(_ object: JSONObject, role: QueryRole, lenient: Bool = false) throws(KeychainError) -> Query {
         var query = Query()
-        // Each key resolved once, in order; a name given twice (in any spelling) is refused.
-        var resolved: [(key: String, value: JSON, name: QueryName)] = []
-        resolved.reserveCapacity(object.entries.count)
-        for (key, value) in object {
-            guard let name = QueryName.byAnySpelling[key] else { throw .param("\(key): unknown key") }
-            if let previous = resolved.first(where: { $0.name == name }) {
-                throw .param("\(key): given twice (also as \(previous.key))")
+        let entries = object.entries
+        // Each key resolved once, in order, to its name's number; a name given twice (in any
+        // spelling) is refused. Every entry kept has a number of its own, below 64, so at most
+        // 64 are kept and the numbers fit inline, without an allocation.
+        var numbers = InlineArray<64, UInt8>(repeating: 0)
+        var seen: UInt64 = 0
+        var classEntry: Int?
+        for n in entries.indices {
+            let key = entries[n].key
+            guard let number = QueryName.numbers[key] else { throw .param("\(key): unknown key") }
+            guard seen & 1 << number == 0 else {
+                let previous = entries[..<n].first { QueryName.numbers[$0.key] == number }?.key ?? key
+                throw .param("\(key): given twice (also as \(previous))")
             }
-            resolved.append((key, value, name))
+            seen |= 1 << number
+            numbers[n] = number
+            if number == QueryName.classNumber { classEntry = n }
         }
         // The class first: attribute checks depend on it.
-        for (key, value, name) in resolved where name == .query(.itemClass) {
-            try query.parseClass(value, key: key, role: role)
+        if let n = classEntry {
+            try query.parseClass(entries[n].value, key: entries[n].key, role: role)
         }
-        for (key, value, name) in resolved {
-            switch name {
-            case .query(let queryKey): try query.parse(queryKey, value, key: key, role: role, lenient: lenient)
-            case .attribute(let spec): try query.parseAttribute(spec, value, key: key, role: role, lenient: lenient)
+        for n in entries.indices {
+            switch QueryName.all[Int(numbers[n])] {
+            case .query(let queryKey):
+                try query.parse(queryKey, entries[n].value, key: entries[n].key, role: role, lenient: lenient)
+            case .attribute(let spec):
+                if query.attributes.isEmpty { query.attributes.reserveCapacity(entries.count - n) }
+                try query.parseAttribute(spec, entries[n].value, key: entries[n].key, role: role, lenient: lenient)
             }
         }
         try query.validate(role: role)
@@ -190,16 +211,16 @@ extension Query {
             throw .noSuchAttr(key, "class \(itemClass.name) has no such attribute")
         }
         if spec.readOnly { throw .param("\(key): set by the server, read-only") }
-        switch spec.name {
-        case "accessGroup":
+        switch spec.handling {
+        case .accessGroup:
             guard case .string(let group) = value, !group.isEmpty else { throw .param("\(key): expected a non-empty string") }
             accessGroup = group
-        case "accessible":
+        case .accessible:
             guard case .string(let name) = value, let protection = Protection.named(name) else {
                 throw .param("\(key): expected one of \(Protection.allCases.map(\.name).joined(separator: ", "))")
             }
             accessible = protection
-        case "synchronizable":
+        case .synchronizable:
             if case .string(let s) = value, s == "any" || s == "kSecAttrSynchronizableAny" || s == "syna" {
                 guard role == .search || role == .updateQuery || role == .delete else {
                     throw .param("\(key): \"any\" is allowed only when matching")
@@ -208,7 +229,7 @@ extension Query {
             } else if case .bool(let b) = try AttributeValue.parse(value, as: spec, key: key, lenient: lenient) {
                 synchronizable = b
             }
-        default:
+        case .attribute:
             attributes.append((spec, try AttributeValue.parse(value, as: spec, key: key, lenient: lenient)))
         }
     }
