@@ -5,15 +5,14 @@ extension KeychainResponder {
     /// `POST /v1/items`: 201 with `Location` and `ETag`.
     func add(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         let result = try keychain.add(Self.bodyObject(request), token: token)
-        return Self.json(
-            201, Self.envelope([result]),
-            headers: [(name: "Location", value: "/v1/items/\(result.persistentRef)"), Self.etag(result)])
+        return Self.items(
+            201, [result], headers: [(name: "Location", value: "/v1/items/\(result.persistentRef)"), Self.etag(result)])
     }
 
     /// `GET /v1/items` (URL parameters or a JSON body) and `POST /v1/items/search`.
     func search(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         let body = try Self.bodyObject(request, allowEmpty: request.head.method == "GET")
-        let parameters = try Self.parameterObject(request.head)
+        let parameters = Self.parameterObject(request.head)
         if !body.isEmpty, !parameters.isEmpty {
             throw .param("query: give it either in URL parameters or in the body, not both")
         }
@@ -21,7 +20,7 @@ extension KeychainResponder {
             body.isEmpty && request.head.method == "GET"
             ? try keychain.search(parameters, token: token, lenient: true)
             : try keychain.search(body, token: token)
-        return Self.json(200, Self.envelope(results))
+        return Self.items(200, results)
     }
 
     /// `PATCH /v1/items`: `{"query": {…}, "attributesToUpdate": {…}}`.
@@ -35,13 +34,13 @@ extension KeychainResponder {
             throw .param("attributesToUpdate: expected an object")
         }
         let results = try keychain.update(query: query, attributesToUpdate: changes, token: token)
-        return Self.json(200, Self.envelope(results))
+        return Self.items(200, results)
     }
 
     /// `DELETE /v1/items` (URL parameters or a JSON body): `{"deleted": n}`.
     func delete(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         let body = try Self.bodyObject(request, allowEmpty: true)
-        let parameters = try Self.parameterObject(request.head)
+        let parameters = Self.parameterObject(request.head)
         if !body.isEmpty, !parameters.isEmpty {
             throw .param("query: give it either in URL parameters or in the body, not both")
         }
@@ -54,14 +53,14 @@ extension KeychainResponder {
 
     /// `GET /v1/items/{persistentRef}`: return keys from URL parameters; attributes and ref by default.
     func getItem(_ ref: String, _ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
-        var query = try Self.parameterObject(request.head)
+        var query = Self.parameterObject(request.head)
         for key in query.keys where !["returnData", "returnAttributes", "returnPersistentRef"].contains(key) {
             throw .param("\(key): only returnData, returnAttributes and returnPersistentRef apply to one item")
         }
         query["valuePersistentRef"] = .string(try Self.checkedRef(ref))
         query["synchronizable"] = .string("any")
         let results = try keychain.search(query, token: token, lenient: true)
-        return Self.json(200, Self.envelope(results), headers: [Self.etag(results[0])])
+        return Self.items(200, results, headers: [Self.etag(results[0])])
     }
 
     /// `PATCH /v1/items/{persistentRef}`: the body is the attributes to update; `If-Match` honoured.
@@ -69,7 +68,7 @@ extension KeychainResponder {
         let changes = try Self.bodyObject(request)
         let results = try keychain.update(
             query: Self.refQuery(ref), attributesToUpdate: changes, token: token, expectedVersion: try Self.ifMatch(request))
-        return Self.json(200, Self.envelope(results), headers: [Self.etag(results[0])])
+        return Self.items(200, results, headers: [Self.etag(results[0])])
     }
 
     /// `DELETE /v1/items/{persistentRef}`; `If-Match` honoured.
@@ -80,8 +79,17 @@ extension KeychainResponder {
 
     // MARK: helpers
 
-    static func envelope(_ results: [ItemResult]) -> JSON {
-        .object(["items": .array(results.map { .object($0.json) })])
+    /// `{"items": [...]}`, written straight from the results.
+    static func items(_ status: Int, _ results: [ItemResult], headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        var body: [UInt8] = []
+        body.reserveCapacity(16 + 96 * results.count)
+        body.appendLiteral(#"{"items":["#)
+        for n in results.indices {
+            if n > 0 { body.append(UInt8(ascii: ",")) }
+            results[n].write(into: &body)
+        }
+        body.appendLiteral("]}")
+        return json(status, body: body, headers: headers)
     }
 
     static func etag(_ result: ItemResult) -> (name: String, value: String) {

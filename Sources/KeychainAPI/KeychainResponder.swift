@@ -138,8 +138,10 @@ public final class KeychainResponder: HTTPResponder {
             guard (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected else { throw Keychain.invalidToken }
             index = utf8.index(after: index)
         }
-        let credentials = header[index...]
-        return try keychain.authenticate(bearer: String(credentials).trimmingSpaces)
+        var credentials = header[index...]
+        while credentials.utf8.first == 0x20 { credentials = credentials.dropFirst() }
+        while credentials.utf8.last == 0x20 { credentials = credentials.dropLast() }
+        return try keychain.authenticate(bearer: credentials)
     }
 
     func client(_ head: HTTPRequestHead) -> String {
@@ -159,7 +161,12 @@ public final class KeychainResponder: HTTPResponder {
     }
 
     static func json(_ status: Int, _ body: JSON, headers: [(name: String, value: String)] = []) -> HTTPResponse {
-        HTTPResponse(status: status, headers: headers.isEmpty ? jsonHeaders : jsonHeaders + headers, body: body.serialized())
+        json(status, body: body.serialized(), headers: headers)
+    }
+
+    /// A response whose body is already serialized JSON.
+    static func json(_ status: Int, body: [UInt8], headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        HTTPResponse(status: status, headers: headers.isEmpty ? jsonHeaders : jsonHeaders + headers, body: body)
     }
 
     private static let jsonHeaders = [(name: "Content-Type", value: "application/json")]
@@ -180,13 +187,13 @@ public final class KeychainResponder: HTTPResponder {
         return object
     }
 
-    /// URL parameters as a query object of strings (parsed leniently by the core).
-    static func parameterObject(_ head: HTTPRequestHead) throws(KeychainError) -> JSONObject {
+    /// URL parameters as a query object of strings (parsed leniently by the core, which also
+    /// refuses a key given twice).
+    static func parameterObject(_ head: HTTPRequestHead) -> JSONObject {
         var entries: [(key: String, value: JSON)] = []
         entries.reserveCapacity(head.queryItems.count)
-        for (name, value) in head.queryItems {
-            guard !entries.contains(where: { $0.key == name }) else { throw .param("\(name): given twice in the URL") }
-            entries.append((name, .string(value)))
+        for n in head.queryItems.indices {
+            entries.append((head.queryItems[n].name, .string(head.queryItems[n].value)))
         }
         return JSONObject(entries)
     }

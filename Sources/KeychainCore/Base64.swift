@@ -19,40 +19,66 @@ public enum Base64 {
     /// URL-safe, unpadded.
     public static func encodeURLSafe(_ bytes: [UInt8]) -> String { encode(bytes, alphabet: urlSafe, pad: false) }
 
+    /// Appends the encoding of `bytes` to `out`: the bytes of `encode`, or of `encodeURLSafe`.
+    static func append(_ bytes: [UInt8], urlSafe: Bool = false, to out: inout [UInt8]) {
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: encodedLength(bytes.count, pad: !urlSafe)))
+        out.withUnsafeMutableBufferPointer { buffer in
+            _ = write(
+                bytes, alphabet: urlSafe ? Self.urlSafe : standard, pad: !urlSafe,
+                into: UnsafeMutableBufferPointer(rebasing: buffer[start...]))
+        }
+    }
+
     private static func encode(_ bytes: [UInt8], alphabet: [UInt8], pad: Bool) -> String {
-        let full = bytes.count / 3
-        let rest = bytes.count % 3
-        let length = full * 4 + (rest == 0 ? 0 : (pad ? 4 : rest + 1))
-        return String(unsafeUninitializedCapacity: length) { out in
-            var o = 0
-            var i = 0
-            while i + 3 <= bytes.count {
-                let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-                out[o] = alphabet[Int(v >> 18)]
-                out[o + 1] = alphabet[Int(v >> 12 & 63)]
-                out[o + 2] = alphabet[Int(v >> 6 & 63)]
-                out[o + 3] = alphabet[Int(v & 63)]
-                i += 3
-                o += 4
-            }
-            if rest > 0 {
-                let v = UInt32(bytes[i]) << 16 | (rest == 2 ? UInt32(bytes[i + 1]) << 8 : 0)
-                out[o] = alphabet[Int(v >> 18)]
-                out[o + 1] = alphabet[Int(v >> 12 & 63)]
-                o += 2
-                if rest == 2 {
-                    out[o] = alphabet[Int(v >> 6 & 63)]
-                    o += 1
-                } else if pad {
-                    out[o] = UInt8(ascii: "=")
-                    o += 1
+        String(unsafeUninitializedCapacity: encodedLength(bytes.count, pad: pad)) { out in
+            write(bytes, alphabet: alphabet, pad: pad, into: out)
+        }
+    }
+
+    private static func encodedLength(_ count: Int, pad: Bool) -> Int {
+        let rest = count % 3
+        return count / 3 * 4 + (rest == 0 ? 0 : (pad ? 4 : rest + 1))
+    }
+
+    /// Writes the encoding at the start of `out` (at least `encodedLength` bytes); returns its length.
+    private static func write(_ bytes: [UInt8], alphabet: [UInt8], pad: Bool, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        // Through raw pointers: checked indexing costs more than the encoding itself.
+        bytes.withUnsafeBufferPointer { input in
+            alphabet.withUnsafeBufferPointer { table in
+                guard let i = input.baseAddress, let o = out.baseAddress, let a = table.baseAddress else { return 0 }
+                precondition(out.count >= encodedLength(input.count, pad: pad) && table.count == 64)
+                let rest = input.count % 3
+                var n = 0
+                var w = 0
+                while n + 3 <= input.count {
+                    let v = UInt32(i[n]) << 16 | UInt32(i[n + 1]) << 8 | UInt32(i[n + 2])
+                    o[w] = a[Int(v >> 18)]
+                    o[w + 1] = a[Int(v >> 12 & 63)]
+                    o[w + 2] = a[Int(v >> 6 & 63)]
+                    o[w + 3] = a[Int(v & 63)]
+                    n += 3
+                    w += 4
                 }
-                if pad {
-                    out[o] = UInt8(ascii: "=")
-                    o += 1
+                if rest > 0 {
+                    let v = UInt32(i[n]) << 16 | (rest == 2 ? UInt32(i[n + 1]) << 8 : 0)
+                    o[w] = a[Int(v >> 18)]
+                    o[w + 1] = a[Int(v >> 12 & 63)]
+                    w += 2
+                    if rest == 2 {
+                        o[w] = a[Int(v >> 6 & 63)]
+                        w += 1
+                    } else if pad {
+                        o[w] = UInt8(ascii: "=")
+                        w += 1
+                    }
+                    if pad {
+                        o[w] = UInt8(ascii: "=")
+                        w += 1
+                    }
                 }
+                return w
             }
-            return o
         }
     }
 

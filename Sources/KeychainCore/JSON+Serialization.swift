@@ -64,3 +64,10 @@ extension JSON {
         out.append(UInt8(ascii: "\""))
     }
 }
+
+extension [UInt8] {
+    /// Appends a literal's UTF-8 bytes, copied in one go (a `String`'s `utf8` view is walked).
+    public mutating func appendLiteral(_ literal: StaticString) {
+        literal.withUTF8Buffer { append(contentsOf: $0) }
+    }
+}

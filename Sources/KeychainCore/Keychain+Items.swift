@@ -11,8 +11,44 @@ public struct ItemResult: Sendable, Equatable {
     let ref: [UInt8]
     /// Grows by one on every update: the ETag.
     public let version: Int64
+    /// The `attributes` object, when asked for.
+    let attributeObject: JSONObject?
+    /// The secret, when asked for.
+    let secret: [UInt8]?
+    /// Whether the persistent reference was asked for.
+    let includesRef: Bool
+
     /// `{ "attributes": {…}, "valueData": "…", "persistentRef": "…" }`, the requested parts.
-    public let json: JSONObject
+    public var json: JSONObject {
+        var json = JSONObject()
+        if let attributeObject { json["attributes"] = .object(attributeObject) }
+        if let secret { json["valueData"] = .string(Base64.encode(secret)) }
+        if includesRef { json["persistentRef"] = .string(persistentRef) }
+        return json
+    }
+
+    /// Appends `json`, serialized, to `out`: written straight from the parts, since every
+    /// answer to a search goes through here.
+    public func write(into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        if let attributeObject {
+            out.appendLiteral(#""attributes":"#)
+            JSON.object(attributeObject).write(into: &out)
+        }
+        if let secret {
+            if attributeObject != nil { out.append(UInt8(ascii: ",")) }
+            out.appendLiteral(#""valueData":""#)
+            Base64.append(secret, to: &out)
+            out.append(UInt8(ascii: "\""))
+        }
+        if includesRef {
+            if attributeObject != nil || secret != nil { out.append(UInt8(ascii: ",")) }
+            out.appendLiteral(#""persistentRef":""#)
+            Base64.append(ref, urlSafe: true, to: &out)
+            out.append(UInt8(ascii: "\""))
+        }
+        out.append(UInt8(ascii: "}"))
+    }
 }
 
 extension Keychain {
@@ -320,20 +356,20 @@ extension Keychain {
 
     /// Shapes one record as the query's return keys ask (attributes and ref when none is given).
     private func shape(_ record: ItemRecord, query: Query, barrier: Barrier, secret known: [UInt8]?) throws(KeychainError) -> ItemResult {
-        let wantsAttributes = query.returnAttributes || !query.hasReturnKey
-        let wantsRef = query.returnPersistentRef || !query.hasReturnKey
-        var json = JSONObject()
-        if wantsAttributes {
-            json["attributes"] = .object(try DecodedItem(record, barrier: barrier, logger: logger).attributesJSON)
+        var attributes: JSONObject?
+        if query.returnAttributes || !query.hasReturnKey {
+            attributes = try DecodedItem(record, barrier: barrier, logger: logger).attributesJSON
         }
+        var secret: [UInt8]?
         if query.returnData, let sealed = record.secret {
             if let known {
-                json["valueData"] = .string(Base64.encode(known))
+                secret = known
             } else {
-                json["valueData"] = .string(Base64.encode(try openSecret(sealed, of: record, barrier: barrier, key: "returnData")))
+                secret = try openSecret(sealed, of: record, barrier: barrier, key: "returnData")
             }
         }
-        if wantsRef { json["persistentRef"] = .string(PersistentRef.encode(record.ref)) }
-        return ItemResult(ref: record.ref, version: record.version, json: json)
+        return ItemResult(
+            ref: record.ref, version: record.version, attributeObject: attributes, secret: secret,
+            includesRef: query.returnPersistentRef || !query.hasReturnKey)
     }
 }

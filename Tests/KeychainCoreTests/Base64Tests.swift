@@ -1,5 +1,5 @@
 import Foundation
-import KeychainCore
+@testable import KeychainCore
 import Testing
 
 @Suite struct Base64Tests {
@@ -17,5 +17,18 @@ import Testing
     @Test(arguments: ["a", "ab=c", "abc!", "YQ==YQ==", "YR==", " YWJj", "YWJj\n"])
     func nonBase64IsRefused(text: String) {
         #expect(Base64.decode(text) == nil)
+    }
+}
+
+@Suite struct Base64AppendTests {
+    @Test(arguments: 0..<10)
+    func appendWritesTheBytesOfEncodeAfterWhatIsThere(length: Int) {
+        let bytes = (0..<length).map { UInt8(truncatingIfNeeded: 251 &- $0 &* 7) }
+        var out = Array("prefix".utf8)
+        Base64.append(bytes, to: &out)
+        #expect(out == Array(("prefix" + Base64.encode(bytes)).utf8))
+        var safe: [UInt8] = []
+        Base64.append(bytes, urlSafe: true, to: &safe)
+        #expect(safe == Array(Base64.encodeURLSafe(bytes).utf8))
     }
 }

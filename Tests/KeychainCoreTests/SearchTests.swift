@@ -118,3 +118,25 @@ import Testing
         #expect(try f.keychain.search(["valuePersistentRef": .string(ref)], token: f.admin).map(\.persistentRef) == [ref])
     }
 }
+
+/// A search answer is written straight from its parts: the bytes must be those of `json`.
+@Suite struct ItemResultWritingTests {
+    @Test(arguments: [
+        [:], ["returnData": true], ["returnAttributes": true], ["returnPersistentRef": true],
+        ["returnData": true, "returnPersistentRef": true], ["returnData": true, "returnAttributes": true],
+        ["returnAttributes": true, "returnPersistentRef": true],
+        ["returnData": true, "returnAttributes": true, "returnPersistentRef": true],
+    ] as [JSONObject])
+    func writtenBytesAreThoseOfTheJSONObject(returnKeys: JSONObject) throws {
+        let f = try Fixture()
+        try f.addGeneric(service: "db", account: "quote\"and\\slash", secret: "pässword")
+        var query: JSONObject = ["service": "db"]
+        for (key, value) in returnKeys { query[key] = value }
+        let result = try #require(try f.keychain.search(query, token: f.admin).first)
+        var written: [UInt8] = []
+        result.write(into: &written)
+        #expect(written == JSON.object(result.json).serialized())
+        #expect((result.json["valueData"] != nil) == (returnKeys["returnData"] == true))
+        #expect(String(decoding: written, as: UTF8.self).hasPrefix("{") && written.last == UInt8(ascii: "}"))
+    }
+}
