@@ -1,28 +1,113 @@
 /// A request header list that keeps every occurrence and order, compared case-insensitively by name.
+///
+/// The names and values are kept as received, back to back in one buffer: a request's head is
+/// read on every request, while the application looks at one or two of its headers, so values
+/// become `String`s only when asked for.
 public struct HTTPHeaders: Sendable, Sequence {
-    public private(set) var entries: [(name: String, value: String)]
+    /// Where one field's name and value sit in `bytes`.
+    private struct Field: Sendable {
+        var nameStart: Int32
+        var valueStart: Int32
+        var valueEnd: Int32
+    }
+
+    private var bytes: [UInt8] = []
+    private var fields: [Field] = []
 
     public init(_ entries: [(name: String, value: String)] = []) {
-        self.entries = entries
+        for (name, value) in entries { append(name: name, value: value) }
     }
+
+    /// The number of fields, repeated names included.
+    public var count: Int { fields.count }
 
     /// The first value of `name`, compared without regard to ASCII case.
     public subscript(name: String) -> String? {
-        entries.first { $0.name.caseInsensitiveEquals(name) }?.value
+        firstIndex(named: name).map(value(at:))
     }
 
     /// Every value of `name`, in order.
     public func values(_ name: String) -> [String] {
-        entries.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+        fields.indices.filter { nameEquals(at: $0, name) }.map(value(at:))
     }
 
     public mutating func append(name: String, value: String) {
-        entries.append((name, value))
+        var name = name
+        var value = value
+        name.withUTF8 { name in value.withUTF8 { append(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer($0)) } }
     }
 
-    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
-        entries.makeIterator()
+    /// Appends a field from raw bytes (as libmicrohttpd hands them over).
+    mutating func append(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        // As typed buffers: appending those is one copy, a raw buffer's bytes go one by one.
+        let nameStart = Int32(truncatingIfNeeded: bytes.count)
+        bytes.append(contentsOf: name.assumingMemoryBound(to: UInt8.self))
+        let valueStart = Int32(truncatingIfNeeded: bytes.count)
+        bytes.append(contentsOf: value.assumingMemoryBound(to: UInt8.self))
+        fields.append(Field(nameStart: nameStart, valueStart: valueStart, valueEnd: Int32(truncatingIfNeeded: bytes.count)))
     }
+
+    /// Reserves room for `fields` fields of `bytes` bytes in all.
+    mutating func reserveCapacity(fields count: Int, bytes byteCount: Int) {
+        fields.reserveCapacity(count)
+        bytes.reserveCapacity(byteCount)
+    }
+
+    /// The name of field `index` (invalid UTF-8 read as U+FFFD).
+    func name(at index: Int) -> String {
+        let field = fields[index]
+        return string(Int(field.nameStart)..<Int(field.valueStart))
+    }
+
+    /// The value of field `index` (invalid UTF-8 read as U+FFFD).
+    func value(at index: Int) -> String {
+        let field = fields[index]
+        return string(Int(field.valueStart)..<Int(field.valueEnd))
+    }
+
+    /// Whether field `index` is named `name`, without regard to ASCII case.
+    func nameEquals(at index: Int, _ name: String) -> Bool {
+        let field = fields[index]
+        let start = Int(field.nameStart)
+        let count = Int(field.valueStart) - start
+        guard name.utf8.count == count else { return false }
+        var name = name
+        return name.withUTF8 { expected in
+            bytes.withUnsafeBufferPointer { all in
+                for n in 0..<count where all[start + n].asciiLowercased != expected[n].asciiLowercased { return false }
+                return true
+            }
+        }
+    }
+
+    /// Calls `body` with the bytes of the first value of `name` (compared without regard to
+    /// ASCII case), without making a `String` of them; `nil` when there is no such header.
+    public func withFirstValue<R>(of name: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        guard let index = firstIndex(named: name) else { return nil }
+        let field = fields[index]
+        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[Int(field.valueStart)..<Int(field.valueEnd)])) }
+    }
+
+    func firstIndex(named name: String) -> Int? {
+        fields.indices.first { nameEquals(at: $0, name) }
+    }
+
+    private func string(_ range: Range<Int>) -> String {
+        bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    }
+
+    public struct Iterator: IteratorProtocol {
+        fileprivate let headers: HTTPHeaders
+        fileprivate var index = 0
+
+        public mutating func next() -> (name: String, value: String)? {
+            guard index < headers.count else { return nil }
+            defer { index += 1 }
+            return (headers.name(at: index), headers.value(at: index))
+        }
+    }
+
+    public func makeIterator() -> Iterator { Iterator(headers: self) }
 }
 
 extension String {
@@ -47,24 +132,24 @@ extension UInt8 {
 }
 
 /// What the server knows of a request once its headers have arrived, before any body byte.
-public struct HTTPRequestHead: Sendable {
+///
+/// Immutable, and a class: the server keeps it for the request's life and hands it to the
+/// application, so passing it on costs one reference count.
+public final class HTTPRequestHead: Sendable {
     /// The method as sent (`GET`, `POST`, …).
-    public var method: String
+    public let method: String
     /// The path, percent-decoded, without the query string.
-    public var path: String
+    public let path: String
     /// The query parameters in order, percent-decoded.
-    public var queryItems: [(name: String, value: String)]
-    public var headers: HTTPHeaders
+    public let queryItems: [(name: String, value: String)]
+    public let headers: HTTPHeaders
     /// The peer's address (`127.0.0.1`, `::1`), without the port.
-    public var remoteAddress: String {
-        get { peer.text }
-        set { peer = PeerAddress(text: newValue) }
-    }
-    var peer: PeerAddress
+    public var remoteAddress: String { peer.text }
+    let peer: PeerAddress
     /// Monotonic nanoseconds at which the headers were complete, for durations.
-    public var receivedAt: UInt64
+    public let receivedAt: UInt64
 
-    public init(
+    public convenience init(
         method: String, path: String, queryItems: [(name: String, value: String)] = [],
         headers: HTTPHeaders = HTTPHeaders(), remoteAddress: String = "127.0.0.1", receivedAt: UInt64 = 0
     ) {

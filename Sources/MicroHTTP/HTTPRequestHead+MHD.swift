@@ -15,23 +15,23 @@ extension HTTPRequestHead {
     /// `/a`) and every query name and value (`%HH` decoded and `+` read as a space). Headers and
     /// query items keep their order and duplicates; the `_n` iterator keeps a decoded `%00`
     /// inside a query value instead of cutting it there.
-    init(connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?) {
+    convenience init(connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?) {
         self.init(
             method: method.map { String(cString: $0) } ?? "",
             path: url.map { String(cString: $0) } ?? "",
-            queryItems: Self.values(of: connection, kind: .GET_ARGUMENT_KIND),
-            headers: HTTPHeaders(Self.values(of: connection, kind: .HEADER_KIND)),
+            queryItems: Self.queryItems(of: connection),
+            headers: Self.headers(of: connection),
             peer: PeerAddress(kcd_mhd_client_address(connection)),
             receivedAt: Self.monotonicNanoseconds())
     }
 
-    /// Every (name, value) pair of `kind`, in the order libmicrohttpd received them.
-    private static func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> [(name: String, value: String)] {
+    /// Every query parameter, in the order libmicrohttpd received them.
+    private static func queryItems(of connection: OpaquePointer) -> [(name: String, value: String)] {
         var entries: [(name: String, value: String)] = []
         entries.reserveCapacity(8)
         withUnsafeMutablePointer(to: &entries) { entriesPointer in
             _ = MHD_get_connection_values_n(
-                connection, kind,
+                connection, .GET_ARGUMENT_KIND,
                 { context, _, key, keySize, value, valueSize in
                     guard let context else { return .NO }
                     let entries = context.assumingMemoryBound(to: [(name: String, value: String)].self)
@@ -41,6 +41,25 @@ extension HTTPRequestHead {
                 entriesPointer)
         }
         return entries
+    }
+
+    /// Every header, in the order libmicrohttpd received them, as raw bytes.
+    private static func headers(of connection: OpaquePointer) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(fields: 8, bytes: 512)
+        withUnsafeMutablePointer(to: &headers) { headersPointer in
+            _ = MHD_get_connection_values_n(
+                connection, .HEADER_KIND,
+                { context, _, key, keySize, value, valueSize in
+                    guard let context else { return .NO }
+                    context.assumingMemoryBound(to: HTTPHeaders.self).pointee.append(
+                        name: UnsafeRawBufferPointer(start: key, count: key == nil ? 0 : keySize),
+                        value: UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize))
+                    return .YES
+                },
+                headersPointer)
+        }
+        return headers
     }
 
     /// Monotonic nanoseconds (`CLOCK_MONOTONIC`), for durations only.

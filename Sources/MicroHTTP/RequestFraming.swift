@@ -23,12 +23,12 @@ struct RequestFraming: Sendable, Equatable {
         var lengths: [String] = []
         var encodings: [String] = []
         var hosts = 0
-        for (name, value) in headers {
-            if name.caseInsensitiveEquals("Content-Length") {
-                lengths.append(value)
-            } else if name.caseInsensitiveEquals("Transfer-Encoding") {
-                encodings.append(value)
-            } else if name.caseInsensitiveEquals("Host") {
+        for index in 0..<headers.count {
+            if headers.nameEquals(at: index, "Content-Length") {
+                lengths.append(headers.value(at: index))
+            } else if headers.nameEquals(at: index, "Transfer-Encoding") {
+                encodings.append(headers.value(at: index))
+            } else if headers.nameEquals(at: index, "Host") {
                 hosts += 1
             }
         }
