@@ -127,21 +127,28 @@ public final class KeychainResponder: HTTPResponder {
     // MARK: helpers
 
     private func authenticate(_ head: HTTPRequestHead) throws(KeychainError) -> AccessToken {
-        guard let header = head.headers["Authorization"] else { throw Keychain.invalidToken }
-        // "Bearer " in any ASCII case, then the credentials.
-        let scheme: [UInt8] = [0x62, 0x65, 0x61, 0x72, 0x65, 0x72, 0x20]
-        let utf8 = header.utf8
-        guard utf8.count > scheme.count else { throw Keychain.invalidToken }
-        var index = utf8.startIndex
-        for expected in scheme {
-            let byte = utf8[index]
-            guard (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected else { throw Keychain.invalidToken }
-            index = utf8.index(after: index)
+        // On the header's bytes: the secret is hashed where it lies, never copied into a String
+        // unless the token cache misses.
+        let outcome = head.headers.withFirstValue(of: "Authorization") { value in
+            guard let credentials = Self.bearerCredentials(value) else { return Result<AccessToken, KeychainError>.failure(Keychain.invalidToken) }
+            return Result { () throws(KeychainError) in try keychain.authenticate(bearer: credentials) }
         }
-        var credentials = header[index...]
-        while credentials.utf8.first == 0x20 { credentials = credentials.dropFirst() }
-        while credentials.utf8.last == 0x20 { credentials = credentials.dropLast() }
-        return try keychain.authenticate(bearer: credentials)
+        guard let outcome else { throw Keychain.invalidToken }
+        return try outcome.get()
+    }
+
+    /// The credentials of an `Authorization` value: after `Bearer ` (the scheme in any ASCII
+    /// case), without surrounding spaces; `nil` for another scheme or no credentials.
+    static func bearerCredentials(_ value: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        let scheme: StaticString = "bearer "
+        let schemeLength = scheme.utf8CodeUnitCount
+        guard value.count > schemeLength else { return nil }
+        for n in 0..<schemeLength where value[n].asciiLowercased != scheme.utf8Start[n] { return nil }
+        var start = schemeLength
+        var end = value.count
+        while start < end, value[start] == 0x20 { start += 1 }
+        while end > start, value[end - 1] == 0x20 { end -= 1 }
+        return start < end ? UnsafeBufferPointer(rebasing: value[start..<end]) : nil
     }
 
     func client(_ head: HTTPRequestHead) -> String {
@@ -150,6 +157,7 @@ public final class KeychainResponder: HTTPResponder {
 
     /// Logs the request's one line and returns the response. Never a secret, a token or a query value.
     private func finish(_ head: HTTPRequestHead, template: String, token: AccessToken?, _ response: HTTPResponse) -> HTTPResponse {
+        guard logger.logLevel <= .info else { return response }
         let micros = (HTTPRequestHead.monotonicNanoseconds() &- head.receivedAt) / 1000
         logger.info(
             "request",
@@ -197,6 +205,10 @@ public final class KeychainResponder: HTTPResponder {
         }
         return JSONObject(entries)
     }
+}
+
+extension UInt8 {
+    fileprivate var asciiLowercased: UInt8 { self >= 0x41 && self <= 0x5A ? self | 0x20 : self }
 }
 
 extension String {

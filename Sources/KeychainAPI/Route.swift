@@ -65,34 +65,55 @@ enum Route: Sendable, Equatable {
     /// Paths are `/v1/<collection>` or `/v1/<collection>/<one segment>`; matched on their UTF-8
     /// bytes, since this runs on every request.
     init?(path: String) {
-        let utf8 = path.utf8
-        guard utf8.starts(with: "/v1/".utf8) else { return nil }
-        let rest = path[utf8.index(utf8.startIndex, offsetBy: 4)...]
-        let first: Substring
-        let second: Substring?
-        if let slash = rest.utf8.firstIndex(of: UInt8(ascii: "/")) {
+        var path = path
+        guard let route = path.withUTF8({ Self.match($0) }) else { return nil }
+        self = route
+    }
+
+    private static func match(_ path: UnsafeBufferPointer<UInt8>) -> Route? {
+        guard path.starts(with: "/v1/") else { return nil }
+        let rest = path[4...]
+        let first: Slice<UnsafeBufferPointer<UInt8>>
+        let second: Slice<UnsafeBufferPointer<UInt8>>?
+        if let slash = rest.firstIndex(of: UInt8(ascii: "/")) {
             first = rest[..<slash]
-            let tail = rest[rest.utf8.index(after: slash)...]
-            guard !tail.utf8.contains(UInt8(ascii: "/")) else { return nil }
+            let tail = rest[(slash + 1)...]
+            guard !tail.contains(UInt8(ascii: "/")) else { return nil }
             second = tail
         } else {
             first = rest
             second = nil
         }
-        switch (first, second) {
-        case ("items", nil): self = .items
-        case ("items", "search"): self = .itemsSearch
-        case ("items", let ref?) where !ref.isEmpty: self = .item(ref: String(ref))
-        case ("keychain", nil): self = .keychain
-        case ("keychain", "lock"): self = .lock
-        case ("keychain", "unlock"): self = .unlock
-        case ("keychain", "passphrase"): self = .passphrase
-        case ("keychain", "settings"): self = .settings
-        case ("tokens", nil): self = .tokens
-        case ("tokens", "self"): self = .tokenSelf
-        case ("tokens", let id?) where !id.isEmpty: self = .token(id: String(id))
-        case ("health", nil): self = .health
-        default: return nil
+        if first.equals("items") {
+            guard let second else { return .items }
+            if second.equals("search") { return .itemsSearch }
+            return second.isEmpty ? nil : .item(ref: String(decoding: second, as: UTF8.self))
         }
+        if first.equals("keychain") {
+            guard let second else { return .keychain }
+            if second.equals("lock") { return .lock }
+            if second.equals("unlock") { return .unlock }
+            if second.equals("passphrase") { return .passphrase }
+            if second.equals("settings") { return .settings }
+            return nil
+        }
+        if first.equals("tokens") {
+            guard let second else { return .tokens }
+            if second.equals("self") { return .tokenSelf }
+            return second.isEmpty ? nil : .token(id: String(decoding: second, as: UTF8.self))
+        }
+        if first.equals("health"), second == nil { return .health }
+        return nil
+    }
+}
+
+extension Collection<UInt8> {
+    /// Whether these bytes are exactly the literal's UTF-8 bytes.
+    fileprivate func equals(_ literal: StaticString) -> Bool {
+        literal.withUTF8Buffer { elementsEqual($0) }
+    }
+
+    fileprivate func starts(with literal: StaticString) -> Bool {
+        literal.withUTF8Buffer { starts(with: $0) }
     }
 }

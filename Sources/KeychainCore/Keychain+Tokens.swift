@@ -9,21 +9,24 @@ extension Keychain {
     /// Tokens are found by their keyed BLAKE2b hash (the secret is never stored) and the hash is
     /// compared in constant time.
     public func authenticate(bearer secret: String) throws(KeychainError) -> AccessToken {
-        try authenticate(bearer: secret[...])
+        var secret = secret
+        let outcome = secret.withUTF8 { bytes in Result { () throws(KeychainError) in try authenticate(bearer: bytes) } }
+        return try outcome.get()
     }
 
-    /// `authenticate(bearer:)` for a secret cut from a header, copied only when it is not cached.
-    public func authenticate(bearer secret: Substring) throws(KeychainError) -> AccessToken {
+    /// `authenticate(bearer:)` for a secret's UTF-8 bytes as they lie in a request, copied only
+    /// when the token is not cached.
+    public func authenticate(bearer secret: UnsafeBufferPointer<UInt8>) throws(KeychainError) -> AccessToken {
         let barrier = try barrier()
         // A verified token is found again by a 128-bit SipHash of its secret under a key of this
         // process: a tenth of the keyed BLAKE2b that finds it in storage.
-        let key = TokenCacheKey(tokenCacheHash.hash(secret))
+        let key = TokenCacheKey(tokenCacheHash.hash(UnsafeRawBufferPointer(secret)))
         let token: AccessToken
         let now = clock.uptime()
         if let cached = tokenCache.withLock({ $0[key] }), now - cached.cachedAt < Self.tokenCacheMilliseconds {
             token = cached.token
         } else {
-            let hash = barrier.tokenHash(String(secret))
+            let hash = barrier.tokenHash(String(decoding: secret, as: UTF8.self))
             let record = try snapshot { try $0.token(hash: hash) }
             guard let record, Sodium.constantTimeEquals(record.hash, hash) else { throw Self.invalidToken }
             token = try openToken(record, barrier: barrier)

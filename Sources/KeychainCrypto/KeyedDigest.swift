@@ -114,12 +114,9 @@ public struct ShortKeyedHash: Sendable {
     }
 
     /// The 16-byte hash of `string`'s UTF-8 bytes, as two words.
-    public func hash(_ string: String) -> (UInt64, UInt64) { hash(string[...]) }
-
-    /// The 16-byte hash of `string`'s UTF-8 bytes, as two words.
-    public func hash(_ string: Substring) -> (UInt64, UInt64) {
-        if let out = string.utf8.withContiguousStorageIfAvailable({ hash(UnsafeRawBufferPointer($0)) }) { return out }
-        return Array(string.utf8).withUnsafeBytes { hash($0) }
+    public func hash(_ string: String) -> (UInt64, UInt64) {
+        var string = string
+        return string.withUTF8 { hash(UnsafeRawBufferPointer($0)) }
     }
 
     /// The 16-byte hash of `bytes`, as two words.

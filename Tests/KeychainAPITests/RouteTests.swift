@@ -23,3 +23,20 @@ import Testing
         #expect(Route(path: path) == nil)
     }
 }
+
+/// `Authorization` values are read on their bytes: the scheme in any case, spaces trimmed.
+@Suite struct BearerCredentialsTests {
+    @Test(arguments: [
+        ("Bearer kcd_abc", "kcd_abc"), ("bearer kcd_abc", "kcd_abc"), ("BEARER kcd_abc", "kcd_abc"),
+        ("Bearer   kcd_abc  ", "kcd_abc"), ("BeArEr k", "k"),
+    ])
+    func credentialsAfterTheScheme(value: String, expected: String) {
+        let found = Array(value.utf8).withUnsafeBufferPointer { KeychainResponder.bearerCredentials($0).map { Array($0) } }
+        #expect(found == Array(expected.utf8))
+    }
+
+    @Test(arguments: ["", "Bearer", "Bearer ", "Bearer    ", "Basic kcd_abc", "Bearerkcd_abc", "Token kcd_abc", "Bearer\tkcd"])
+    func noCredentials(value: String) {
+        #expect(Array(value.utf8).withUnsafeBufferPointer { KeychainResponder.bearerCredentials($0) } == nil)
+    }
+}
