@@ -115,8 +115,23 @@ final class Barrier: Sendable {
         try AEAD.seal(secret, key: key, associatedData: ad)
     }
 
-    func openSecret(_ frame: [UInt8], key: SecureBytes, ad: [UInt8]) throws(CryptoError) -> [UInt8] {
-        try AEAD.open(frame, key: key, associatedData: ad)
+    /// Opens a secret sealed for (`ref`, `itemClass`, `group`): `secretAD`'s bytes, built on the stack.
+    func openSecret(_ frame: [UInt8], key: SecureBytes, ref: [UInt8], itemClass: ItemClass, group: [UInt8]) throws(CryptoError) -> [UInt8] {
+        let prefix: StaticString = "secret"
+        let count = prefix.utf8CodeUnitCount + ref.count + 1 + group.count
+        let opened = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { ad in
+            var n = 0
+            func put(_ byte: UInt8) {
+                ad[n] = byte
+                n += 1
+            }
+            prefix.withUTF8Buffer { $0.forEach(put) }
+            ref.forEach(put)
+            put(UInt8(itemClass.rawValue))
+            group.forEach(put)
+            return AEAD.open(frame, key: key, associatedData: UnsafeRawBufferPointer(ad))
+        }
+        return try opened.get()
     }
 
     /// Seals a token's description under the attribute key, bound to its id.
@@ -153,9 +168,12 @@ final class Barrier: Sendable {
         }
     }
 
-    func primaryKey(itemClass: ItemClass, group: String, sync: Bool, values: [AttributeValue]) -> [UInt8] {
+    func primaryKey(itemClass: ItemClass, group: String, sync: Bool, values: some Sequence<AttributeValue>) -> [UInt8] {
         lookupDigest.digest { input in
-            input.append([0x50, UInt8(itemClass.rawValue), sync ? 1 : 0])
+            // The part [0x50, class, sync], from a tuple: an array literal of variables is allocated.
+            withUnsafeBytes(of: (UInt8(0x50), UInt8(truncatingIfNeeded: itemClass.rawValue), UInt8(sync ? 1 : 0))) {
+                input.append($0)
+            }
             input.append(group)
             for value in values { value.appendDigestPart(to: input) }
         }

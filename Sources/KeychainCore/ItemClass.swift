@@ -43,6 +43,13 @@ public enum ItemClass: Int, Sendable, CaseIterable {
     /// The classes this build stores.
     public static let supported = allCases.filter(\.isSupported)
 
+    /// Every subset of `supported`, and its class codes, indexed by a bit mask of positions in
+    /// `supported`: a query's candidate classes come from here instead of arrays built per query.
+    static let supportedSubsets: [(classes: [ItemClass], codes: [Int])] = (0..<(1 << supported.count)).map { mask in
+        let classes = supported.indices.filter { mask & 1 << $0 != 0 }.map { supported[$0] }
+        return (classes, classes.map(\.rawValue))
+    }
+
     /// The class named `text` by its canonical, constant or short name.
     static func named(_ text: String) -> ItemClass? {
         allCases.first { $0.name == text || $0.constantName == text || $0.shortName == text }

@@ -119,16 +119,17 @@ extension Keychain {
         guard !records.isEmpty else { throw .itemNotFound }
         if query.returnData {
             // The whole call fails rather than answer a silent part (semantics.md §3).
-            for record in records where record.secret != nil {
-                guard barrier.classKey(for: Protection(rawValue: record.protection) ?? .whenUnlocked) != nil else {
+            // By index here and below: binding each record would copy it, a retain and release per field.
+            for n in records.indices where records[n].secret != nil {
+                guard barrier.classKey(for: Protection(rawValue: records[n].protection) ?? .whenUnlocked) != nil else {
                     throw Self.locked("returnData")
                 }
             }
         }
         var results: [ItemResult] = []
         results.reserveCapacity(records.count)
-        for record in records {
-            results.append(try shape(record, query: query, barrier: barrier, secret: nil))
+        for n in records.indices {
+            results.append(try shape(records[n], query: query, barrier: barrier, secret: nil))
         }
         return results
     }
@@ -280,8 +281,8 @@ extension Keychain {
         } else {
             groups = token.allGroups ? nil : token.accessGroups
         }
-        let classes = query.candidateClasses
-        filter.classes = classes.map(\.rawValue)
+        let (classes, codes) = query.candidateClasses
+        filter.classes = codes
         // A persistent reference names one item, whatever its synchronizable state.
         filter.synchronizable = query.synchronizableAny || query.persistentRef != nil ? nil : (query.synchronizable ?? false)
         filter.ref = query.persistentRef
@@ -319,12 +320,9 @@ extension Keychain {
         else { return nil }
         guard classes.count == 1, let itemClass = classes.first else { return nil }
         let specs = itemClass.primaryKey
-        var values: [AttributeValue] = []
-        values.reserveCapacity(specs.count)
-        for spec in specs {
-            guard let value = query.attributes.first(where: { $0.spec == spec })?.value else { return nil }
-            values.append(value)
-        }
+        let attributes = query.attributes
+        guard specs.allSatisfy({ spec in attributes.contains { $0.spec === spec } }) else { return nil }
+        let values = specs.lazy.map { spec in attributes.first { $0.spec === spec }!.value }
         let digests = groups.map { barrier.primaryKey(itemClass: itemClass, group: $0, sync: synchronizable, values: values) }
         return (digests, specs)
     }
@@ -345,9 +343,8 @@ extension Keychain {
         else { throw .decode("\(name): a stored item has an unknown class or protection class") }
         guard let key = barrier.classKey(for: protection) else { throw Self.locked(name) }
         if protection.keyClass == .whenUnlocked { noteSecretUse() }
-        let ad = Barrier.secretAD(ref: record.ref, itemClass: itemClass, group: record.group)
         do {
-            return try barrier.openSecret(sealed, key: key, ad: ad)
+            return try barrier.openSecret(sealed, key: key, ref: record.ref, itemClass: itemClass, group: record.group)
         } catch {
             logger.error("item secret failed authentication", metadata: ["item.ref": "\(PersistentRef.encode(record.ref))"])
             throw .decode("valueData: the stored secret failed authentication")

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A fixed map from names to small numbers, for the few dozen key spellings every query is
 /// checked against.
 ///
@@ -40,34 +48,35 @@ struct NameTable: Sendable {
 
     /// The value of `name`, compared byte for byte (so case-sensitively); `nil` if absent.
     subscript(name: String) -> UInt8? {
-        // Native strings, small ones included, always have contiguous UTF-8.
-        if let found = name.utf8.withContiguousStorageIfAvailable({ find($0) }) { return found }
-        return find(Array(name.utf8))
+        var name = name
+        return name.withUTF8 { find($0) }
     }
 
-    private func find(_ name: some Collection<UInt8>) -> UInt8? {
+    private func find(_ name: UnsafeBufferPointer<UInt8>) -> UInt8? {
         guard !name.isEmpty else { return nil }
-        var index = Int(Self.hash(name)) & mask
-        while true {
-            let slot = slots[index]
-            if slot.count == 0 { return nil }
-            if Self.equal(bytes, slot, name) { return slot.value }
-            index = (index + 1) & mask
+        return slots.withUnsafeBufferPointer { slots in
+            bytes.withUnsafeBufferPointer { bytes in
+                var index = Int(Self.hash(name)) & mask
+                while true {
+                    let slot = slots[index]
+                    if slot.count == 0 { return nil }
+                    if Int(slot.count) == name.count,
+                        memcmp(bytes.baseAddress! + Int(slot.start), name.baseAddress!, name.count) == 0
+                    {
+                        return slot.value
+                    }
+                    index = (index + 1) & mask
+                }
+            }
         }
     }
 
-    private static func equal(_ bytes: [UInt8], _ slot: Slot, _ name: some Collection<UInt8>) -> Bool {
-        guard Int(slot.count) == name.count else { return false }
-        var position = Int(slot.start)
-        for byte in name {
-            guard bytes[position] == byte else { return false }
-            position += 1
-        }
-        return true
+    private static func equal(_ bytes: [UInt8], _ slot: Slot, _ name: [UInt8]) -> Bool {
+        Int(slot.count) == name.count && bytes[Int(slot.start)..<Int(slot.start + slot.count)].elementsEqual(name)
     }
 
     /// 32-bit FNV-1a.
-    private static func hash(_ name: some Collection<UInt8>) -> UInt32 {
+    private static func hash(_ name: some Sequence<UInt8>) -> UInt32 {
         var hash: UInt32 = 0x811C_9DC5
         for byte in name {
             hash = (hash ^ UInt32(byte)) &* 0x0100_0193

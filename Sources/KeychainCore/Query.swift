@@ -254,10 +254,16 @@ extension Query {
         !attributes.isEmpty || accessGroup != nil || accessible != nil || synchronizable != nil
     }
 
-    /// The classes a query can match: its class, or every supported class having all its attributes.
-    var candidateClasses: [ItemClass] {
-        if let itemClass { return [itemClass] }
-        return ItemClass.supported.filter { c in attributes.allSatisfy { $0.spec.applies(to: c) } }
+    /// The classes a query can match, and their codes: its class, or every supported class
+    /// having all its attributes.
+    var candidateClasses: (classes: [ItemClass], codes: [Int]) {
+        var mask = 0
+        for (position, candidate) in ItemClass.supported.enumerated() {
+            let fits = itemClass.map { $0 == candidate } ?? attributes.allSatisfy { $0.spec.applies(to: candidate) }
+            if fits { mask |= 1 << position }
+        }
+        if let itemClass, mask == 0 { return ([itemClass], [itemClass.rawValue]) }
+        return ItemClass.supportedSubsets[mask]
     }
 }
 

@@ -48,14 +48,23 @@ public enum AEAD {
 
     /// Opens a frame sealed by `seal`; throws `authenticationFailed` on any mismatch.
     public static func open(_ frame: [UInt8], key: SecureBytes, associatedData: [UInt8]) throws(CryptoError) -> [UInt8] {
-        guard key.count == keyLength else { throw .invalidLength("key") }
-        guard frame.count >= 1 + nonceLength + tagLength, frame[0] == currentVersion else { throw .malformedCiphertext }
+        let opened = associatedData.withUnsafeBytes { open(frame, key: key, associatedData: $0) }
+        return try opened.get()
+    }
+
+    /// Opens a frame sealed by `seal`, with associated data the caller has in a buffer (on
+    /// its stack, say).
+    public static func open(_ frame: [UInt8], key: SecureBytes, associatedData: UnsafeRawBufferPointer) -> Result<[UInt8], CryptoError> {
+        guard key.count == keyLength else { return .failure(.invalidLength("key")) }
+        guard frame.count >= 1 + nonceLength + tagLength, frame[0] == currentVersion else { return .failure(.malformedCiphertext) }
         Sodium.ensureInitialized()
         var plaintext = [UInt8](repeating: 0, count: frame.count - 1 - nonceLength - tagLength)
         // The version byte, then the caller's associated data, in a stack buffer.
         let rc = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1 + associatedData.count) { ad in
             ad[0] = frame[0]
-            _ = UnsafeMutableBufferPointer(rebasing: ad[1...]).initialize(from: associatedData)
+            if let source = associatedData.baseAddress {
+                (ad.baseAddress! + 1).initialize(from: source.assumingMemoryBound(to: UInt8.self), count: associatedData.count)
+            }
             return frame.withUnsafeBytes { f in
                 plaintext.withUnsafeMutableBytes { out in
                     key.withUnsafeBytes { k in
@@ -70,8 +79,8 @@ public enum AEAD {
                 }
             }
         }
-        guard rc == 0 else { throw .authenticationFailed }
-        return plaintext
+        guard rc == 0 else { return .failure(.authenticationFailed) }
+        return .success(plaintext)
     }
 
     /// Seals a key under a wrapping key (key wrapping for class keys).
