@@ -7,6 +7,9 @@ final class SQLiteConnection {
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
     private var shapedStatements: [Int: SQLiteStatement] = [:]
+    /// On a reader: the store's write generation its open read transaction was begun at, or
+    /// `nil` when it has none (see `SQLiteStore.beginSnapshot`).
+    var snapshotGeneration: UInt64?
 
     /// Process-wide settings, made once before the first connection initialises SQLite.
     private static let configured: Bool = {

@@ -123,6 +123,48 @@ import Testing
         #expect(wal == 0)
     }
 
+    /// Readers keep a read transaction open between reads; every commit must still be seen by
+    /// the next read, through either path, and by a second reader checked out during a read.
+    @Test func everyReadSeesTheCommitsBeforeIt() throws {
+        let b = try SQLiteBackend()
+        let all = ItemFilter()
+        #expect(try b.store.items(matching: all).isEmpty)
+        #expect(try b.store.read { try $0.countItems(matching: all) } == 0)
+        let first = try b.store.write { try $0.insert(Self.record(1)) }
+        #expect(try b.store.items(matching: all).map(\.rowID) == [first])
+        #expect(try b.store.read { try $0.countItems(matching: all) } == 1)
+        try b.store.read { reader in
+            // A second reader, checked out while the first is busy, then a commit between reads.
+            #expect(try b.store.items(matching: all).count == 1)
+            _ = try b.store.write { try $0.insert(Self.record(2)) }
+            #expect(try b.store.items(matching: all).count == 2)
+            _ = try reader.countItems(matching: all)
+        }
+        #expect(try b.store.read { try $0.countItems(matching: all) } == 2)
+        var replaced = try #require(try b.store.items(matching: ItemFilter(ref: Self.record(1).ref)).first)
+        replaced.version = 9
+        try b.store.write { try $0.replace(replaced) }
+        #expect(try b.store.items(matching: ItemFilter(ref: Self.record(1).ref)).first?.version == 9)
+        try b.store.write { try $0.delete(rowIDs: [first]) }
+        #expect(try b.store.items(matching: all).count == 1)
+        #expect(try b.store.read { try $0.countItems(matching: all) } == 1)
+    }
+
+    /// Readers idle in the pool end their read transactions at a commit: a delete's TRUNCATE
+    /// checkpoint is not held back by them (with no busy timeout, a held-back one would fail).
+    @Test func readsBeforeADeleteDoNotHoldBackItsCheckpoint() throws {
+        let b = try SQLiteBackend()
+        let store = try SQLiteStore(path: b.directory + "/other.db", busyTimeoutMilliseconds: 0)
+        defer { store.close() }
+        let id = try store.write { try $0.insert(Self.record(7)) }
+        try store.read { _ in _ = try store.items(matching: ItemFilter()) }
+        #expect(try store.items(matching: ItemFilter()).count == 1)
+        try store.write { try $0.delete(rowIDs: [id]) }
+        let wal = (try? FileManager.default.attributesOfItem(atPath: b.directory + "/other.db-wal")[.size] as? Int) ?? 0
+        #expect(wal == 0)
+        #expect(try store.items(matching: ItemFilter()).isEmpty)
+    }
+
     @Test func aCommittedWriteIsVisibleToANewStore() throws {
         let b = try SQLiteBackend()
         try b.store.write { _ = try $0.insert(Self.record(4)) }
