@@ -129,7 +129,7 @@ public final class KeychainResponder: HTTPResponder {
     private func authenticate(_ head: HTTPRequestHead) throws(KeychainError) -> AccessToken {
         // On the header's bytes: the secret is hashed where it lies, never copied into a String
         // unless the token cache misses.
-        let outcome = head.headers.withFirstValue(of: "Authorization") { value in
+        let outcome = head.headers.withFirstValue(lowercased: "authorization") { value in
             guard let credentials = Self.bearerCredentials(value) else { return Result<AccessToken, KeychainError>.failure(Keychain.invalidToken) }
             return Result { () throws(KeychainError) in try keychain.authenticate(bearer: credentials) }
         }

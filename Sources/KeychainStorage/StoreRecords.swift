@@ -26,6 +26,7 @@ public struct ItemRecord: Sendable, Equatable {
     /// Keyed lookup digests of every searchable attribute value.
     public var lookups: [[UInt8]]
 
+    @inlinable
     public init(
         rowID: Int64 = 0, ref: [UInt8], itemClass: Int, group: [UInt8], protection: Int, synchronizable: Bool,
         created: Int64, modified: Int64, version: Int64, primaryKey: [UInt8], attributes: [UInt8],
@@ -66,6 +67,7 @@ public struct ItemFilter: Sendable, Equatable {
     /// back empty, which spares reading them for a search that returns neither.
     public var readsAttributes = true
 
+    @inlinable
     public init(
         classes: [Int]? = nil, groups: [[UInt8]]? = nil, synchronizable: Bool? = nil, ref: [UInt8]? = nil,
         primaryKeys: [[UInt8]]? = nil, lookups: [[UInt8]] = [], limit: Int? = nil

@@ -80,16 +80,34 @@ public struct HTTPHeaders: Sendable, Sequence {
         }
     }
 
-    /// Calls `body` with the bytes of the first value of `name` (compared without regard to
-    /// ASCII case), without making a `String` of them; `nil` when there is no such header.
-    public func withFirstValue<R>(of name: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
-        guard let index = firstIndex(named: name) else { return nil }
-        let field = fields[index]
-        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[Int(field.valueStart)..<Int(field.valueEnd)])) }
-    }
-
     func firstIndex(named name: String) -> Int? {
         fields.indices.first { nameEquals(at: $0, name) }
+    }
+
+    /// Whether field `index` is named `lowercased`, a lowercase ASCII literal, in any ASCII case:
+    /// the transport's own lookups, compared without a `String`.
+    func nameEquals(at index: Int, lowercased name: StaticString) -> Bool {
+        let field = fields[index]
+        let start = Int(field.nameStart)
+        let count = Int(field.valueStart) - start
+        guard name.utf8CodeUnitCount == count else { return false }
+        let expected = name.utf8Start
+        return bytes.withUnsafeBufferPointer { all in
+            for n in 0..<count where all[start + n].asciiLowercased != expected[n] { return false }
+            return true
+        }
+    }
+
+    /// Calls `body` with the bytes of the first value of `name` (a lowercase ASCII literal,
+    /// matched in any ASCII case), without making a `String` of them; `nil` without such a header.
+    public func withFirstValue<R>(lowercased name: StaticString, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        for index in fields.indices where nameEquals(at: index, lowercased: name) {
+            let field = fields[index]
+            return bytes.withUnsafeBufferPointer {
+                body(UnsafeBufferPointer(rebasing: $0[Int(field.valueStart)..<Int(field.valueEnd)]))
+            }
+        }
+        return nil
     }
 
     private func string(_ range: Range<Int>) -> String {

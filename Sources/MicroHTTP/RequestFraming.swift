@@ -24,11 +24,11 @@ struct RequestFraming: Sendable, Equatable {
         var encodings: [String] = []
         var hosts = 0
         for index in 0..<headers.count {
-            if headers.nameEquals(at: index, "Content-Length") {
+            if headers.nameEquals(at: index, lowercased: "content-length") {
                 lengths.append(headers.value(at: index))
-            } else if headers.nameEquals(at: index, "Transfer-Encoding") {
+            } else if headers.nameEquals(at: index, lowercased: "transfer-encoding") {
                 encodings.append(headers.value(at: index))
-            } else if headers.nameEquals(at: index, "Host") {
+            } else if headers.nameEquals(at: index, lowercased: "host") {
                 hosts += 1
             }
         }

@@ -1,0 +1,35 @@
+import Testing
+@testable import MicroHTTP
+
+/// Headers are kept as received, in one buffer; names compare in any ASCII case.
+@Suite struct HTTPHeadersTests {
+    let headers = HTTPHeaders([
+        (name: "Host", value: "a"), (name: "AUTHORIZATION", value: "Bearer one"), (name: "X-Forwarded-For", value: "1.2.3.4"),
+        (name: "authorization", value: "Bearer two"), (name: "x-forwarded-for", value: ""),
+    ])
+
+    @Test func lookupsIgnoreTheCaseOfNamesAndFindTheFirstValue() {
+        #expect(headers["Authorization"] == "Bearer one")
+        #expect(headers["x-FORWARDED-for"] == "1.2.3.4")
+        #expect(headers.values("X-Forwarded-For") == ["1.2.3.4", ""])
+        #expect(headers["Content-Length"] == nil)
+        #expect(headers.withFirstValue(lowercased: "authorization") { String(decoding: $0, as: UTF8.self) } == "Bearer one")
+        #expect(headers.withFirstValue(lowercased: "content-length") { $0.count } == nil)
+        #expect(headers.nameEquals(at: 0, lowercased: "host") && !headers.nameEquals(at: 0, lowercased: "hos"))
+    }
+
+    @Test func iterationKeepsOrderAndDuplicates() {
+        #expect(headers.count == 5)
+        #expect(headers.map(\.name) == ["Host", "AUTHORIZATION", "X-Forwarded-For", "authorization", "x-forwarded-for"])
+        #expect(headers.map(\.value) == ["a", "Bearer one", "1.2.3.4", "Bearer two", ""])
+    }
+
+    @Test func rawBytesThatAreNotUTF8ReadAsReplacementCharacters() {
+        var raw = HTTPHeaders()
+        let name: [UInt8] = Array("X-Raw".utf8)
+        let value: [UInt8] = [0x61, 0xFF, 0x62]
+        name.withUnsafeBytes { n in value.withUnsafeBytes { raw.append(name: n, value: $0) } }
+        #expect(raw["x-raw"] == "a\u{FFFD}b")
+        #expect(raw.withFirstValue(lowercased: "x-raw") { Array($0) } == value)
+    }
+}
