@@ -130,8 +130,10 @@ public final class KeychainResponder: HTTPResponder {
         // On the header's bytes: the secret is hashed where it lies, never copied into a String
         // unless the token cache misses.
         let outcome = head.headers.withFirstValue(lowercased: "authorization") { value in
-            guard let credentials = Self.bearerCredentials(value) else { return Result<AccessToken, KeychainError>.failure(Keychain.invalidToken) }
-            return Result { () throws(KeychainError) in try keychain.authenticate(bearer: credentials) }
+            Result { () throws(KeychainError) in
+                guard let credentials = Self.bearerCredentials(value) else { throw Keychain.invalidToken }
+                return try keychain.authenticate(bearer: credentials)
+            }
         }
         guard let outcome else { throw Keychain.invalidToken }
         return try outcome.get()

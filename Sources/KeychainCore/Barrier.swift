@@ -116,7 +116,9 @@ final class Barrier: Sendable {
     }
 
     /// Opens a secret sealed for (`ref`, `itemClass`, `group`): `secretAD`'s bytes, built on the stack.
-    func openSecret(_ frame: [UInt8], key: SecureBytes, ref: [UInt8], itemClass: ItemClass, group: [UInt8]) throws(CryptoError) -> [UInt8] {
+    func openSecret(
+        _ frame: [UInt8], key: SecureBytes, ref: [UInt8], itemClass: ItemClass, group: [UInt8]
+    ) throws(CryptoError) -> [UInt8] {
         let prefix: StaticString = "secret"
         let count = prefix.utf8CodeUnitCount + ref.count + 1 + group.count
         let opened = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { ad in

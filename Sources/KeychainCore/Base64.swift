@@ -42,7 +42,9 @@ public enum Base64 {
     }
 
     /// Writes the encoding at the start of `out` (at least `encodedLength` bytes); returns its length.
-    private static func write(_ bytes: [UInt8], alphabet: [UInt8], pad: Bool, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    private static func write(
+        _ bytes: [UInt8], alphabet: [UInt8], pad: Bool, into out: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
         // Through raw pointers: checked indexing costs more than the encoding itself.
         bytes.withUnsafeBufferPointer { input in
             alphabet.withUnsafeBufferPointer { table in

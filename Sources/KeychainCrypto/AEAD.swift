@@ -54,9 +54,13 @@ public enum AEAD {
 
     /// Opens a frame sealed by `seal`, with associated data the caller has in a buffer (on
     /// its stack, say).
-    public static func open(_ frame: [UInt8], key: SecureBytes, associatedData: UnsafeRawBufferPointer) -> Result<[UInt8], CryptoError> {
+    public static func open(
+        _ frame: [UInt8], key: SecureBytes, associatedData: UnsafeRawBufferPointer
+    ) -> Result<[UInt8], CryptoError> {
         guard key.count == keyLength else { return .failure(.invalidLength("key")) }
-        guard frame.count >= 1 + nonceLength + tagLength, frame[0] == currentVersion else { return .failure(.malformedCiphertext) }
+        guard frame.count >= 1 + nonceLength + tagLength, frame[0] == currentVersion else {
+            return .failure(.malformedCiphertext)
+        }
         Sodium.ensureInitialized()
         var plaintext = [UInt8](repeating: 0, count: frame.count - 1 - nonceLength - tagLength)
         // The version byte, then the caller's associated data, in a stack buffer.
