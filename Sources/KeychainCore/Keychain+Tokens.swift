@@ -18,31 +18,21 @@ extension Keychain {
     /// when the token is not cached.
     public func authenticate(bearer secret: UnsafeBufferPointer<UInt8>) throws(KeychainError) -> AccessToken {
         let barrier = try barrier()
-        // A verified token is found again by a 128-bit SipHash of its secret under a key of this
-        // process: a tenth of the keyed BLAKE2b that finds it in storage.
-        let key = TokenCacheKey(tokenCacheHash.hash(UnsafeRawBufferPointer(secret)))
-        let token: AccessToken
         let now = clock.uptime()
-        if let cached = tokenCache.withLock({ $0[key] }), now - cached.cachedAt < Self.tokenCacheMilliseconds {
-            token = cached.token
+        let (cached, slot) = tokenCache.lookup(secret, now: now)
+        let token: AccessToken
+        if let cached {
+            token = cached
         } else {
             let hash = barrier.tokenHash(String(decoding: secret, as: UTF8.self))
             let record = try snapshot { try $0.token(hash: hash) }
             guard let record, Sodium.constantTimeEquals(record.hash, hash) else { throw Self.invalidToken }
             token = try openToken(record, barrier: barrier)
-            tokenCache.withLock { cache in
-                if cache.count >= 4096 { cache.removeAll() }
-                cache[key] = (token, now)
-            }
+            tokenCache.insert(token, at: slot, now: now)
         }
         if let expiresAt = token.expiresAt, expiresAt <= clock.now() { throw Self.invalidToken }
         return token
     }
-
-    /// How long a verified token is trusted without a store lookup. Revocation is immediate
-    /// (it clears the cache), and no other process can write the store while this one has it
-    /// open; the limit only bounds the life of a cache entry.
-    static let tokenCacheMilliseconds: Int64 = 10_000
 
     /// The one answer for a missing, unknown, expired or revoked token.
     public static let invalidToken = KeychainError.authFailed("Authorization: missing, invalid, expired or revoked bearer token")
@@ -83,7 +73,7 @@ extension Keychain {
         try requireAdmin(caller)
         let removed = try transaction { try $0.deleteToken(id: id) }
         guard removed else { throw .itemNotFound }
-        tokenCache.withLock { cache in cache = cache.filter { $0.value.token.id != id } }
+        tokenCache.revoke(id: id)
         logger.info("token revoked", metadata: ["token.id": "\(id)"])
     }
 
@@ -131,12 +121,3 @@ extension String {
     }
 }
 
-/// A token's place in the cache: the 128-bit keyed hash of its secret.
-struct TokenCacheKey: Hashable, Sendable {
-    private let high: UInt64
-    private let low: UInt64
-
-    init(_ hash: (UInt64, UInt64)) {
-        (high, low) = hash
-    }
-}

@@ -23,9 +23,8 @@ public final class Keychain: Sendable {
     private let lockIntervalSeconds: Atomic<Int>
     /// Serialises Argon2id work: concurrent unlocks run one at a time.
     private let kdfGate = Mutex<Void>(())
-    /// Verified tokens by a fast keyed hash of their secret (see `authenticate(bearer:)`).
-    let tokenCache = Mutex<[TokenCacheKey: (token: AccessToken, cachedAt: Int64)]>([:])
-    let tokenCacheHash: ShortKeyedHash
+    /// Verified tokens by a fast keyed hash of their secret.
+    let tokenCache: TokenCache
 
     /// Opens the keychain in `configuration.dataDirectory` (creating the directory and database
     /// if needed). It starts locked, or uninitialized when never initialised.
@@ -33,7 +32,7 @@ public final class Keychain: Sendable {
         self.configuration = configuration
         self.logger = logger
         clock = configuration.clock
-        do { tokenCacheHash = try ShortKeyedHash() } catch { throw .notAvailable("random key: \(error)") }
+        do { tokenCache = try TokenCache() } catch { throw .notAvailable("random key: \(error)") }
         do {
             try FileManager.default.createDirectory(
                 atPath: configuration.dataDirectory, withIntermediateDirectories: true,
@@ -80,7 +79,7 @@ public final class Keychain: Sendable {
             $0?.lock()
             $0 = nil
         }
-        tokenCache.withLock { $0.removeAll() }
+        tokenCache.removeAll()
         store.close()
     }
 

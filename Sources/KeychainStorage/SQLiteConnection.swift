@@ -6,7 +6,7 @@ internal import CSQLite
 final class SQLiteConnection {
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
-    private var shapedStatements: [Int: SQLiteStatement] = [:]
+    private var shapedStatements: [FilterShape: SQLiteStatement] = [:]
     /// On a reader: the store's write generation its open read transaction was begun at, or
     /// `nil` when it has none (see `SQLiteStore.beginSnapshot`).
     var snapshotGeneration: UInt64?
@@ -66,9 +66,9 @@ final class SQLiteConnection {
         return statement
     }
 
-    /// A cached statement for generated SQL, found by a caller-computed `shape` so that the SQL
+    /// A cached statement for generated SQL, found by its filter's `shape` so that the SQL
     /// text is built only the first time a shape is seen on this connection.
-    func statement(shape: Int, sql: () -> String) throws(StorageError) -> SQLiteStatement {
+    func statement(shape: FilterShape, sql: () -> String) throws(StorageError) -> SQLiteStatement {
         if let cached = shapedStatements[shape] {
             cached.reset()
             return cached

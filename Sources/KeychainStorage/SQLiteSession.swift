@@ -133,18 +133,12 @@ final class SQLiteSession: StoreWriter {
         }
     }
 
-    /// A number that names the SQL text `select` builds for `filter`: which conditions it has and
-    /// how many values each binds. Equal shapes share one prepared statement.
-    private static func shape(_ filter: ItemFilter, count: Bool) -> Int {
-        var key = filter.lookups.count
-        key = key &* 128 &+ (filter.primaryKeys.map { $0.count + 1 } ?? 0)
-        key = key &* 64 &+ (filter.classes.map { $0.count + 1 } ?? 0)
-        key = key &* 4096 &+ (filter.groups.map { $0.count + 1 } ?? 0)
-        key = key &* 2 &+ (filter.ref == nil ? 0 : 1)
-        key = key &* 2 &+ (filter.synchronizable == nil ? 0 : 1)
-        key = key &* 2 &+ (filter.limit == nil ? 0 : 1)
-        key = key &* 2 &+ (filter.readsAttributes ? 1 : 0)
-        return key &* 2 &+ (count ? 1 : 0)
+    /// The shape of the SQL text `select` builds for `filter`: equal shapes share one prepared statement.
+    private static func shape(_ filter: ItemFilter, count: Bool) -> FilterShape {
+        FilterShape(
+            lookups: filter.lookups.count, primaryKeys: filter.primaryKeys?.count, classes: filter.classes?.count,
+            groups: filter.groups?.count, ref: filter.ref != nil, synchronizable: filter.synchronizable != nil,
+            limit: filter.limit != nil, readsAttributes: filter.readsAttributes, count: count)
     }
 
     /// The SELECT for `filter`: driven by the primary-key index when the filter has primary keys,
@@ -220,4 +214,20 @@ final class SQLiteSession: StoreWriter {
             id: stmt.text(0) ?? "", hash: stmt.blob(1), sealed: stmt.blob(2),
             expires: stmt.isNull(3) ? nil : stmt.int64(3), created: stmt.int64(4))
     }
+}
+
+/// What decides the SQL text of a filtered SELECT: which conditions it has and how many values
+/// each binds. The key of a connection's cache of generated statements.
+struct FilterShape: Hashable {
+    var lookups: Int
+    /// `nil`: no such condition; else how many values it binds.
+    var primaryKeys: Int?
+    var classes: Int?
+    var groups: Int?
+    var ref: Bool
+    var synchronizable: Bool
+    var limit: Bool
+    var readsAttributes: Bool
+    /// `count(*)` rather than the item columns.
+    var count: Bool
 }

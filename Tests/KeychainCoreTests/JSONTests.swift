@@ -19,3 +19,33 @@ import Testing
         #expect(String(decoding: object.serialized(), as: UTF8.self) == #"{"b":1,"a":[true,null],"c":{"k":"v"}}"#)
     }
 }
+
+/// Parsing costs time linear in the input, whatever the number of keys (an unauthenticated
+/// body reaches the parser): 100,000 keys parse, and a duplicate among them is still found.
+@Suite struct JSONManyKeysTests {
+    static func object(keys: Int, duplicateLast: Bool) -> [UInt8] {
+        var text = "{"
+        for n in 0..<keys {
+            if n > 0 { text += "," }
+            text += "\"k\(duplicateLast && n == keys - 1 ? 0 : n)\":\(n)"
+        }
+        return Array((text + "}").utf8)
+    }
+
+    @Test func aHundredThousandKeysParseInOrder() throws {
+        let parsed = try #require(try JSON.parse(Self.object(keys: 100_000, duplicateLast: false)).objectValue)
+        #expect(parsed.entries.count == 100_000)
+        #expect(parsed.entries.first?.key == "k0" && parsed.entries.last?.key == "k99999")
+        #expect(parsed.entries.last?.value == .int(99_999))
+    }
+
+    @Test(arguments: [3, 16, 17, 100_000])
+    func aDuplicateKeyIsRefusedNamingIt(keys: Int) {
+        #expect(throws: JSONParseError.self) { try JSON.parse(Self.object(keys: keys, duplicateLast: true)) }
+        do {
+            _ = try JSON.parse(Self.object(keys: keys, duplicateLast: true))
+        } catch {
+            #expect(error.reason == #"duplicate key "k0""#)
+        }
+    }
+}

@@ -47,3 +47,36 @@ import Testing
         }
     }
 }
+
+/// The token cache honours revocation at once, even for a verification under way when it happened.
+@Suite struct TokenCacheTests {
+    static let token = AccessToken(
+        id: "tok_1", name: "t", accessGroups: ["a"], capabilities: [.read], expiresAt: nil, createdAt: 0)
+
+    func lookup(_ cache: TokenCache, _ secret: String, now: Int64) -> (token: AccessToken?, slot: TokenCache.Slot) {
+        var secret = secret
+        return secret.withUTF8 { cache.lookup($0, now: now) }
+    }
+
+    @Test func aVerifiedTokenIsFoundAgainUntilItsEntryExpires() throws {
+        let cache = try TokenCache()
+        let (missed, slot) = lookup(cache, "kcd_secret", now: 0)
+        #expect(missed == nil)
+        cache.insert(Self.token, at: slot, now: 0)
+        #expect(lookup(cache, "kcd_secret", now: TokenCache.lifetimeMilliseconds - 1).token === Self.token)
+        #expect(lookup(cache, "kcd_other", now: 1).token == nil)
+        #expect(lookup(cache, "kcd_secret", now: TokenCache.lifetimeMilliseconds).token == nil)
+    }
+
+    @Test func aRevocationDropsTheEntryAndRefusesAVerificationThatReadTheStoreBeforeIt() throws {
+        let cache = try TokenCache()
+        cache.insert(Self.token, at: lookup(cache, "kcd_secret", now: 0).slot, now: 0)
+        // A second verification looks up (missing its own secret's entry), then reads the store...
+        let (_, slot) = lookup(cache, "kcd_second", now: 0)
+        // ...while the token is revoked.
+        cache.revoke(id: Self.token.id)
+        #expect(lookup(cache, "kcd_secret", now: 1).token == nil)
+        cache.insert(Self.token, at: slot, now: 1)
+        #expect(lookup(cache, "kcd_second", now: 2).token == nil, "cached from a read older than the revocation")
+    }
+}

@@ -57,6 +57,17 @@ import Testing
         #expect(try b.store.read { try $0.countItems(matching: filter) } == 1)
     }
 
+    /// Filters with different conditions never share a statement, however many values each binds
+    /// (a cache key packing counts into fixed-width fields once confused 4,095 groups with a class).
+    @Test func filtersOfDifferentShapesNeverShareAStatement() throws {
+        let b = try SQLiteBackend()
+        let id = try b.store.write { try $0.insert(Self.record(1, group: 1)) }
+        let groups = (0..<4094).map { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8), 0xEE] } + [[1]]
+        #expect(try b.store.items(matching: ItemFilter(classes: [1], groups: groups)).map(\.rowID) == [id])
+        #expect(try b.store.items(matching: ItemFilter(classes: [1, 2])).map(\.rowID) == [id])
+        #expect(try b.store.items(matching: ItemFilter(classes: [1, 2], groups: [[2]])).isEmpty)
+    }
+
     @Test func aSecondPrimaryKeyIsAUniqueViolationAndRollsBack() throws {
         let b = try SQLiteBackend()
         try b.store.write { _ = try $0.insert(Self.record(1)) }
