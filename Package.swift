@@ -33,9 +33,11 @@ let package = Package(
 
         // The barrier's primitives: secure memory, AEAD, Argon2id, keyed digests.
         .target(name: "KeychainCrypto", dependencies: ["CSodium"]),
-        // Untrusted storage: ciphertext, digests and opaque ids in SQLite.
-        .target(name: "KeychainStorage", dependencies: ["CSQLite"]),
-        // Keychain Services semantics: items, queries, tokens, lock states.
+        // Untrusted storage: the store protocol and its records (ciphertext, digests, opaque ids).
+        .target(name: "KeychainStorage"),
+        // The embedded default store: SQLite in WAL mode.
+        .target(name: "KeychainSQLite", dependencies: ["CSQLite", "KeychainStorage"]),
+        // Keychain Services semantics over any store: items, queries, tokens, lock states.
         .target(
             name: "KeychainCore",
             dependencies: [
@@ -59,7 +61,7 @@ let package = Package(
         .executableTarget(
             name: "keychaind",
             dependencies: [
-                "KeychainAPI", "KeychainCore", "CLinux",
+                "KeychainAPI", "KeychainCore", "KeychainSQLite", "KeychainStorage", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -68,18 +70,25 @@ let package = Package(
         // In-process core throughput (no HTTP); `make bench` runs it.
         .executableTarget(
             name: "keychaind-core-bench",
-            dependencies: ["KeychainCore", "KeychainCrypto", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["KeychainCore", "KeychainCrypto", "KeychainSQLite", .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/CoreThroughput"),
 
-        .testTarget(name: "KeychainCryptoTests", dependencies: ["KeychainCrypto"]),
-        .testTarget(name: "KeychainStorageTests", dependencies: ["KeychainStorage"]),
-        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainStorage", "KeychainCrypto"]),
-        // A raw-socket HTTP/1.1 client that can send malformed framing: shared by the HTTP suites.
+        // What the test targets share: temporary directories, a manual clock, stores and
+        // keychains to test against, a raw-socket HTTP/1.1 client that can send malformed
+        // framing, and a log handler that records.
         .target(
-            name: "HTTPTestClient", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/HTTPTestClient"),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestClient"]),
+            name: "TestSupport",
+            dependencies: [
+                "KeychainCore", "KeychainCrypto", "KeychainStorage", "KeychainSQLite",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/TestSupport"),
+        .testTarget(name: "KeychainCryptoTests", dependencies: ["KeychainCrypto"]),
+        .testTarget(name: "KeychainStorageTests", dependencies: ["KeychainStorage", "KeychainSQLite", "TestSupport"]),
+        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainStorage", "KeychainCrypto", "TestSupport"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
         .testTarget(
             name: "KeychainAPITests",
-            dependencies: ["KeychainAPI", "KeychainCore", "KeychainCrypto", "MicroHTTP", "HTTPTestClient"]),
+            dependencies: ["KeychainAPI", "KeychainCore", "KeychainCrypto", "MicroHTTP", "TestSupport"]),
     ]
 )

@@ -5,6 +5,7 @@
 import Foundation
 import KeychainCore
 import KeychainCrypto
+import KeychainSQLite
 import Logging
 import Synchronization
 
@@ -21,7 +22,7 @@ var configuration = KeychainConfiguration(dataDirectory: directory)
 configuration.defaultLockInterval = 0
 var logger = Logger(label: "bench")
 logger.logLevel = .warning
-let keychain = try Keychain(configuration: configuration, logger: logger)
+let keychain = try Keychain(configuration: configuration, store: SQLiteStore(directory: directory), logger: logger)
 let admin = try keychain.initialize(passphrase: SecureBytes(utf8: "bench passphrase")).token
 let secret = JSON.string(Base64.encode(Array("a-32-byte-secret-for-benchmarks!".utf8)))
 

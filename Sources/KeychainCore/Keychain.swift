@@ -1,6 +1,6 @@
 internal import Foundation
 public import KeychainCrypto
-import KeychainStorage
+public import KeychainStorage
 public import Logging
 import Synchronization
 
@@ -26,10 +26,13 @@ public final class Keychain: Sendable {
     /// Verified tokens by a fast keyed hash of their secret.
     let tokenCache: TokenCache
 
-    /// Opens the keychain in `configuration.dataDirectory` (creating the directory and database
-    /// if needed). It starts locked, or uninitialized when never initialised.
-    public init(configuration: KeychainConfiguration, logger: Logger) throws(KeychainError) {
+    /// Opens the keychain kept in `store`, with its instance key file in
+    /// `configuration.dataDirectory` (created if needed) unless `configuration.keyFile` says
+    /// otherwise. It starts locked, or uninitialized when never initialised. The keychain owns
+    /// the store from now on: `close()` closes it.
+    public init(configuration: KeychainConfiguration, store: any KeychainStore, logger: Logger) throws(KeychainError) {
         self.configuration = configuration
+        self.store = store
         self.logger = logger
         clock = configuration.clock
         do { tokenCache = try TokenCache() } catch { throw .notAvailable("random key: \(error)") }
@@ -39,11 +42,6 @@ public final class Keychain: Sendable {
                 attributes: [.posixPermissions: 0o700])
         } catch {
             throw .notAvailable("data directory cannot be created: \(configuration.dataDirectory)")
-        }
-        do {
-            store = try SQLiteStore(path: configuration.databasePath)
-        } catch {
-            throw .notAvailable("storage unavailable: \(error.message)")
         }
         let meta: ([UInt8]?, [UInt8]?, [UInt8]?)
         do {

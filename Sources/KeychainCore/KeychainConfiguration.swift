@@ -2,7 +2,8 @@ public import KeychainCrypto
 
 /// Where a keychain lives and how it behaves.
 public struct KeychainConfiguration: Sendable {
-    /// Holds `keychain.db` (and its `-wal`), and by default the instance key file.
+    /// Holds the instance key file by default (and the embedded store's database, which the
+    /// store's own factory opens there).
     public var dataDirectory: String
     /// The instance key file (mode 0600); mountable apart from the data. Default: `<dataDirectory>/instance.key`.
     public var keyFile: String?
@@ -21,7 +22,6 @@ public struct KeychainConfiguration: Sendable {
     }
 
     var resolvedKeyFile: String { keyFile ?? dataDirectory + "/instance.key" }
-    var databasePath: String { dataDirectory + "/keychain.db" }
 }
 
 /// The keychain's state (semantics.md §1).

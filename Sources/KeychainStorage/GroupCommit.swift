@@ -9,12 +9,12 @@ import Synchronization
 /// savepoint; the others commit. Nobody is woken before the COMMIT has returned, so every
 /// acknowledged write is durable. The leader then hands leadership to the oldest waiting caller
 /// (if any), so no caller serves others' writes for longer than its own batch.
-final class GroupCommit: Sendable {
+package final class GroupCommit: Sendable {
     /// One queued body and its outcome. `@unchecked Sendable`: `result` is written by the leader
     /// before it signals `wake`, and read by the owner only after `wake` returns.
-    final class Pending: @unchecked Sendable {
-        let body: (any StoreWriter) throws -> Any
-        var result: Result<Any, any Error>?
+    package final class Pending: @unchecked Sendable {
+        package let body: (any StoreWriter) throws -> Any
+        package var result: Result<Any, any Error>?
         let wake = DispatchSemaphore(value: 0)
 
         init(_ body: @escaping (any StoreWriter) throws -> Any) { self.body = body }
@@ -28,13 +28,13 @@ final class GroupCommit: Sendable {
     private let state = Mutex(State())
     private let maxBatch: Int
 
-    init(maxBatch: Int = 64) {
+    package init(maxBatch: Int = 64) {
         self.maxBatch = maxBatch
     }
 
     /// Queues `body` and returns its result once its batch has committed (or its error).
     /// `commit` runs one batch in one transaction; it is only ever called by one leader at a time.
-    func submit<T>(
+    package func submit<T>(
         _ body: @escaping (any StoreWriter) throws -> T, commit: ([Pending]) -> Void
     ) throws -> T {
         let mine = Pending { try body($0) }

@@ -1,7 +1,7 @@
 /// An error from the storage layer. Messages never carry bound arguments (they may be ciphertext
 /// or digests of secrets), only SQLite's own text and the operation.
 public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible {
-    enum Code: Equatable, Sendable {
+    package enum Code: Equatable, Sendable {
         case uniqueViolation
         case unavailable
         case busy
@@ -9,11 +9,11 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
         case failed
     }
 
-    let code: Code
+    package let code: Code
     /// What failed, for logs: SQLite's message and result code, never a bound value.
     public let message: String
 
-    init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }

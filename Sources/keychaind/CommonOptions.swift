@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import KeychainCore
 import KeychainCrypto
+import KeychainSQLite
+import KeychainStorage
 import Logging
 
 /// Options every subcommand that opens a data directory shares.
@@ -30,6 +32,22 @@ struct StoreOptions: ParsableArguments {
         configuration.keyFile = try setting(keyFile, env: "KEYCHAIND_KEY_FILE", key: "keyFile")
         return configuration
     }
+
+    /// The keychain these options name, for a command-line administration step.
+    func openKeychain() throws -> Keychain {
+        try keychaind.openKeychain(keychainConfiguration(), logger: makeLogger(level: "warning"))
+    }
+}
+
+/// The keychain in `configuration.dataDirectory`, on the embedded SQLite store kept there.
+func openKeychain(_ configuration: KeychainConfiguration, logger: Logger) throws -> Keychain {
+    let store: SQLiteStore
+    do {
+        store = try SQLiteStore(directory: configuration.dataDirectory)
+    } catch {
+        throw KeychainError.notAvailable("storage unavailable: \(error.message)")
+    }
+    return try Keychain(configuration: configuration, store: store, logger: logger)
 }
 
 /// The optional JSON configuration file: a flat object of setting names to strings or numbers.

@@ -18,7 +18,7 @@ extension Keychaind {
 
         func run() throws {
             Hardening.apply()
-            let keychain = try Keychain(configuration: store.keychainConfiguration(), logger: makeLogger(level: "warning"))
+            let keychain = try store.openKeychain()
             defer { keychain.close() }
             let passphrase = try passphraseFile.map(PassphraseInput.fromFile) ?? PassphraseInput.promptNew()
             let issued = try keychain.initialize(passphrase: passphrase)

@@ -86,7 +86,7 @@ extension Keychaind {
                 configuration = try store.keychainConfiguration()
             }
             if let max = try int(maxSecretBytes, "KEYCHAIND_MAX_SECRET_BYTES", "maxSecretBytes") { configuration.maxSecretBytes = max }
-            let keychain = try Keychain(configuration: configuration, logger: logger)
+            let keychain = try openKeychain(configuration, logger: logger)
             if dev { try startDev(keychain, directory: devDirectory!, port: port) }
             if keychain.state == .uninitialized {
                 logger.warning("the keychain is not initialized: run keychaind init --data-dir \(configuration.dataDirectory)")

@@ -27,7 +27,7 @@ extension Keychaind {
                     guard let ms = RFC3339.parse(text) else { throw ValidationError("--expires-at: not an RFC 3339 date-time") }
                     return ms
                 }
-                let keychain = try Keychain(configuration: store.keychainConfiguration(), logger: makeLogger(level: "warning"))
+                let keychain = try store.openKeychain()
                 defer { keychain.close() }
                 let issued = try keychain.createToken(name: name, accessGroups: groups, capabilities: caps, expiresAt: expiry, caller: nil)
                 print("\(issued.token.id)\n\(issued.secret)")
@@ -39,7 +39,7 @@ extension Keychaind {
             @OptionGroup var store: StoreOptions
 
             func run() throws {
-                let keychain = try Keychain(configuration: store.keychainConfiguration(), logger: makeLogger(level: "warning"))
+                let keychain = try store.openKeychain()
                 defer { keychain.close() }
                 for token in try keychain.listTokens(caller: nil) {
                     print(String(decoding: token.json.serialized(), as: UTF8.self))
@@ -53,7 +53,7 @@ extension Keychaind {
             @Argument(help: "The token id (tok_…).") var id: String
 
             func run() throws {
-                let keychain = try Keychain(configuration: store.keychainConfiguration(), logger: makeLogger(level: "warning"))
+                let keychain = try store.openKeychain()
                 defer { keychain.close() }
                 try keychain.revokeToken(id: id, caller: nil)
                 print("revoked \(id)")
@@ -69,7 +69,7 @@ extension Keychaind {
         @Option(help: "Read the new passphrase from this file.") var newPassphraseFile: String?
 
         func run() throws {
-            let keychain = try Keychain(configuration: store.keychainConfiguration(), logger: makeLogger(level: "warning"))
+            let keychain = try store.openKeychain()
             defer { keychain.close() }
             let old = try oldPassphraseFile.map(PassphraseInput.fromFile) ?? PassphraseInput.prompt("Current passphrase: ")
             let new = try newPassphraseFile.map(PassphraseInput.fromFile) ?? PassphraseInput.promptNew()

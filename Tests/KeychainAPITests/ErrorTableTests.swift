@@ -1,6 +1,6 @@
 import Foundation
-import HTTPTestClient
-import KeychainCore
+import TestSupport
+@testable import KeychainCore
 import KeychainStorage
 import Testing
 
@@ -121,15 +121,14 @@ import Testing
         let f = try APIFixture()
         let victim = try f.add(service: "victim", secret: "dmljdGlt")
         let target = try f.add(service: "target")
-        let store = try SQLiteStore(path: f.directory + "/keychain.db")
-        try store.write { writer in
+        // Storage is untrusted: swap a secret's ciphertext onto another row behind the keychain.
+        try f.keychain.store.write { writer in
             let rows = try writer.items(matching: ItemFilter())
             var row = try #require(rows.first { PersistentRef.encode($0.ref) == target })
             row.secret = rows.first { PersistentRef.encode($0.ref) == victim }?.secret
             row.lookups = []
             try writer.replace(row)
         }
-        store.close()
         let response = try f.call("GET", "/v1/items/\(target)?returnData=true")
         response.expectError(500, -26275, naming: "valueData")
         #expect(!response.text.contains("dmljdGlt"))

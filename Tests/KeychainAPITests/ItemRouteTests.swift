@@ -1,4 +1,4 @@
-import HTTPTestClient
+import TestSupport
 import KeychainCore
 import Testing
 

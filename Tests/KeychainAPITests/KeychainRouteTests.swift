@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import HTTPTestClient
+import TestSupport
 import KeychainCore
 import KeychainCrypto
 import Synchronization

@@ -42,9 +42,7 @@ import Testing
         let victim = try f.addGeneric(service: "victim", account: "v", secret: "victim-secret")
         let attacker = try f.addGeneric(service: "attacker", account: "a", secret: "attacker-secret")
         // Storage is untrusted: write the victim's sealed secret onto the attacker's row.
-        let store = try SQLiteStore(path: f.directory.path + "/keychain.db")
-        defer { store.close() }
-        try store.write { writer in
+        try f.keychain.store.write { writer in
             let rows = try writer.items(matching: ItemFilter())
             let source = try #require(rows.first { PersistentRef.encode($0.ref) == victim })
             var target = try #require(rows.first { PersistentRef.encode($0.ref) == attacker })
@@ -63,9 +61,7 @@ import Testing
         let f = try Fixture()
         let ref = try f.addGeneric(service: "s", account: "a", secret: "pw", group: "private")
         try f.addGeneric(service: "t", account: "b", group: "public")
-        let store = try SQLiteStore(path: f.directory.path + "/keychain.db")
-        defer { store.close() }
-        try store.write { writer in
+        try f.keychain.store.write { writer in
             let rows = try writer.items(matching: ItemFilter())
             let publicGroup = try #require(rows.first { PersistentRef.encode($0.ref) != ref }).group
             var moved = try #require(rows.first { PersistentRef.encode($0.ref) == ref })

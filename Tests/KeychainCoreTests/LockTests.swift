@@ -151,7 +151,7 @@ import Testing
 
     @Test func anUninitializedKeychainIsNotAvailable() throws {
         let directory = TemporaryDirectory()
-        let keychain = try Keychain(configuration: Fixture.configuration(directory.path, ManualClock()), logger: .init(label: "t"))
+        let keychain = try Keychain.open(.testing(directory.path, clock: ManualClock()))
         #expect(keychain.state == .uninitialized)
         expectError(.notAvailable("")) { try keychain.unlock(passphrase: SecureBytes(utf8: "x")) }
         expectError(.notAvailable("")) { _ = try keychain.authenticate(bearer: "kcd_x") }
@@ -161,7 +161,7 @@ import Testing
         let directory = TemporaryDirectory()
         var configuration = KeychainConfiguration(dataDirectory: directory.path)
         configuration.kdfLimits = .insecureMinimumForTesting
-        let keychain = try Keychain(configuration: configuration, logger: .init(label: "t"))
+        let keychain = try Keychain.open(configuration)
         expectError(.anyParam, naming: "kdfLimits") { _ = try keychain.initialize(passphrase: SecureBytes(utf8: "x")) }
         #expect(KeychainConfiguration(dataDirectory: "/x").kdfLimits.isAtLeastModerate)
     }

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTestClient
+import TestSupport
 @testable import KeychainAPI
 @testable import KeychainCore
 import KeychainCrypto
@@ -7,11 +7,9 @@ import Logging
 import MicroHTTP
 import Testing
 
-let testPassphrase = "correct horse battery staple"
-
 /// A keychain and its server on 127.0.0.1, port 0, in a directory of its own.
 final class APIFixture {
-    let directory: String
+    let directory: TemporaryDirectory
     let keychain: Keychain
     let server: KeychainServer
     let adminToken: String
@@ -19,14 +17,12 @@ final class APIFixture {
 
     /// `initialize: false` leaves the keychain uninitialized.
     init(initialize: Bool = true, kdf: KDFLimits = .insecureMinimumForTesting, maxBodyBytes: Int = 1 << 20, trustedProxies: [String] = []) throws {
-        var template = Array((NSTemporaryDirectory() + "kcd-api-XXXXXX").utf8CString)
-        directory = String(cString: template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }!)
-        var configuration = KeychainConfiguration(dataDirectory: directory)
+        directory = TemporaryDirectory(prefix: "kcd-api")
+        var configuration = KeychainConfiguration.testing(directory.path)
         configuration.kdfLimits = kdf
-        configuration.allowWeakKDFForTesting = true
         let store = logs
         let logger = Logger(label: "test") { _ in RecordingLogHandler(store: store) }
-        keychain = try Keychain(configuration: configuration, logger: logger)
+        keychain = try Keychain.open(configuration, logger: logger)
         adminToken = initialize ? try keychain.initialize(passphrase: SecureBytes(utf8: testPassphrase)).secret : ""
         var http = HTTPServerConfiguration(host: "127.0.0.1", port: 0)
         http.maxBodyBytes = maxBodyBytes
@@ -35,10 +31,7 @@ final class APIFixture {
         server = try KeychainServer(keychain: keychain, http: http, api: api, logger: logger)
     }
 
-    deinit {
-        server.shutdown()
-        try? FileManager.default.removeItem(atPath: directory)
-    }
+    deinit { server.shutdown() }
 
     func client() throws -> RawHTTPClient { try RawHTTPClient(port: server.port) }
 

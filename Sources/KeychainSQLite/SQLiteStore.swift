@@ -1,3 +1,5 @@
+internal import Foundation
+public import KeychainStorage
 import Synchronization
 
 /// The embedded default store: SQLite in WAL mode, one writer, a pool of readers, and the
@@ -23,6 +25,21 @@ public final class SQLiteStore: KeychainStore {
     /// Commits so far: raised after each COMMIT returns, before any writer is answered.
     private let generation = Atomic<UInt64>(0)
     private let busyTimeoutMilliseconds: Int
+
+    /// The database's file name in a data directory.
+    public static let fileName = "keychain.db"
+
+    /// Opens (creating if needed) `keychain.db` in `directory`, which is created with mode 0700
+    /// when missing.
+    public convenience init(directory: String) throws(StorageError) {
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .unavailable("data directory cannot be created: \(directory)")
+        }
+        try self.init(path: directory + "/" + Self.fileName)
+    }
 
     /// Opens (creating if needed) the database at `path` and applies pending migrations.
     public init(path: String, busyTimeoutMilliseconds: Int = 5_000) throws(StorageError) {

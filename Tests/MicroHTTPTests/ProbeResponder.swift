@@ -3,7 +3,7 @@ import Logging
 import MicroHTTP
 import Synchronization
 import Testing
-@_exported import HTTPTestClient
+@_exported import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,5 @@
+import KeychainStorage
+
 /// Numbered schema migrations, applied in order and recorded in `PRAGMA user_version`.
 enum Migrations {
     /// Append only: a released migration never changes.

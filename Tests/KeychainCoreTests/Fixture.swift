@@ -3,38 +3,8 @@ import Foundation
 import KeychainCrypto
 import Logging
 import Synchronization
+@_exported import TestSupport
 import Testing
-
-/// A clock the test moves by hand: no sleeps.
-final class ManualClock: KeychainClock {
-    private let state = Mutex<(now: Int64, uptime: Int64)>((1_790_000_000_000, 1_000))
-
-    func now() -> Int64 { state.withLock { $0.now } }
-    func uptime() -> Int64 { state.withLock { $0.uptime } }
-
-    /// Moves both clocks forward.
-    func advance(seconds: Int64) {
-        state.withLock {
-            $0.now += seconds * 1000
-            $0.uptime += seconds * 1000
-        }
-    }
-}
-
-/// A fresh temporary directory, removed when the value goes.
-final class TemporaryDirectory {
-    let path: String
-
-    init() {
-        var template = Array((NSTemporaryDirectory() + "/keychaind-test-XXXXXX").utf8CString)
-        let result = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        path = String(cString: result!)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
-let testPassphrase = "correct horse battery staple"
 
 /// A keychain in its own directory with a manual clock, initialised and unlocked.
 final class Fixture {
@@ -45,25 +15,16 @@ final class Fixture {
     let adminSecret: String
 
     init(lockInterval: Int = 300) throws {
-        keychain = try Keychain(configuration: Self.configuration(directory.path, clock, lockInterval), logger: Logger(label: "test"))
+        keychain = try Keychain.open(.testing(directory.path, clock: clock, lockInterval: lockInterval))
         let issued = try keychain.initialize(passphrase: SecureBytes(utf8: testPassphrase))
         admin = issued.token
         adminSecret = issued.secret
     }
 
-    static func configuration(_ path: String, _ clock: ManualClock, _ lockInterval: Int = 300) -> KeychainConfiguration {
-        var configuration = KeychainConfiguration(dataDirectory: path)
-        configuration.kdfLimits = .insecureMinimumForTesting
-        configuration.allowWeakKDFForTesting = true
-        configuration.clock = clock
-        configuration.defaultLockInterval = lockInterval
-        return configuration
-    }
-
     /// Closes and reopens the keychain on the same directory, as a process restart does.
     func restart() throws {
         keychain.close()
-        keychain = try Keychain(configuration: Self.configuration(directory.path, clock), logger: Logger(label: "test"))
+        keychain = try Keychain.open(.testing(directory.path, clock: clock))
     }
 
     func unlock(_ passphrase: String = testPassphrase) throws {

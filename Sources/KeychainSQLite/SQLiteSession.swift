@@ -1,3 +1,5 @@
+import KeychainStorage
+
 /// Reads and writes on one connection inside the transaction its store opened.
 final class SQLiteSession: StoreWriter {
     private let connection: SQLiteConnection

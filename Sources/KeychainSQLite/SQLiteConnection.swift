@@ -1,4 +1,5 @@
 internal import CSQLite
+import KeychainStorage
 
 /// One SQLite connection, used by one thread at a time (opened with `SQLITE_OPEN_NOMUTEX`).
 ///

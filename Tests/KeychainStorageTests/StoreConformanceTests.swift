@@ -1,0 +1,192 @@
+import Foundation
+import KeychainStorage
+import Synchronization
+import TestSupport
+import Testing
+
+/// The storage conformance suite: every `KeychainStore` backend runs it, through
+/// `StoreBackend.all` (TestSupport/Stores.swift), where a new backend adds its factory.
+@Suite struct StoreConformanceTests {
+    static func record(_ n: UInt8, group: UInt8 = 1, lookups: [[UInt8]] = []) -> ItemRecord {
+        ItemRecord(
+            ref: [UInt8](repeating: n, count: 16), itemClass: 1, group: [group], protection: 1, synchronizable: false,
+            created: 1, modified: 1, version: 1, primaryKey: [n, 0xAA], attributes: [n], secret: [n, n], lookups: lookups)
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func insertThenReadBack(backend: StoreBackend) throws {
+        let b = try TestStore(backend)
+        let id = try b.store.write { try $0.insert(Self.record(1, lookups: [[9]])) }
+        let read = try b.store.read { try $0.items(matching: ItemFilter()) }
+        var expected = Self.record(1)
+        expected.rowID = id
+        #expect(read == [expected])
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func primaryKeysFindTheirItemsAndASearchCanLeaveTheAttributesUnread(backend: StoreBackend) throws {
+        let b = try TestStore(backend)
+        let ids = try b.store.write { w in
+            try [w.insert(Self.record(1, lookups: [[9]])), w.insert(Self.record(2)), w.insert(Self.record(3, lookups: [[9]]))]
+        }
+        var filter = ItemFilter(primaryKeys: [Self.record(3).primaryKey, Self.record(1).primaryKey, [0xFF]])
+        #expect(try b.store.items(matching: filter).map(\.rowID) == [ids[0], ids[2]], "insertion order")
+        filter.lookups = [[9]]
+        filter.primaryKeys = [Self.record(2).primaryKey]
+        #expect(try b.store.items(matching: filter).isEmpty, "a lookup the item lacks still excludes it")
+        filter = ItemFilter(primaryKeys: [Self.record(1).primaryKey])
+        filter.readsAttributes = false
+        var expected = Self.record(1)
+        expected.rowID = ids[0]
+        expected.primaryKey = []
+        expected.attributes = []
+        #expect(try b.store.items(matching: filter) == [expected])
+        #expect(try b.store.read { try $0.countItems(matching: filter) } == 1)
+    }
+
+    /// Filters with different conditions never share a statement, however many values each binds
+    /// (a cache key packing counts into fixed-width fields once confused 4,095 groups with a class).
+    @Test(arguments: StoreBackend.all)
+    func filtersOfDifferentShapesNeverShareAStatement(backend: StoreBackend) throws {
+        let b = try TestStore(backend)
+        let id = try b.store.write { try $0.insert(Self.record(1, group: 1)) }
+        let groups = (0..<4094).map { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8), 0xEE] } + [[1]]
+        #expect(try b.store.items(matching: ItemFilter(classes: [1], groups: groups)).map(\.rowID) == [id])
+        #expect(try b.store.items(matching: ItemFilter(classes: [1, 2])).map(\.rowID) == [id])
+        #expect(try b.store.items(matching: ItemFilter(classes: [1, 2], groups: [[2]])).isEmpty)
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func aSecondPrimaryKeyIsAUniqueViolationAndRollsBack(backend: StoreBackend) throws {
+        let b = try TestStore(backend)
+        try b.store.write { _ = try $0.insert(Self.record(1)) }
+        var clash = Self.record(2)
+        clash.primaryKey = Self.record(1).primaryKey
+        #expect(throws: StorageError.uniqueViolation) {
+            try b.store.write { w in
+                _ = try w.insert(Self.record(3))
+                _ = try w.insert(clash)
+            }
+        }
+        #expect(try b.store.read { try $0.countItems(matching: ItemFilter()) } == 1)
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func filtersAndEveryLookupAreANDed(backend: StoreBackend) throws {
+        let b = try TestStore(backend)
+        try b.store.write { w in
+            _ = try w.insert(Self.record(1, group: 1, lookups: [[0xA], [0xB]]))
+            _ = try w.insert(Self.record(2, group: 1, lookups: [[0xA]]))
+            _ = try w.insert(Self.record(3, group: 2, lookups: [[0xA], [0xB]]))
+        }
+        func refs(_ filter: ItemFilter) throws -> [UInt8] { try b.store.read { try $0.items(matching: filter) }.map { $0.ref[0] } }
+        #expect(try refs(ItemFilter(lookups: [[0xA]])) == [1, 2, 3])
+        #expect(try refs(ItemFilter(lookups: [[0xA], [0xB]])) == [1, 3])
+        #expect(try refs(ItemFilter(groups: [[1]], lookups: [[0xA], [0xB]])) == [1])
+        #expect(try refs(ItemFilter(groups: [])) == [])
+        #expect(try refs(ItemFilter(ref: [UInt8](repeating: 2, count: 16))) == [2])
+        #expect(try refs(ItemFilter(lookups: [[0xA]], limit: 2)) == [1, 2])
+        #expect(try refs(ItemFilter(classes: [2])) == [])
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func replaceRewritesLookupsAndDeleteRemovesThem(backend: StoreBackend) throws {
+        let b = try TestStore(backend)
+        let id = try b.store.write { try $0.insert(Self.record(1, lookups: [[0xA]])) }
+        var changed = Self.record(1, lookups: [[0xB]])
+        changed.rowID = id
+        changed.version = 2
+        try b.store.write { try $0.replace(changed) }
+        #expect(try b.store.read { try $0.items(matching: ItemFilter(lookups: [[0xA]])) }.isEmpty)
+        #expect(try b.store.read { try $0.items(matching: ItemFilter(lookups: [[0xB]])) }.map(\.version) == [2])
+        try b.store.write { try $0.delete(rowIDs: [id]) }
+        #expect(try b.store.read { try $0.countItems(matching: ItemFilter()) } == 0)
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func metaAndTokensRoundTrip(backend: StoreBackend) throws {
+        let b = try TestStore(backend)
+        let token = TokenRecord(id: "tok_1", hash: [1, 2], sealed: [3], expires: nil, created: 5)
+        try b.store.write { w in
+            try w.setMeta("k", [1, 2, 3])
+            try w.insert(token)
+        }
+        #expect(try b.store.read { try $0.meta("k") } == [1, 2, 3])
+        #expect(try b.store.read { try $0.token(hash: [1, 2]) } == token)
+        #expect(try b.store.write { try $0.deleteToken(id: "tok_1") })
+        #expect(try b.store.write { try $0.deleteToken(id: "tok_1") } == false)
+        #expect(try b.store.read { try $0.tokens() }.isEmpty)
+    }
+
+    /// Readers keep a read transaction open between reads; every commit must still be seen by
+    /// the next read, through either path, and by a second reader checked out during a read.
+    @Test(arguments: StoreBackend.all)
+    func everyReadSeesTheCommitsBeforeIt(backend: StoreBackend) throws {
+        let b = try TestStore(backend)
+        let all = ItemFilter()
+        #expect(try b.store.items(matching: all).isEmpty)
+        #expect(try b.store.read { try $0.countItems(matching: all) } == 0)
+        let first = try b.store.write { try $0.insert(Self.record(1)) }
+        #expect(try b.store.items(matching: all).map(\.rowID) == [first])
+        #expect(try b.store.read { try $0.countItems(matching: all) } == 1)
+        try b.store.read { reader in
+            // A second reader, checked out while the first is busy, then a commit between reads.
+            #expect(try b.store.items(matching: all).count == 1)
+            _ = try b.store.write { try $0.insert(Self.record(2)) }
+            #expect(try b.store.items(matching: all).count == 2)
+            _ = try reader.countItems(matching: all)
+        }
+        #expect(try b.store.read { try $0.countItems(matching: all) } == 2)
+        var replaced = try #require(try b.store.items(matching: ItemFilter(ref: Self.record(1).ref)).first)
+        replaced.version = 9
+        try b.store.write { try $0.replace(replaced) }
+        #expect(try b.store.items(matching: ItemFilter(ref: Self.record(1).ref)).first?.version == 9)
+        try b.store.write { try $0.delete(rowIDs: [first]) }
+        #expect(try b.store.items(matching: all).count == 1)
+        #expect(try b.store.read { try $0.countItems(matching: all) } == 1)
+    }
+
+}
+
+@Suite struct GroupCommitTests {
+    struct Refused: Error {}
+
+    @Test(arguments: StoreBackend.all)
+    func concurrentWritersCommitAndAFailureRollsBackOnlyItsOwnWrite(backend: StoreBackend) throws {
+        let b = try TestStore(backend)
+        let store = b.store
+        let outcomes = Mutex<[Int: Bool]>([:])
+        DispatchQueue.concurrentPerform(iterations: 64) { n in
+            let committed: Bool
+            do {
+                try store.write { writer in
+                    _ = try writer.insert(StoreConformanceTests.record(UInt8(n)))
+                    if n % 4 == 3 { throw Refused() }
+                }
+                committed = true
+            } catch {
+                committed = false
+            }
+            outcomes.withLock { $0[n] = committed }
+        }
+        let refs = Set(try b.store.read { try $0.items(matching: ItemFilter()) }.map { Int($0.ref[0]) })
+        let expected = Set((0..<64).filter { $0 % 4 != 3 })
+        #expect(refs == expected)
+        #expect(outcomes.withLock { $0 }.filter(\.value).keys.sorted() == expected.sorted())
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func aUniqueViolationInABatchFailsOnlyThatWriter(backend: StoreBackend) throws {
+        let b = try TestStore(backend)
+        try b.store.write { _ = try $0.insert(StoreConformanceTests.record(200)) }
+        let failures = Atomic<Int>(0)
+        let store = b.store
+        DispatchQueue.concurrentPerform(iterations: 32) { n in
+            var record = StoreConformanceTests.record(UInt8(n))
+            if n % 8 == 0 { record.primaryKey = StoreConformanceTests.record(200).primaryKey }
+            do { try store.write { _ = try $0.insert(record) } } catch { failures.add(1, ordering: .relaxed) }
+        }
+        #expect(failures.load(ordering: .relaxed) == 4)
+        #expect(try b.store.read { try $0.countItems(matching: ItemFilter()) } == 1 + 28)
+    }
+}
