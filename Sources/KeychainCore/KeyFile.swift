@@ -27,6 +27,11 @@ enum KeyFile {
         return key
     }
 
+    /// Removes a key file this process created for a keychain it then did not create.
+    static func remove(_ path: String) {
+        unlink(path)
+    }
+
     /// Reads the key; errSecNotAvailable when missing or of the wrong size.
     static func read(_ path: String) throws(KeychainError) -> SecureBytes {
         let fd = open(path, O_RDONLY | O_CLOEXEC)

@@ -43,31 +43,32 @@ public final class Keychain: Sendable {
         } catch {
             throw .notAvailable("data directory cannot be created: \(configuration.dataDirectory)")
         }
-        let meta: ([UInt8]?, [UInt8]?, [UInt8]?)
-        do {
-            meta = try store.read { reader in
-                (
-                    try reader.meta(Barrier.MetaKey.metadata), try reader.meta(Barrier.MetaKey.always),
-                    try reader.meta(Settings.lockInterval)
-                )
-            }
-        } catch {
-            throw .notAvailable("storage unavailable: \(error)")
+        barrierSlot = Mutex(nil)
+        lockIntervalSeconds = Atomic(configuration.defaultLockInterval)
+        try refreshSettings()
+        _ = try loadBarrier()
+    }
+
+    /// The barrier of the keychain the store holds, opened with the instance key and kept; `nil`
+    /// while the store holds none. Read from the store whenever this process has no barrier
+    /// yet, so a keychain that another process initialised is found.
+    private func loadBarrier() throws(KeychainError) -> Barrier? {
+        if let barrier = barrierSlot.withLock({ $0 }) { return barrier }
+        let wrapped = try snapshot { reader in
+            (try reader.meta(Barrier.MetaKey.metadata), try reader.meta(Barrier.MetaKey.always))
         }
-        lockIntervalSeconds = Atomic(
-            meta.2.flatMap(Settings.decodeInt).map(Int.init) ?? configuration.defaultLockInterval)
-        if let wrappedMetadata = meta.0, let wrappedAlways = meta.1 {
-            let instanceKey = try KeyFile.read(configuration.resolvedKeyFile)
-            do {
-                barrierSlot = Mutex(
-                    try Barrier(
-                        instanceKey: instanceKey, wrappedMetadata: wrappedMetadata, wrappedAlways: wrappedAlways
-                    ))
-            } catch {
-                throw .decode("the instance key file does not open this keychain's keys")
-            }
-        } else {
-            barrierSlot = Mutex(nil)
+        guard let wrappedMetadata = wrapped.0, let wrappedAlways = wrapped.1 else { return nil }
+        let instanceKey = try KeyFile.read(configuration.resolvedKeyFile)
+        let opened: Barrier
+        do {
+            opened = try Barrier(instanceKey: instanceKey, wrappedMetadata: wrappedMetadata, wrappedAlways: wrappedAlways)
+        } catch {
+            throw .decode("the instance key file does not open this keychain's keys")
+        }
+        return barrierSlot.withLock { slot in
+            if let barrier = slot { return barrier }
+            slot = opened
+            return opened
         }
     }
 
@@ -84,14 +85,14 @@ public final class Keychain: Sendable {
     // MARK: state
 
     public var state: KeychainState {
-        guard let barrier = barrierSlot.withLock({ $0 }) else { return .uninitialized }
+        guard let barrier = try? loadBarrier() else { return .uninitialized }
         enforceAutoLock(barrier)
         return barrier.isUnlocked ? .unlocked : .locked
     }
 
     /// The barrier, or errSecNotAvailable when uninitialized. Applies a due auto-lock first.
     func barrier() throws(KeychainError) -> Barrier {
-        guard let barrier = barrierSlot.withLock({ $0 }) else {
+        guard let barrier = try loadBarrier() else {
             throw .notAvailable("the keychain is not initialized; run keychaind init")
         }
         enforceAutoLock(barrier)
@@ -106,39 +107,56 @@ public final class Keychain: Sendable {
         }
         try requirePassphrase(passphrase, key: "passphrase")
         return try kdfGate.withLock { _ throws(KeychainError) -> IssuedToken in
-            guard barrierSlot.withLock({ $0 }) == nil else {
-                throw .param("keychain: already initialized")
-            }
+            guard try loadBarrier() == nil else { throw Self.alreadyInitialized }
             let salt = Sodium.randomBytes(PasswordHash.saltLength)
             let limits = configuration.kdfLimits
             let kek = try Self.crypto { () throws(CryptoError) in
                 try PasswordHash.deriveKey(passphrase: passphrase, salt: salt, limits: limits)
             }
-            let instanceKey = try KeyFile.create(configuration.resolvedKeyFile)
-            let wrapped = try Self.crypto { () throws(CryptoError) in
-                try Barrier.generate(instanceKey: instanceKey, kek: kek)
+            let keyFile = configuration.resolvedKeyFile
+            let instanceKey = try KeyFile.create(keyFile)
+            let wrapped: [String: [UInt8]]
+            let barrier: Barrier
+            let admin: (issued: IssuedToken, record: TokenRecord)
+            let created: Bool
+            do throws(KeychainError) {
+                wrapped = try Self.crypto { () throws(CryptoError) in
+                    try Barrier.generate(instanceKey: instanceKey, kek: kek)
+                }
+                barrier = try Self.crypto { () throws(CryptoError) in
+                    let b = try Barrier(
+                        instanceKey: instanceKey, wrappedMetadata: wrapped[Barrier.MetaKey.metadata]!,
+                        wrappedAlways: wrapped[Barrier.MetaKey.always]!)
+                    let keys = try Barrier.unwrapClassKeys(
+                        kek: kek, wrappedWhenUnlocked: wrapped[Barrier.MetaKey.whenUnlocked]!,
+                        wrappedAfterFirstUnlock: wrapped[Barrier.MetaKey.afterFirstUnlock]!)
+                    b.install(whenUnlocked: keys.whenUnlocked, afterFirstUnlock: keys.afterFirstUnlock)
+                    return b
+                }
+                admin = try makeToken(
+                    barrier: barrier, name: "admin", accessGroups: ["*"],
+                    capabilities: Set(Capability.allCases), expiresAt: nil)
+                let lockInterval = Settings.encodeInt(Int64(self.lockIntervalSeconds.load(ordering: .relaxed)))
+                // Created only if absent, in one transaction: of two processes initialising one
+                // store, exactly one succeeds, and the other writes nothing.
+                created = try transaction { writer in
+                    guard try writer.insertMeta(Barrier.MetaKey.metadata, wrapped[Barrier.MetaKey.metadata]!) else {
+                        return false
+                    }
+                    for (key, value) in wrapped where key != Barrier.MetaKey.metadata { try writer.setMeta(key, value) }
+                    try writer.setMeta(Barrier.MetaKey.salt, salt)
+                    try writer.setMeta(Barrier.MetaKey.limits, Settings.encodeLimits(limits))
+                    try writer.setMeta(Settings.lockInterval, lockInterval)
+                    try writer.insert(admin.record)
+                    return true
+                }
+            } catch {
+                KeyFile.remove(keyFile)
+                throw error
             }
-            let barrier = try Self.crypto { () throws(CryptoError) in
-                let b = try Barrier(
-                    instanceKey: instanceKey, wrappedMetadata: wrapped[Barrier.MetaKey.metadata]!,
-                    wrappedAlways: wrapped[Barrier.MetaKey.always]!)
-                let keys = try Barrier.unwrapClassKeys(
-                    kek: kek, wrappedWhenUnlocked: wrapped[Barrier.MetaKey.whenUnlocked]!,
-                    wrappedAfterFirstUnlock: wrapped[Barrier.MetaKey.afterFirstUnlock]!)
-                b.install(whenUnlocked: keys.whenUnlocked, afterFirstUnlock: keys.afterFirstUnlock)
-                return b
-            }
-            let admin = try makeToken(
-                barrier: barrier, name: "admin", accessGroups: ["*"],
-                capabilities: Set(Capability.allCases), expiresAt: nil)
-            try transaction { writer in
-                for (key, value) in wrapped { try writer.setMeta(key, value) }
-                try writer.setMeta(Barrier.MetaKey.salt, salt)
-                try writer.setMeta(Barrier.MetaKey.limits, Settings.encodeLimits(limits))
-                try writer.setMeta(
-                    Settings.lockInterval,
-                    Settings.encodeInt(Int64(self.lockIntervalSeconds.load(ordering: .relaxed))))
-                try writer.insert(admin.record)
+            guard created else {
+                KeyFile.remove(keyFile)
+                throw Self.alreadyInitialized
             }
             barrierSlot.withLock { $0 = barrier }
             lastSecretUse.store(clock.uptime(), ordering: .relaxed)
@@ -146,6 +164,8 @@ public final class Keychain: Sendable {
             return admin.issued
         }
     }
+
+    static let alreadyInitialized = KeychainError.param("keychain: already initialized")
 
     /// Unlocks with the passphrase (idempotent: unlocking an unlocked keychain succeeds).
     ///
@@ -215,9 +235,20 @@ public final class Keychain: Sendable {
         lockIntervalSeconds.store(seconds, ordering: .relaxed)
     }
 
-    /// Locks now if `lockInterval` has passed since a whenUnlocked secret was last used.
-    /// The server calls this on a timer; every operation calls it first.
+    /// Reads the settings again from the store, where another process sharing it may have
+    /// changed them. `checkAutoLock` does, so a server sees such a change within a second.
+    public func refreshSettings() throws(KeychainError) {
+        let stored = try snapshot { try $0.meta(Settings.lockInterval) }
+        if let seconds = stored.flatMap(Settings.decodeInt) {
+            lockIntervalSeconds.store(Int(seconds), ordering: .relaxed)
+        }
+    }
+
+    /// Refreshes the settings, then locks if `lockInterval` has passed since a whenUnlocked
+    /// secret was last used. The server calls this every second; every operation checks the
+    /// auto-lock (without the refresh) first.
     public func checkAutoLock() {
+        try? refreshSettings()
         if let barrier = barrierSlot.withLock({ $0 }) { enforceAutoLock(barrier) }
     }
 
@@ -254,13 +285,24 @@ public final class Keychain: Sendable {
         }
         do {
             let keys = try Barrier.unwrapClassKeys(kek: kek, wrappedWhenUnlocked: wu, wrappedAfterFirstUnlock: afu)
-            if throttle.failures > 0 { try writeThrottle(UnlockThrottle()) }
+            if throttle.failures > 0 { try transaction { try $0.setMeta(UnlockThrottle.metaKey, nil) } }
             return (keys, limits)
         } catch {
-            let failed = throttle.recordingFailure(at: clock.now())
-            try writeThrottle(failed)
-            logger.info("unlock failed: wrong passphrase", metadata: ["unlock.failures": "\(failed.failures)"])
+            let failures = try recordFailedUnlock()
+            logger.info("unlock failed: wrong passphrase", metadata: ["unlock.failures": "\(failures)"])
             throw .authFailed("\(key): incorrect passphrase")
+        }
+    }
+
+    /// Counts a failed unlock in the store, reading the count in the same transaction, so
+    /// that failures in several processes sharing the store all count. Returns the new count.
+    private func recordFailedUnlock() throws(KeychainError) -> Int {
+        let now = clock.now()
+        return try transaction { writer in
+            let stored = try writer.meta(UnlockThrottle.metaKey).flatMap(UnlockThrottle.init(encoded:))
+            let failed = (stored ?? UnlockThrottle()).recordingFailure(at: now)
+            try writer.setMeta(UnlockThrottle.metaKey, failed.encoded)
+            return failed.failures
         }
     }
 
@@ -281,12 +323,6 @@ public final class Keychain: Sendable {
     private func readThrottle() throws(KeychainError) -> UnlockThrottle {
         let raw = try snapshot { try $0.meta(UnlockThrottle.metaKey) }
         return raw.flatMap(UnlockThrottle.init(encoded:)) ?? UnlockThrottle()
-    }
-
-    private func writeThrottle(_ throttle: UnlockThrottle) throws(KeychainError) {
-        try transaction {
-            try $0.setMeta(UnlockThrottle.metaKey, throttle.failures == 0 ? nil : throttle.encoded)
-        }
     }
 
     /// Runs `body` in a read snapshot; storage failures become errSecNotAvailable.

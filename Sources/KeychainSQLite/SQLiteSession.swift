@@ -112,6 +112,12 @@ final class SQLiteSession: StoreWriter {
         }
     }
 
+    func insertMeta(_ key: String, _ value: [UInt8]) throws(StorageError) -> Bool {
+        try connection.statement("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING")
+            .run([.text(key), .blob(value)])
+        return connection.changes > 0
+    }
+
     func insert(_ token: TokenRecord) throws(StorageError) {
         try connection.statement("INSERT INTO tokens (id, hash, sealed, expires, created) VALUES (?, ?, ?, ?, ?)").run([
             .text(token.id), .blob(token.hash), .blob(token.sealed), token.expires.map { .int($0) } ?? .null,

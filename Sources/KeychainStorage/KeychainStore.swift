@@ -10,6 +10,12 @@ public protocol StoreReader {
 }
 
 /// Writes inside one transaction; nothing is visible or durable until the transaction commits.
+///
+/// Reads through a writer see every commit before the transaction began, and nothing another
+/// writer commits can slip in between them and the transaction's own commit: a read-modify-write
+/// inside one `write` cannot lose another writer's update, in this process or in another one
+/// sharing the database. (SQLite: `BEGIN IMMEDIATE` takes the database's write lock before the
+/// first read. A server database would read with `SELECT … FOR UPDATE`, or run serializable.)
 public protocol StoreWriter: StoreReader {
     /// Inserts a new item; `uniqueViolation` if its primary key exists. Returns the row id.
     @discardableResult
@@ -19,6 +25,9 @@ public protocol StoreWriter: StoreReader {
     /// Deletes the items with these row ids.
     func delete(rowIDs: [Int64]) throws(StorageError)
     func setMeta(_ key: String, _ value: [UInt8]?) throws(StorageError)
+    /// Creates `key` unless it exists; `false`, changing nothing, when it does. Two writers
+    /// creating the same key: exactly one gets `true`.
+    func insertMeta(_ key: String, _ value: [UInt8]) throws(StorageError) -> Bool
     func insert(_ token: TokenRecord) throws(StorageError)
     /// Deletes the token with `id`; `false` when there was none.
     func deleteToken(id: String) throws(StorageError) -> Bool
@@ -27,7 +36,9 @@ public protocol StoreWriter: StoreReader {
 /// Untrusted storage behind the barrier: it sees ciphertext, digests and opaque ids only.
 ///
 /// `read` may run concurrently with other reads and with a write; `write` runs one at a time
-/// and is durable when it returns. A PostgreSQL backend implements the same protocol.
+/// and is durable when it returns. Each store lives in its own target and runs the shared
+/// conformance suite (`Tests/KeychainStorageTests`); the executable chooses one and hands it to
+/// the keychain.
 public protocol KeychainStore: Sendable {
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T
     func write<T>(_ body: @escaping (any StoreWriter) throws -> T) throws -> T

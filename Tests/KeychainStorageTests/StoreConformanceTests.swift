@@ -118,6 +118,31 @@ import Testing
         #expect(try b.store.read { try $0.tokens() }.isEmpty)
     }
 
+    @Test(arguments: StoreBackend.all)
+    func insertMetaCreatesOnlyWhatIsAbsent(backend: StoreBackend) throws {
+        let b = try TestStore(backend)
+        #expect(try b.store.write { try $0.insertMeta("k", [1]) })
+        #expect(try b.store.write { try $0.insertMeta("k", [2]) } == false)
+        #expect(try b.store.read { try $0.meta("k") } == [1])
+        try b.store.write { try $0.setMeta("k", nil) }
+        #expect(try b.store.write { try $0.insertMeta("k", [3]) })
+        #expect(try b.store.read { try $0.meta("k") } == [3])
+    }
+
+    /// A read-modify-write inside one `write` loses no concurrent update.
+    @Test(arguments: StoreBackend.all)
+    func concurrentReadModifyWritesLoseNoUpdate(backend: StoreBackend) throws {
+        let b = try TestStore(backend)
+        let store = b.store
+        DispatchQueue.concurrentPerform(iterations: 48) { _ in
+            try! store.write { writer in
+                let count = try writer.meta("count").map { Int($0[0]) + Int($0[1]) << 8 } ?? 0
+                try writer.setMeta("count", [UInt8(truncatingIfNeeded: count + 1), UInt8(truncatingIfNeeded: (count + 1) >> 8)])
+            }
+        }
+        #expect(try b.store.read { try $0.meta("count") } == [48, 0])
+    }
+
     /// Readers keep a read transaction open between reads; every commit must still be seen by
     /// the next read, through either path, and by a second reader checked out during a read.
     @Test(arguments: StoreBackend.all)
