@@ -17,6 +17,9 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# free_port and stop_process, shared with the shell test suites.
+# shellcheck source=Tests/lib.sh
+source "$ROOT/Tests/lib.sh"
 BENCH=$ROOT/Benchmarks
 OUT=$BENCH/out
 LOGS=$OUT/logs
@@ -81,14 +84,8 @@ start_server() {
 
 # stop_server NAME: SIGTERM through its launcher, which kills it after 10 s if need be.
 stop_server() {
-    local pid=${LAUNCHER[$1]}
-    kill -TERM "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
+    stop_process "${LAUNCHER[$1]}"
     unset "LAUNCHER[$1]"
-}
-
-free_port() {
-    "$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }

@@ -1,4 +1,6 @@
-# Shared by the shell suites (Tests/*/run.sh): source it after `set -euo pipefail`.
+# shellcheck shell=bash
+# Shared by the shell suites (Tests/*/run.sh) and Benchmarks/run.sh: source it after
+# `set -euo pipefail`.
 
 # The keychaind binary under test: $KEYCHAIND, or a build with $SWIFT_FLAGS.
 keychaind_binary() {
@@ -17,11 +19,12 @@ free_port() {
     python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
 
-# Stops the process PID (if it still runs) with SIGTERM and reaps it.
+# stop_process PID [SIGNAL]: stops the process PID (if it still runs) with SIGNAL (default TERM)
+# and reaps it.
 stop_process() {
-    local pid=${1:-}
+    local pid=${1:-} signal=${2:-TERM}
     if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then
-        kill -TERM "$pid" 2>/dev/null || true
+        kill -"$signal" "$pid" 2>/dev/null || true
         wait "$pid" 2>/dev/null || true
     fi
 }
@@ -29,4 +32,115 @@ stop_process() {
 # keychaind refuses to run as root without --allow-root; CI runs as root.
 allow_root_flag() {
     if [[ $(id -u) -eq 0 ]]; then echo --allow-root; fi
+}
+
+# --- clean-up on exit -------------------------------------------------------------------------
+
+# What the exit trap cleans up, in this order: the processes named by stop_on_exit (each stopped
+# with its signal), then the directories named by remove_on_exit.
+lib_exit_pid_variables=()
+lib_exit_signals=()
+lib_exit_directories=()
+
+# The EXIT trap that remove_on_exit and stop_on_exit install.
+lib_cleanup() {
+    local i
+    for i in "${!lib_exit_pid_variables[@]}"; do
+        local variable=${lib_exit_pid_variables[$i]}
+        stop_process "${!variable:-}" "${lib_exit_signals[$i]}"
+    done
+    rm -rf "${lib_exit_directories[@]}"
+}
+
+# remove_on_exit DIRECTORY...: removes the DIRECTORYs (temporary ones, from mktemp -d) on exit.
+remove_on_exit() {
+    lib_exit_directories+=("$@")
+    trap lib_cleanup EXIT
+}
+
+# make_tmp: sets tmp to a new temporary directory (mode 0700), removed on exit.
+make_tmp() {
+    # shellcheck disable=SC2034 # the suites' variable
+    tmp=$(mktemp -d)
+    remove_on_exit "$tmp"
+}
+
+# stop_on_exit VARIABLE [SIGNAL]: on exit, stops the process whose pid VARIABLE holds then (none
+# when it is empty) with SIGNAL (default TERM). Sets VARIABLE to empty for now.
+stop_on_exit() {
+    lib_exit_pid_variables+=("$1")
+    lib_exit_signals+=("${2:-TERM}")
+    printf -v "$1" %s ''
+    trap lib_cleanup EXIT
+}
+
+# --- the server under test --------------------------------------------------------------------
+
+# start_keychaind LOG BINARY ARGUMENTS...: runs the keychaind binary BINARY with ARGUMENTS and
+# allow_root_flag in the background, its output to LOG; sets server_pid.
+start_keychaind() {
+    local log=$1 root_flag
+    shift
+    read -r -a root_flag <<<"$(allow_root_flag)"
+    "$@" "${root_flag[@]}" >"$log" 2>&1 &
+    # shellcheck disable=SC2034 # the suites' variable
+    server_pid=$!
+}
+
+# wait_http URL PID [CURL_OPTIONS...]: start-up readiness, a bounded poll (30 s), not test
+# synchronisation: returns 0 as soon as `curl CURL_OPTIONS URL` succeeds (without -f: as soon as
+# URL answers at all), 1 when the process PID has exited or 30 s have passed.
+wait_http() {
+    local url=$1 pid=$2
+    shift 2
+    for _ in $(seq 150); do
+        if ! kill -0 "$pid" 2>/dev/null; then return 1; fi
+        if curl -s --max-time 2 -o /dev/null "$@" "$url" 2>/dev/null; then return 0; fi
+        sleep 0.2
+    done
+    return 1
+}
+
+# wait_files FILE...: a bounded poll (10 s) until every FILE exists and is not empty; 1 if not.
+wait_files() {
+    local file missing
+    for _ in $(seq 50); do
+        missing=
+        for file in "$@"; do [[ -s $file ]] || missing=$file; done
+        if [[ -z $missing ]]; then return 0; fi
+        sleep 0.2
+    done
+    return 1
+}
+
+# fail_with_log MESSAGE LOG: prints MESSAGE and then the file LOG on stderr, and exits 1.
+fail_with_log() {
+    echo "$1" >&2
+    cat "$2" >&2 || true
+    exit 1
+}
+
+# --- checks -----------------------------------------------------------------------------------
+
+# The suite's tally, counted by check (or pass and fail) and printed by report.
+passed=0
+failed=0
+
+# pass, fail: count one check as passed or failed (the caller says what it judged).
+pass() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); }
+
+# check NAME COMMAND...: one check: runs COMMAND and counts it; a failure prints `FAIL: NAME` on
+# stderr.
+check() {
+    local name=$1
+    shift
+    if "$@"; then pass; else fail; echo "FAIL: $name" >&2; fi
+}
+
+# report [SUITE]: the closing line, `SUITE: N passed, N failed` (without `SUITE: ` when none is
+# given); returns 1 when a check failed.
+report() {
+    echo "${1:+$1: }$passed passed, $failed failed"
+    [[ $failed -eq 0 ]]
 }

@@ -25,38 +25,18 @@ source Tests/lib.sh
 
 command -v schemathesis >/dev/null || { echo "conformance: schemathesis is not installed (make deps-test)" >&2; exit 1; }
 
-tmp=$(mktemp -d)
-server_pid=
-cleanup() {
-    stop_process "$server_pid"
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+make_tmp
+stop_on_exit server_pid
 trap 'exit 130' INT TERM
 
 bin=$(keychaind_binary)
 
 port=$(free_port)
 base="http://127.0.0.1:$port"
-serve=("$bin" serve --dev --listen "127.0.0.1:$port" --dev-token-file "$tmp/token")
-serve+=($(allow_root_flag))
-"${serve[@]}" >"$tmp/server.log" 2>&1 &
-server_pid=$!
-
-# Start-up readiness: a bounded poll (30 s), not test synchronisation.
-ready=
-for _ in $(seq 150); do
-    if ! kill -0 "$server_pid" 2>/dev/null; then break; fi
-    if [[ -s $tmp/token ]] && curl -fsS --max-time 2 -o /dev/null "$base/v1/health" 2>/dev/null; then
-        ready=1
-        break
-    fi
-    sleep 0.2
-done
-if [[ -z $ready ]]; then
-    echo "conformance: keychaind did not become ready on $base; its log:" >&2
-    cat "$tmp/server.log" >&2
-    exit 1
+start_keychaind "$tmp/server.log" "$bin" serve --dev --listen "127.0.0.1:$port" --dev-token-file "$tmp/token"
+# Ready: health answers 200 and the dev token file is written.
+if ! { wait_http "$base/v1/health" "$server_pid" -f && wait_files "$tmp/token"; }; then
+    fail_with_log "conformance: keychaind did not become ready on $base; its log:" "$tmp/server.log"
 fi
 token=$(<"$tmp/token")
 auth="Authorization: Bearer $token"

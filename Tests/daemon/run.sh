@@ -11,22 +11,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 source Tests/lib.sh
 bin=$(keychaind_binary)
 
-tmp=$(mktemp -d)
-pid=
-cleanup() {
-    if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid" 2>/dev/null || true; fi
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-passed=0
-failed=0
-check() {
-    local name=$1
-    shift
-    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name" >&2; fi
-}
-read -r -a root <<<"$(allow_root_flag)"
+make_tmp
+stop_on_exit server_pid KILL
 
 # init from a passphrase file writes the admin token with mode 0600 and creates a 0600 key file.
 printf 'daemon test passphrase\n' >"$tmp/pass"
@@ -52,17 +38,11 @@ fi
 # Settings from the environment; starts locked; the passphrase from a file unlocks at start.
 port=$(free_port)
 KEYCHAIND_DATA_DIR="$tmp/data" KEYCHAIND_LISTEN="127.0.0.1:$port" KEYCHAIND_LOG_LEVEL=notice \
-    "$bin" serve "${root[@]}" >"$tmp/serve.log" 2>&1 &
-pid=$!
-code=
-for _ in $(seq 150); do  # start-up readiness: a bounded poll, not test synchronisation
-    code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:$port/v1/health" 2>/dev/null || true)
-    [[ $code == 503 || $code == 200 ]] && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.2
-done
+    start_keychaind "$tmp/serve.log" "$bin" serve
+wait_http "http://127.0.0.1:$port/v1/health" "$server_pid" || true
+code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:$port/v1/health" 2>/dev/null || true)
 check "serve starts locked (health 503)" test "$code" = 503
-check "core dumps are off (RLIMIT_CORE 0)" grep -qE '^Max core file size +0 +0' "/proc/$pid/limits"
+check "core dumps are off (RLIMIT_CORE 0)" grep -qE '^Max core file size +0 +0' "/proc/$server_pid/limits"
 auth="Authorization: Bearer $(cat "$tmp/admin")"
 unlock=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 -X POST "http://127.0.0.1:$port/v1/keychain/unlock" -d '{"passphrase":"daemon test passphrase"}')
 check "unlock with the init passphrase" test "$unlock" = 200
@@ -74,7 +54,7 @@ check "the CLI is refused while serve runs" bash -c "! '$bin' token list --data-
 check "the server still answers after the refusal" test "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/v1/health")" = 200
 
 # SIGUSR1 locks at once: the lock has happened when the signal handler has run, so poll health briefly.
-kill -USR1 "$pid"
+kill -USR1 "$server_pid"
 locked=
 for _ in $(seq 50); do
     [[ $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/v1/health") == 503 ]] && { locked=1; break; }
@@ -84,12 +64,11 @@ check "SIGUSR1 locks" test -n "$locked"
 check "the keychain answers locked status" bash -c "curl -s -H '$auth' 'http://127.0.0.1:$port/v1/keychain' | grep -q '\"state\":\"locked\"'"
 
 # SIGTERM: a clean exit with status 0.
-kill -TERM "$pid"
+kill -TERM "$server_pid"
 status=0
-wait "$pid" || status=$?
-pid=
+wait "$server_pid" || status=$?
+server_pid=
 check "SIGTERM exits 0" test "$status" = 0
 check "the shutdown is logged" grep -q 'stopped; keys zeroed, store closed' "$tmp/serve.log"
 
-echo "daemon: $passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+report daemon

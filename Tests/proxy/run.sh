@@ -20,17 +20,12 @@ command -v openssl >/dev/null || { echo "proxy: openssl is not installed (make d
 
 # $tmp holds the dev token and passphrase (mode 0700); $prefix is nginx's, which its workers
 # (an unprivileged user when the master runs as root) must be able to traverse.
-tmp=$(mktemp -d)
+make_tmp
 prefix=$(mktemp -d)
+remove_on_exit "$prefix"
 chmod 0755 "$prefix"
-server_pid=
-nginx_pid=
-cleanup() {
-    stop_process "$nginx_pid"
-    stop_process "$server_pid"
-    rm -rf "$tmp" "$prefix"
-}
-trap cleanup EXIT
+stop_on_exit nginx_pid
+stop_on_exit server_pid
 trap 'exit 130' INT TERM
 
 bin=$(keychaind_binary)
@@ -39,27 +34,15 @@ kc_port=$(free_port)
 tls_port=$(free_port)
 proxy="https://127.0.0.1:$tls_port"
 
-# wait_http URL WHAT PID: bounded start-up readiness poll (30 s), until URL answers at all.
-wait_http() {
-    local url=$1 what=$2 pid=$3 log=$4
-    for _ in $(seq 150); do
-        if ! kill -0 "$pid" 2>/dev/null; then break; fi
-        if curl -ksS --max-time 2 -o /dev/null "$url" 2>/dev/null; then return 0; fi
-        sleep 0.2
-    done
-    echo "proxy: $what did not become ready at $url; its log:" >&2
-    cat "$log" >&2 || true
-    exit 1
+# ready URL WHAT PID LOG: waits until URL answers at all (wait_http), or fails with WHAT's LOG.
+ready() {
+    wait_http "$1" "$3" -k || fail_with_log "proxy: $2 did not become ready at $1; its log:" "$4"
 }
 
-serve=("$bin" serve --dev --listen "127.0.0.1:$kc_port" --trusted-proxy 127.0.0.1
-    --dev-token-file "$tmp/token" --dev-passphrase-file "$tmp/pass")
-serve+=($(allow_root_flag))
-"${serve[@]}" >"$tmp/server.log" 2>&1 &
-server_pid=$!
-wait_http "http://127.0.0.1:$kc_port/v1/health" keychaind "$server_pid" "$tmp/server.log"
-for _ in $(seq 50); do [[ -s $tmp/token && -s $tmp/pass ]] && break; sleep 0.2; done
-[[ -s $tmp/token && -s $tmp/pass ]] || { echo "proxy: keychaind wrote no dev token or passphrase file" >&2; exit 1; }
+start_keychaind "$tmp/server.log" "$bin" serve --dev --listen "127.0.0.1:$kc_port" --trusted-proxy 127.0.0.1 \
+    --dev-token-file "$tmp/token" --dev-passphrase-file "$tmp/pass"
+ready "http://127.0.0.1:$kc_port/v1/health" keychaind "$server_pid" "$tmp/server.log"
+wait_files "$tmp/token" "$tmp/pass" || { echo "proxy: keychaind wrote no dev token or passphrase file" >&2; exit 1; }
 token=$(<"$tmp/token")
 
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
@@ -70,23 +53,21 @@ bash "$root/Deploy/render-nginx-test.sh" "$root/Deploy/nginx.conf" "$prefix/ngin
 "$nginx_bin" -t -q -p "$prefix/" -e "$prefix/error.log" -c "$prefix/nginx.conf"
 "$nginx_bin" -p "$prefix/" -e "$prefix/error.log" -c "$prefix/nginx.conf" -g 'daemon off;' >"$tmp/nginx.out" 2>&1 &
 nginx_pid=$!
-wait_http "$proxy/v1/health" nginx "$nginx_pid" "$prefix/error.log"
+ready "$proxy/v1/health" nginx "$nginx_pid" "$prefix/error.log"
 
-passed=0
-failed=0
 # request ARGS...: one bounded curl through the proxy; the status goes to $status, the body to $tmp/body.
 request() {
     status=$(curl -ksS --max-time 10 -o "$tmp/body" -w '%{http_code}' "$@" 2>"$tmp/curl.err") || status="curl-error($(<"$tmp/curl.err"))"
 }
-# check NAME EXPECTED_STATUS [BODY_REGEX]: judges the last request.
-check() {
+# expect NAME EXPECTED_STATUS [BODY_REGEX]: a check judging the last request.
+expect() {
     local name=$1 want=$2 pattern=${3:-}
     if [[ $status == "$want" ]] && { [[ -z $pattern ]] || grep -Eq -- "$pattern" "$tmp/body"; }; then
         echo "ok   $name"
-        passed=$((passed + 1))
+        pass
     else
         echo "FAIL $name: expected $want${pattern:+ and a body matching /$pattern/}, got $status: $(head -c 500 "$tmp/body")"
-        failed=$((failed + 1))
+        fail
     fi
 }
 auth=(-H "Authorization: Bearer $token")
@@ -97,35 +78,35 @@ json=(-H "Content-Type: application/json")
 request -X POST "${auth[@]}" "${json[@]}" \
     -d '{"class":"genericPassword","service":"proxy-test","account":"alice","valueData":"cHJveHktc2VjcmV0"}' \
     "$proxy/v1/items"
-check "add an item through the proxy" 201 '"persistentRef"'
+expect "add an item through the proxy" 201 '"persistentRef"'
 request -X GET "${auth[@]}" "${json[@]}" \
     -d '{"class":"genericPassword","service":"proxy-test","returnData":true,"returnAttributes":true}' \
     "$proxy/v1/items"
-check "search with a GET body" 200 '"valueData" *: *"cHJveHktc2VjcmV0"'
+expect "search with a GET body" 200 '"valueData" *: *"cHJveHktc2VjcmV0"'
 request -X GET "${auth[@]}" "$proxy/v1/items?class=genericPassword&service=proxy-test&returnData=true"
-check "search with URL parameters" 200 '"valueData" *: *"cHJveHktc2VjcmV0"'
+expect "search with URL parameters" 200 '"valueData" *: *"cHJveHktc2VjcmV0"'
 
 # (b) a 2 MiB body is refused by the proxy before keychaind sees it.
 head -c $((2 * 1024 * 1024)) /dev/zero | tr '\0' 'a' >"$tmp/big"
 request -X POST "${auth[@]}" "${json[@]}" --data-binary @"$tmp/big" "$proxy/v1/items"
-check "2 MiB upload refused by the proxy" 413 'errSecDataTooLarge.*proxy'
+expect "2 MiB upload refused by the proxy" 413 'errSecDataTooLarge.*proxy'
 
 # (c) lock: the secret is out of reach (423, errSecInteractionNotAllowed), health says 503 unless
 # lockedcode; unlock with the passphrase brings it back.
 request -X POST "${auth[@]}" "$proxy/v1/keychain/lock"
-check "lock" 200 '"state" *: *"locked"'
+expect "lock" 200 '"state" *: *"locked"'
 request -X GET "${auth[@]}" "$proxy/v1/items?service=proxy-test&returnData=true"
-check "search with returnData while locked" 423 '"status" *: *-25308'
+expect "search with returnData while locked" 423 '"status" *: *-25308'
 request "$proxy/v1/health"
-check "health while locked" 503
+expect "health while locked" 503
 request "$proxy/v1/health?lockedcode=200"
-check "health while locked, lockedcode=200" 200
+expect "health while locked, lockedcode=200" 200
 python3 -c 'import json, sys; print(json.dumps({"passphrase": open(sys.argv[1], encoding="utf-8").read().rstrip("\n")}))' \
     "$tmp/pass" >"$tmp/unlock.json"
 request -X POST "${json[@]}" --data-binary @"$tmp/unlock.json" "$proxy/v1/keychain/unlock"
-check "unlock with the passphrase" 200 '"state" *: *"unlocked"'
+expect "unlock with the passphrase" 200 '"state" *: *"unlocked"'
 request -X GET "${auth[@]}" "$proxy/v1/items?service=proxy-test&returnData=true"
-check "search with returnData after unlock" 200 '"valueData" *: *"cHJveHktc2VjcmV0"'
+expect "search with returnData after unlock" 200 '"valueData" *: *"cHJveHktc2VjcmV0"'
 
 # (d) the proxy's unlock limit (5 a minute, burst 5): within a handful of wrong attempts the
 # proxy itself answers 429 with Retry-After. (keychaind's own throttle answers 429 too, after
@@ -140,10 +121,10 @@ for _ in $(seq 12); do
 done
 if [[ -n $limited ]]; then status=limited; else status="not limited (last: $status)"; fi
 : >"$tmp/body"
-check "unlock rate-limited by the proxy (429, Retry-After)" limited
+expect "unlock rate-limited by the proxy (429, Retry-After)" limited
 
-echo "$passed passed, $failed failed"
-if [[ $failed -ne 0 ]]; then
+# shellcheck disable=SC2119 # the closing line names no suite
+if ! report; then
     echo "proxy: keychaind's log (tail):" >&2
     tail -n 30 "$tmp/server.log" >&2 || true
     echo "proxy: nginx's error log (tail):" >&2
