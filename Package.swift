@@ -17,6 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
     ],
     targets: [
         // Thin C modules: a module map and a shim.h each, nothing else.
@@ -37,11 +38,15 @@ let package = Package(
         .target(name: "KeychainStorage"),
         // The embedded default store: SQLite in WAL mode.
         .target(name: "KeychainSQLite", dependencies: ["CSQLite", "KeychainStorage"]),
-        // Keychain Services semantics over any store: items, queries, tokens, lock states.
+        // JSON values, a parser linear in its input, and a serializer: the wire format.
+        .target(name: "KeychainJSON", swiftSettings: strictSettings),
+        // Keychain Services semantics over any store: typed queries and results, tokens, lock
+        // states. (KeychainJSON only to read what older builds sealed as JSON.)
         .target(
             name: "KeychainCore",
             dependencies: [
-                "KeychainCrypto", "KeychainStorage",
+                "KeychainCrypto", "KeychainStorage", "KeychainJSON",
+                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
@@ -54,15 +59,17 @@ let package = Package(
         .target(
             name: "KeychainAPI",
             dependencies: [
-                "KeychainCore", "MicroHTTP",
+                "KeychainCore", "KeychainJSON", "MicroHTTP",
+                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "keychaind",
             dependencies: [
-                "KeychainAPI", "KeychainCore", "KeychainSQLite", "KeychainStorage", "CLinux",
+                "KeychainAPI", "KeychainCore", "KeychainJSON", "KeychainSQLite", "KeychainStorage", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
@@ -70,7 +77,10 @@ let package = Package(
         // In-process core throughput (no HTTP); `make bench` runs it.
         .executableTarget(
             name: "keychaind-core-bench",
-            dependencies: ["KeychainCore", "KeychainCrypto", "KeychainSQLite", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "KeychainAPI", "KeychainCore", "KeychainCrypto", "KeychainJSON", "KeychainSQLite",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Benchmarks/CoreThroughput"),
 
         // What the test targets share: temporary directories, a manual clock, stores and
@@ -79,16 +89,20 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "KeychainCore", "KeychainCrypto", "KeychainStorage", "KeychainSQLite",
+                "KeychainAPI", "KeychainCore", "KeychainCrypto", "KeychainJSON", "KeychainStorage", "KeychainSQLite",
+                "MicroHTTP", .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/TestSupport"),
         .testTarget(name: "KeychainCryptoTests", dependencies: ["KeychainCrypto"]),
+        .testTarget(name: "KeychainJSONTests", dependencies: ["KeychainJSON"]),
         .testTarget(name: "KeychainStorageTests", dependencies: ["KeychainStorage", "KeychainSQLite", "TestSupport"]),
-        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainStorage", "KeychainCrypto", "TestSupport"]),
+        .testTarget(
+            name: "KeychainCoreTests",
+            dependencies: ["KeychainCore", "KeychainStorage", "KeychainCrypto", "KeychainJSON", "TestSupport"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
         .testTarget(
             name: "KeychainAPITests",
-            dependencies: ["KeychainAPI", "KeychainCore", "KeychainCrypto", "MicroHTTP", "TestSupport"]),
+            dependencies: ["KeychainAPI", "KeychainCore", "KeychainCrypto", "KeychainJSON", "MicroHTTP", "TestSupport"]),
     ]
 )

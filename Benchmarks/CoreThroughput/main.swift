@@ -2,8 +2,11 @@
 // a keychain to N items, then searches by service and account with returnData per second.
 //
 //   swift run -c release keychaind-core-bench [items] [seconds] [threads]
+import ExtrasBase64
 import Foundation
+import KeychainAPI
 import KeychainCore
+import KeychainJSON
 import KeychainCrypto
 import KeychainSQLite
 import Logging
@@ -24,7 +27,11 @@ var logger = Logger(label: "bench")
 logger.logLevel = .warning
 let keychain = try Keychain(configuration: configuration, store: SQLiteStore(directory: directory), logger: logger)
 let admin = try keychain.initialize(passphrase: SecureBytes(utf8: "bench passphrase")).token
-let secret = JSON.string(Base64.encode(Array("a-32-byte-secret-for-benchmarks!".utf8)))
+let secret = JSON.string(Base64.encodeToString(bytes: Array("a-32-byte-secret-for-benchmarks!".utf8)))
+
+/// A query dictionary as the API parses it: the searches below cost what one over HTTP does
+/// in the core, parsing included.
+func query(_ object: JSONObject) -> ItemQuery { try! QueryParser.parse(object) }
 
 // Fill: every add is its own durable transaction (WAL, synchronous=FULL).
 let fillStart = now()
@@ -34,7 +41,7 @@ var windowCount = 0
 var lastWindowRate = 0.0
 for n in 0..<items {
     _ = try keychain.add(
-        ["class": "genericPassword", "service": .string("svc-\(n)"), "account": .string("acct-\(n)"), "valueData": secret],
+        query(["class": "genericPassword", "service": .string("svc-\(n)"), "account": .string("acct-\(n)"), "valueData": secret]),
         token: admin)
     windowCount += 1
     let t = now()
@@ -72,8 +79,8 @@ func searchesPerSecond(token: AccessToken) -> Double {
                 for _ in 0..<100 {
                     let n = Int.random(in: 0..<items, using: &generator)
                     let result = try! keychain.search(
-                        ["service": .string("svc-\(n)"), "account": .string("acct-\(n)"), "returnData": true], token: token)
-                    precondition(result.count == 1 && result[0].json["valueData"] != nil)
+                        query(["service": .string("svc-\(n)"), "account": .string("acct-\(n)"), "returnData": true]), token: token)
+                    precondition(result.count == 1 && result[0].secret != nil)
                     count += 1
                 }
             }
@@ -93,11 +100,46 @@ let extraStart = now()
 while now() - extraStart < 3 {
     var add = durableAdd
     add["account"] = .string("extra-\(extraAdds)")
-    _ = try keychain.add(add, token: admin)
+    _ = try keychain.add(query(add), token: admin)
     extraAdds += 1
 }
 let extraRate = Double(extraAdds) / (now() - extraStart)
 keychain.close()
+
+// Parsing a 1 MiB body, as an unauthenticated unlock body may be: one object of as many keys as
+// fit (the shape that once took 26 s), and one long string. Beside each, Foundation's
+// JSONSerialization on the same bytes, in the same run.
+func body(keys: Bool) -> [UInt8] {
+    var text = "{"
+    if keys {
+        var n = 0
+        while text.utf8.count < (1 << 20) - 16 {
+            text += (n > 0 ? "," : "") + "\"k\(n)\":\(n)"
+            n += 1
+        }
+    } else {
+        text += "\"passphrase\":\"" + String(repeating: "x", count: (1 << 20) - 20) + "\""
+    }
+    return Array((text + "}").utf8)
+}
+
+func millisecondsPerParse(_ bytes: [UInt8], _ parse: ([UInt8]) -> Void) -> Double {
+    parse(bytes)
+    var rounds = 0
+    let start = now()
+    while now() - start < 2 || rounds < 3 {
+        parse(bytes)
+        rounds += 1
+    }
+    return (now() - start) / Double(rounds) * 1000
+}
+
+var parseRows: [(String, Double, Double)] = []
+for (name, bytes) in [("an object of keys", body(keys: true)), ("one long string", body(keys: false))] {
+    let ours = millisecondsPerParse(bytes) { precondition((try? JSON.parse($0)) != nil) }
+    let foundation = millisecondsPerParse(bytes) { precondition((try? JSONSerialization.jsonObject(with: Data($0))) != nil) }
+    parseRows.append(("\(name), \(bytes.count) bytes", ours, foundation))
+}
 
 print("| figure | value |")
 print("|---|---|")
@@ -106,3 +148,6 @@ print("| fill: durable adds/s (average over \(items)) | \(Int(Double(items) / fi
 print("| durable adds/s at \(items) items (3 s) | \(Int(extraRate)) |")
 print("| searches/s by service+account, returnData, \(threads) thread(s), read token of one group | \(Int(readerRate)) |")
 print("| the same with the admin token of every group (lookup digests) | \(Int(adminRate)) |")
+for (name, ours, foundation) in parseRows {
+    print(String(format: "| JSON parse of a 1 MiB body (%@): KeychainJSON ms / Foundation JSONSerialization ms | %.1f / %.1f |", name, ours, foundation))
+}

@@ -1,4 +1,5 @@
 public import KeychainCore
+import KeychainJSON
 public import MicroHTTP
 
 /// The one place where errors become HTTP responses, all in the reference's JSON shape:
@@ -22,8 +23,12 @@ public enum APIError {
         }
     }
 
+    /// The keys the core names that a request carries in headers, and those headers.
+    static let headerKeys = [("token", "Authorization"), ("expectedVersion", "If-Match")]
+
     /// The response for `error`, with `Retry-After` when throttled.
     public static func response(_ error: KeychainError, httpStatus: Int? = nil, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        let error = headerKeys.reduce(error) { $0.naming($1.0, as: $1.1) }
         var body: JSONObject = ["status": .int(Int64(error.status)), "error": .string(error.name), "message": .string(error.message)]
         if let ref = error.persistentRef { body["persistentRef"] = .string(ref) }
         var allHeaders = [(name: "Content-Type", value: "application/json")] + headers

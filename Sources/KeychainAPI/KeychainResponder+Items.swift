@@ -1,10 +1,11 @@
 import KeychainCore
+import KeychainJSON
 import MicroHTTP
 
 extension KeychainResponder {
     /// `POST /v1/items`: 201 with `Location` and `ETag`.
     func add(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
-        let result = try keychain.add(Self.bodyObject(request), token: token)
+        let result = try keychain.add(QueryParser.parse(Self.bodyObject(request)), token: token)
         return Self.items(
             201, [result], headers: [(name: "Location", value: "/v1/items/\(result.persistentRef)"), Self.etag(result)])
     }
@@ -16,10 +17,10 @@ extension KeychainResponder {
         if !body.isEmpty, !parameters.isEmpty {
             throw .param("query: give it either in URL parameters or in the body, not both")
         }
-        let results =
+        let query =
             body.isEmpty && request.head.method == "GET"
-            ? try keychain.search(parameters, token: token, lenient: true)
-            : try keychain.search(body, token: token)
+            ? try QueryParser.parse(parameters, lenient: true) : try QueryParser.parse(body)
+        let results = try keychain.search(query, token: token)
         return Self.items(200, results)
     }
 
@@ -33,7 +34,8 @@ extension KeychainResponder {
         guard case .object(let changes)? = body["attributesToUpdate"] else {
             throw .param("attributesToUpdate: expected an object")
         }
-        let results = try keychain.update(query: query, attributesToUpdate: changes, token: token)
+        let results = try keychain.update(
+            QueryParser.parse(query), attributesToUpdate: QueryParser.parse(changes), token: token)
         return Self.items(200, results)
     }
 
@@ -44,36 +46,37 @@ extension KeychainResponder {
         if !body.isEmpty, !parameters.isEmpty {
             throw .param("query: give it either in URL parameters or in the body, not both")
         }
-        let count =
-            body.isEmpty
-            ? try keychain.delete(parameters, token: token, lenient: true)
-            : try keychain.delete(body, token: token)
+        let query = body.isEmpty ? try QueryParser.parse(parameters, lenient: true) : try QueryParser.parse(body)
+        let count = try keychain.delete(query, token: token)
         return Self.json(200, .object(["deleted": .int(Int64(count))]))
     }
 
     /// `GET /v1/items/{persistentRef}`: return keys from URL parameters; attributes and ref by default.
     func getItem(_ ref: String, _ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
-        var query = Self.parameterObject(request.head)
-        for key in query.keys where !["returnData", "returnAttributes", "returnPersistentRef"].contains(key) {
+        let parameters = Self.parameterObject(request.head)
+        for key in parameters.keys where !["returnData", "returnAttributes", "returnPersistentRef"].contains(key) {
             throw .param("\(key): only returnData, returnAttributes and returnPersistentRef apply to one item")
         }
-        query["valuePersistentRef"] = .string(try Self.checkedRef(ref))
-        query["synchronizable"] = .string("any")
-        let results = try keychain.search(query, token: token, lenient: true)
+        var query = try QueryParser.parse(parameters, lenient: true)
+        query.persistentRef = try Self.checkedRef(ref)
+        query.synchronizable = .any
+        let results = try keychain.search(query, token: token)
         return Self.items(200, results, headers: [Self.etag(results[0])])
     }
 
     /// `PATCH /v1/items/{persistentRef}`: the body is the attributes to update; `If-Match` honoured.
     func patchItem(_ ref: String, _ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
-        let changes = try Self.bodyObject(request)
+        let changes = try QueryParser.parse(Self.bodyObject(request))
         let results = try keychain.update(
-            query: Self.refQuery(ref), attributesToUpdate: changes, token: token, expectedVersion: try Self.ifMatch(request))
+            ItemQuery(persistentRef: Self.checkedRef(ref)), attributesToUpdate: changes, token: token,
+            expectedVersion: try Self.ifMatch(request))
         return Self.items(200, results, headers: [Self.etag(results[0])])
     }
 
     /// `DELETE /v1/items/{persistentRef}`; `If-Match` honoured.
     func deleteItem(_ ref: String, _ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
-        let count = try keychain.delete(Self.refQuery(ref), token: token, expectedVersion: try Self.ifMatch(request))
+        let count = try keychain.delete(
+            ItemQuery(persistentRef: Self.checkedRef(ref)), token: token, expectedVersion: try Self.ifMatch(request))
         return Self.json(200, .object(["deleted": .int(Int64(count))]))
     }
 
@@ -96,14 +99,10 @@ extension KeychainResponder {
         (name: "ETag", value: "\"\(result.version)\"")
     }
 
-    /// A malformed reference names no item: the same 404 as a missing one.
-    static func checkedRef(_ ref: String) throws(KeychainError) -> String {
-        guard PersistentRef.decode(ref) != nil else { throw .itemNotFound }
-        return ref
-    }
-
-    static func refQuery(_ ref: String) throws(KeychainError) -> JSONObject {
-        ["valuePersistentRef": .string(try checkedRef(ref)), "synchronizable": .string("any")]
+    /// The reference's bytes; a malformed reference names no item: the same 404 as a missing one.
+    static func checkedRef(_ ref: String) throws(KeychainError) -> [UInt8] {
+        guard let bytes = PersistentRef.decode(ref) else { throw .itemNotFound }
+        return bytes
     }
 
     /// The version `If-Match` names (`"3"` or `W/"3"`); `nil` without the header or for `*`.

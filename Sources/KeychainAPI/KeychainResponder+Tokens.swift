@@ -1,4 +1,5 @@
 import KeychainCore
+import KeychainJSON
 import MicroHTTP
 
 extension KeychainResponder {

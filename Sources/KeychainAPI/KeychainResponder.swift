@@ -1,4 +1,5 @@
 public import KeychainCore
+import KeychainJSON
 import KeychainCrypto
 public import Logging
 public import MicroHTTP

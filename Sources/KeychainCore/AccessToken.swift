@@ -16,7 +16,7 @@ public enum Capability: String, Sendable, CaseIterable, Comparable {
     }
 
     /// One bit per capability, for `AccessToken.has` (a `Set` lookup would hash the raw string).
-    fileprivate var bit: UInt8 {
+    var bit: UInt8 {
         switch self {
         case .read: 1 << 0
         case .list: 1 << 1
@@ -73,17 +73,6 @@ public final class AccessToken: Sendable, Equatable {
     public var defaultGroup: String {
         guard let first = accessGroups.first, first != "*" else { return Keychain.defaultGroup }
         return first
-    }
-
-    /// The public description (never the secret), as the token routes show it.
-    public var json: JSON {
-        var object: JSONObject = [
-            "id": .string(id), "name": .string(name), "accessGroups": .array(accessGroups.map { .string($0) }),
-            "capabilities": .array(capabilities.sorted().map { .string($0.rawValue) }),
-            "createdAt": .string(RFC3339.format(milliseconds: createdAt)),
-        ]
-        object["expiresAt"] = expiresAt.map { .string(RFC3339.format(milliseconds: $0)) } ?? .null
-        return .object(object)
     }
 }
 

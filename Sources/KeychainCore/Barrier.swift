@@ -154,18 +154,18 @@ final class Barrier: Sendable {
         }
     }
 
-    func lookup(_ spec: AttributeSpec, _ value: AttributeValue, folded: Bool) -> [UInt8]? {
+    func lookup(_ key: SchemaKey, _ value: AttributeValue, folded: Bool) -> [UInt8]? {
         if folded {
             guard case .string(let string) = value else { return nil }
             return lookupDigest.digest { input in
                 input.append([0x46])
-                input.append(spec.name)
+                input.append(key.name)
                 input.append(AttributeValue.foldedDigestPart(string))
             }
         }
         return lookupDigest.digest { input in
             input.append([0x45])
-            input.append(spec.name)
+            input.append(key.name)
             value.appendDigestPart(to: input)
         }
     }

@@ -17,7 +17,7 @@ public enum ItemClass: Int, Sendable, CaseIterable {
         }
     }
 
-    var constantName: String {
+    public var constantName: String {
         switch self {
         case .genericPassword: "kSecClassGenericPassword"
         case .internetPassword: "kSecClassInternetPassword"
@@ -27,7 +27,7 @@ public enum ItemClass: Int, Sendable, CaseIterable {
         }
     }
 
-    var shortName: String {
+    public var shortName: String {
         switch self {
         case .genericPassword: "genp"
         case .internetPassword: "inet"
@@ -51,34 +51,12 @@ public enum ItemClass: Int, Sendable, CaseIterable {
     }
 
     /// The class named `text` by its canonical, constant or short name.
-    static func named(_ text: String) -> ItemClass? {
+    public static func named(_ text: String) -> ItemClass? {
         allCases.first { $0.name == text || $0.constantName == text || $0.shortName == text }
     }
 
     /// The primary key's attributes, besides `accessGroup` and `synchronizable` (semantics.md §2).
-    var primaryKey: [AttributeSpec] { Self.primaryKeys[rawValue] }
-
-    /// Indexed by raw value, built once.
-    private static let primaryKeys: [[AttributeSpec]] = {
-        var table = [[AttributeSpec]](repeating: [], count: (allCases.map(\.rawValue).max() ?? 0) + 1)
-        for itemClass in allCases {
-            table[itemClass.rawValue] = itemClass.primaryKeyNames.compactMap { AttributeSpec.byName[$0] }
-        }
-        return table
-    }()
-
-    private var primaryKeyNames: [String] {
-        switch self {
-        case .genericPassword: ["account", "service"]
-        case .internetPassword:
-            ["account", "securityDomain", "server", "protocol", "authenticationType", "port", "path"]
-        case .certificate: ["certificateType", "issuer", "serialNumber"]
-        case .key:
-            ["keyClass", "applicationLabel", "applicationTag", "keyType", "keySizeInBits", "effectiveKeySize",
-             "creator", "startDate", "endDate"]
-        case .identity: []
-        }
-    }
+    var primaryKey: [SchemaKey] { Schema.primaryKey(of: self) }
 }
 
 /// A protection class (`kSecAttrAccessible`). The raw value is the code storage keeps.
@@ -125,7 +103,7 @@ public enum Protection: Int, Sendable, CaseIterable {
     /// Never leaves this instance in a migration bundle.
     public var isThisDeviceOnly: Bool { rawValue >= 4 }
 
-    static func named(_ text: String) -> Protection? {
+    public static func named(_ text: String) -> Protection? {
         allCases.first {
             $0.name == text || "kSecAttrAccessible" + $0.name.prefix(1).uppercased() + $0.name.dropFirst() == text
                 || $0.shortName == text

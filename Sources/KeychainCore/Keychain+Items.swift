@@ -3,74 +3,26 @@ import KeychainStorage
 import Logging
 import Synchronization
 
-/// One item in an answer: what the query asked for, plus the ref and version for HTTP headers.
-public struct ItemResult: Sendable, Equatable {
-    /// The persistent reference (also in `json` when it was asked for), encoded when asked:
-    /// a search answer rarely needs it outside `json`.
-    public var persistentRef: String { PersistentRef.encode(ref) }
-    let ref: [UInt8]
-    /// Grows by one on every update: the ETag.
-    public let version: Int64
-    /// The `attributes` object, when asked for.
-    let attributeObject: JSONObject?
-    /// The secret, when asked for.
-    let secret: [UInt8]?
-    /// Whether the persistent reference was asked for.
-    let includesRef: Bool
-
-    /// `{ "attributes": {…}, "valueData": "…", "persistentRef": "…" }`, the requested parts.
-    public var json: JSONObject {
-        var json = JSONObject()
-        if let attributeObject { json["attributes"] = .object(attributeObject) }
-        if let secret { json["valueData"] = .string(Base64.encode(secret)) }
-        if includesRef { json["persistentRef"] = .string(persistentRef) }
-        return json
-    }
-
-    /// Appends `json`, serialized, to `out`: written straight from the parts, since every
-    /// answer to a search goes through here.
-    public func write(into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "{"))
-        if let attributeObject {
-            out.appendLiteral(#""attributes":"#)
-            JSON.object(attributeObject).write(into: &out)
-        }
-        if let secret {
-            if attributeObject != nil { out.append(UInt8(ascii: ",")) }
-            out.appendLiteral(#""valueData":""#)
-            Base64.append(secret, to: &out)
-            out.append(UInt8(ascii: "\""))
-        }
-        if includesRef {
-            if attributeObject != nil || secret != nil { out.append(UInt8(ascii: ",")) }
-            out.appendLiteral(#""persistentRef":""#)
-            Base64.append(ref, urlSafe: true, to: &out)
-            out.append(UInt8(ascii: "\""))
-        }
-        out.append(UInt8(ascii: "}"))
-    }
-}
-
 extension Keychain {
     // MARK: SecItemAdd
 
     /// Adds an item (SecItemAdd). Returns the new item shaped by the query's return keys
     /// (attributes and ref when there are none).
-    public func add(_ object: JSONObject, token: AccessToken) throws(KeychainError) -> ItemResult {
+    public func add(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> ItemResult {
         try require(.write, token, for: "add")
-        let query = try Query.parse(object, role: .add)
+        try query.check(for: .add)
         let barrier = try barrier()
         let itemClass = query.itemClass!
         let group = query.accessGroup ?? token.defaultGroup
         guard token.grants(group: group) else { throw Self.lacksGroup(group) }
         let protection = query.accessible ?? .whenUnlocked
-        let sync = query.synchronizable ?? false
+        let sync = query.synchronizableFilter ?? false
         if sync, protection.isThisDeviceOnly {
             throw .param("accessible: a synchronizable item cannot use \(protection.name)")
         }
         var attributes = query.attributes
-        for spec in itemClass.primaryKey where !attributes.contains(where: { $0.spec == spec }) {
-            attributes.append((spec, AttributeValue.emptyDefault(for: spec.type)))
+        for key in itemClass.primaryKey where !attributes.contains(where: { $0.key == key }) {
+            attributes.append((key, AttributeValue.emptyDefault(for: key.type)))
         }
         let now = clock.now()
         var item = DecodedItem(
@@ -98,26 +50,22 @@ extension Keychain {
     // MARK: SecItemCopyMatching
 
     /// Searches (SecItemCopyMatching): `matchLimit` one by default; errSecItemNotFound when nothing matches.
-    public func search(_ object: JSONObject, token: AccessToken, lenient: Bool = false) throws(KeychainError) -> [ItemResult] {
-        let query = try Query.parse(object, role: .search, lenient: lenient)
-        return try search(query, token: token)
-    }
-
-    func search(_ query: Query, token: AccessToken) throws(KeychainError) -> [ItemResult] {
+    public func search(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> [ItemResult] {
+        try query.check(for: .search)
         guard token.has(.read) || token.has(.list) else {
-            throw .missingEntitlement("Authorization: the token lacks the read or list capability")
+            throw .missingEntitlement("token: the token lacks the read or list capability")
         }
-        if query.returnData, !token.has(.read) {
+        if query.wantsData, !token.has(.read) {
             throw .missingEntitlement("returnData: the token lacks the read capability")
         }
         let barrier = try barrier()
         var filter = try filter(for: query, token: token, barrier: barrier)
         filter.limit = (query.matchLimit ?? .one).sqlLimit
-        filter.readsAttributes = query.returnAttributes || !query.hasReturnKey
+        filter.readsAttributes = query.wantsAttributes || !query.hasReturnKey
         let records: [ItemRecord]
         do { records = try store.items(matching: filter) } catch { throw .notAvailable("storage: \(error.message)") }
         guard !records.isEmpty else { throw .itemNotFound }
-        if query.returnData {
+        if query.wantsData {
             // The whole call fails rather than answer a silent part (semantics.md §3).
             // By index here and below: binding each record would copy it, a retain and release per field.
             for n in records.indices where records[n].secret != nil {
@@ -140,11 +88,11 @@ extension Keychain {
     /// the single matched item to have that version.
     @discardableResult
     public func update(
-        query queryObject: JSONObject, attributesToUpdate: JSONObject, token: AccessToken, expectedVersion: Int64? = nil
+        _ query: ItemQuery, attributesToUpdate changes: ItemQuery, token: AccessToken, expectedVersion: Int64? = nil
     ) throws(KeychainError) -> [ItemResult] {
         try require(.write, token, for: "update")
-        let query = try Query.parse(queryObject, role: .updateQuery)
-        let changes = try Query.parse(attributesToUpdate, role: .attributesToUpdate)
+        try query.check(for: .updateQuery)
+        try changes.check(for: .attributesToUpdate)
         guard changes.namesAttribute || changes.valueData != nil else {
             throw .param("attributesToUpdate: names nothing to change")
         }
@@ -159,31 +107,31 @@ extension Keychain {
             return updated
         }
         return try updated.map { (record) throws(KeychainError) in
-            try shape(record, query: Query(), barrier: barrier, secret: nil)
+            try shape(record, query: ItemQuery(), barrier: barrier, secret: nil)
         }
     }
 
     /// The records as `changes` leaves them; throws without side effects.
-    private func applyUpdate(_ records: [ItemRecord], changes: Query, expectedVersion: Int64?, barrier: Barrier)
+    private func applyUpdate(_ records: [ItemRecord], changes: ItemQuery, expectedVersion: Int64?, barrier: Barrier)
         throws(KeychainError) -> [ItemRecord]
     {
         let now = clock.now()
         guard !records.isEmpty else { throw .itemNotFound }
         if let expectedVersion, let record = records.first, records.count == 1, record.version != expectedVersion {
-            throw .preconditionFailed("If-Match: the item's version is \(record.version), not \(expectedVersion)")
+            throw .preconditionFailed("expectedVersion: the item's version is \(record.version), not \(expectedVersion)")
         }
         var updated: [ItemRecord] = []
         for record in records {
             var item = try DecodedItem(record, barrier: barrier)
             let old = item
-            for (spec, value) in changes.attributes {
-                guard spec.applies(to: item.itemClass) else {
-                    throw .noSuchAttr(spec.name, "class \(item.itemClass.name) has no such attribute")
+            for (key, value) in changes.attributes {
+                guard key.applies(to: item.itemClass) else {
+                    throw .noSuchAttr(key.name, "class \(item.itemClass.name) has no such attribute")
                 }
-                if let index = item.attributes.firstIndex(where: { $0.spec == spec }) {
+                if let index = item.attributes.firstIndex(where: { $0.key == key }) {
                     item.attributes[index].value = value
                 } else {
-                    item.attributes.append((spec, value))
+                    item.attributes.append((key, value))
                 }
             }
             if let group = changes.accessGroup {
@@ -191,7 +139,7 @@ extension Keychain {
                 item.record.group = barrier.groupDigest(group)
             }
             if let protection = changes.accessible { item.protection = protection }
-            if let sync = changes.synchronizable { item.record.synchronizable = sync }
+            if case .only(let sync)? = changes.synchronizable { item.record.synchronizable = sync }
             if item.record.synchronizable, item.protection.isThisDeviceOnly {
                 throw .param("accessible: a synchronizable item cannot use \(item.protection.name)")
             }
@@ -218,12 +166,10 @@ extension Keychain {
 
     /// Deletes every match (SecItemDelete). A query naming no attribute needs `deleteAll: true`.
     @discardableResult
-    public func delete(_ object: JSONObject, token: AccessToken, lenient: Bool = false, expectedVersion: Int64? = nil)
-        throws(KeychainError) -> Int
-    {
+    public func delete(_ query: ItemQuery, token: AccessToken, expectedVersion: Int64? = nil) throws(KeychainError) -> Int {
         try require(.delete, token, for: "delete")
-        let query = try Query.parse(object, role: .delete, lenient: lenient)
-        guard query.namesAttribute || query.deleteAll else {
+        try query.check(for: .delete)
+        guard query.namesAttribute || query.deleteAll == true else {
             throw .param("deleteAll: a delete that names no attribute must say \"deleteAll\": true")
         }
         let barrier = try barrier()
@@ -233,7 +179,7 @@ extension Keychain {
             guard !records.isEmpty else { throw KeychainError.itemNotFound }
             if let expectedVersion, records.count == 1, records[0].version != expectedVersion {
                 throw KeychainError.preconditionFailed(
-                    "If-Match: the item's version is \(records[0].version), not \(expectedVersion)")
+                    "expectedVersion: the item's version is \(records[0].version), not \(expectedVersion)")
             }
             try writer.delete(rowIDs: records.map(\.rowID))
             return records.count
@@ -261,7 +207,7 @@ extension Keychain {
 
     func require(_ capability: Capability, _ token: AccessToken, for operation: String) throws(KeychainError) {
         guard token.has(capability) else {
-            throw .missingEntitlement("Authorization: the token lacks the \(capability.rawValue) capability needed to \(operation)")
+            throw .missingEntitlement("token: the token lacks the \(capability.rawValue) capability needed to \(operation)")
         }
     }
 
@@ -272,7 +218,7 @@ extension Keychain {
     }
 
     /// The storage filter for a search, update or delete query, limited to the token's groups.
-    func filter(for query: Query, token: AccessToken, barrier: Barrier) throws(KeychainError) -> ItemFilter {
+    func filter(for query: ItemQuery, token: AccessToken, barrier: Barrier) throws(KeychainError) -> ItemFilter {
         var filter = ItemFilter()
         let groups: [String]?
         if let group = query.accessGroup {
@@ -284,26 +230,26 @@ extension Keychain {
         let (classes, codes) = query.candidateClasses
         filter.classes = codes
         // A persistent reference names one item, whatever its synchronizable state.
-        filter.synchronizable = query.synchronizableAny || query.persistentRef != nil ? nil : (query.synchronizable ?? false)
+        filter.synchronizable = query.persistentRef != nil ? nil : query.synchronizableFilter
         filter.ref = query.persistentRef
         let keyed = primaryKeys(
             for: query, classes: classes, groups: groups, synchronizable: filter.synchronizable, barrier: barrier)
-        if let (digests, specs) = keyed {
+        if let (digests, keys) = keyed {
             // Each digest binds its group: no separate group condition is needed.
             filter.primaryKeys = digests
-            for (spec, value) in query.attributes where !specs.contains(spec) {
-                filter.lookups.append(barrier.lookup(spec, value, folded: false)!)
+            for (key, value) in query.attributes where !keys.contains(key) {
+                filter.lookups.append(barrier.lookup(key, value, folded: false)!)
             }
         } else {
             filter.groups = groups.map { $0.map(barrier.groupDigest) }
-            for (spec, value) in query.attributes {
+            for (key, value) in query.attributes {
                 filter.lookups.append(
-                    (query.caseInsensitive ? barrier.lookup(spec, value, folded: true) : nil)
-                        ?? barrier.lookup(spec, value, folded: false)!)
+                    (query.caseInsensitive ? barrier.lookup(key, value, folded: true) : nil)
+                        ?? barrier.lookup(key, value, folded: false)!)
             }
         }
         if let accessible = query.accessible {
-            filter.lookups.append(barrier.lookup(DecodedItem.accessibleSpec, .int(Int64(accessible.rawValue)), folded: false)!)
+            filter.lookups.append(barrier.lookup(DecodedItem.accessibleKey, .int(Int64(accessible.rawValue)), folded: false)!)
         }
         return filter
     }
@@ -313,18 +259,18 @@ extension Keychain {
     /// and a list of groups. The item is then found by its unique key instead of by lookups.
     /// Also returns the attributes the digests cover.
     private func primaryKeys(
-        for query: Query, classes: [ItemClass], groups: [String]?, synchronizable: Bool?, barrier: Barrier
-    ) -> ([[UInt8]], [AttributeSpec])? {
+        for query: ItemQuery, classes: [ItemClass], groups: [String]?, synchronizable: Bool?, barrier: Barrier
+    ) -> ([[UInt8]], [SchemaKey])? {
         guard !query.caseInsensitive, query.persistentRef == nil, let synchronizable, let groups,
             groups.count <= Self.maxPrimaryKeyGroups
         else { return nil }
         guard classes.count == 1, let itemClass = classes.first else { return nil }
-        let specs = itemClass.primaryKey
+        let keys = itemClass.primaryKey
         let attributes = query.attributes
-        guard specs.allSatisfy({ spec in attributes.contains { $0.spec === spec } }) else { return nil }
-        let values = specs.lazy.map { spec in attributes.first { $0.spec === spec }!.value }
+        guard keys.allSatisfy({ key in attributes.contains { $0.key === key } }) else { return nil }
+        let values = keys.lazy.map { key in attributes.first { $0.key === key }!.value }
         let digests = groups.map { barrier.primaryKey(itemClass: itemClass, group: $0, sync: synchronizable, values: values) }
-        return (digests, specs)
+        return (digests, keys)
     }
 
     /// Beyond this many groups a search goes by lookups rather than one primary key per group.
@@ -352,13 +298,13 @@ extension Keychain {
     }
 
     /// Shapes one record as the query's return keys ask (attributes and ref when none is given).
-    private func shape(_ record: ItemRecord, query: Query, barrier: Barrier, secret known: [UInt8]?) throws(KeychainError) -> ItemResult {
-        var attributes: JSONObject?
-        if query.returnAttributes || !query.hasReturnKey {
-            attributes = try DecodedItem(record, barrier: barrier, logger: logger).attributesJSON
+    private func shape(_ record: ItemRecord, query: ItemQuery, barrier: Barrier, secret known: [UInt8]?) throws(KeychainError) -> ItemResult {
+        var attributes: ItemAttributes?
+        if query.wantsAttributes || !query.hasReturnKey {
+            attributes = try DecodedItem(record, barrier: barrier, logger: logger).itemAttributes
         }
         var secret: [UInt8]?
-        if query.returnData, let sealed = record.secret {
+        if query.wantsData, let sealed = record.secret {
             if let known {
                 secret = known
             } else {
@@ -366,7 +312,7 @@ extension Keychain {
             }
         }
         return ItemResult(
-            ref: record.ref, version: record.version, attributeObject: attributes, secret: secret,
-            includesRef: query.returnPersistentRef || !query.hasReturnKey)
+            ref: record.ref, version: record.version, attributes: attributes, secret: secret,
+            includesRef: query.wantsPersistentRef || !query.hasReturnKey)
     }
 }

@@ -1,4 +1,6 @@
+import ExtrasBase64
 import KeychainCrypto
+import KeychainJSON
 import KeychainStorage
 import Logging
 import Synchronization
@@ -35,7 +37,7 @@ extension Keychain {
     }
 
     /// The one answer for a missing, unknown, expired or revoked token.
-    public static let invalidToken = KeychainError.authFailed("Authorization: missing, invalid, expired or revoked bearer token")
+    public static let invalidToken = KeychainError.authFailed("token: missing, invalid, expired or revoked bearer token")
 
     /// Creates a token. `caller` must hold `admin` (`nil`: local administration of the data directory).
     public func createToken(
@@ -79,38 +81,32 @@ extension Keychain {
 
     /// errSecMissingEntitlement unless `caller` holds `admin` (`nil`: local administration).
     public func requireAdmin(_ caller: AccessToken?) throws(KeychainError) {
-        if let caller, !caller.has(.admin) { throw .missingEntitlement("Authorization: the token lacks the admin capability") }
+        if let caller, !caller.has(.admin) { throw .missingEntitlement("token: the token lacks the admin capability") }
     }
 
     func makeToken(
         barrier: Barrier, name: String, accessGroups: [String], capabilities: Set<Capability>, expiresAt: Int64?
     ) throws(KeychainError) -> (issued: IssuedToken, record: TokenRecord) {
         let id = "tok_" + Sodium.randomBytes(8).map { String($0, radix: 16).leftPadded(2) }.joined()
-        let secret = "kcd_" + Base64.encodeURLSafe(Sodium.randomBytes(32))
+        let secret = "kcd_" + Base64.encodeToString(bytes: Sodium.randomBytes(32), options: [.base64UrlAlphabet, .omitPaddingCharacter])
         let now = clock.now()
         let token = AccessToken(
             id: id, name: name, accessGroups: accessGroups, capabilities: capabilities, expiresAt: expiresAt, createdAt: now)
-        let description: JSON = .object([
-            "name": .string(name), "accessGroups": .array(accessGroups.map { .string($0) }),
-            "capabilities": .array(capabilities.sorted().map { .string($0.rawValue) }),
-        ])
-        let sealed = try Self.crypto { () throws(CryptoError) in try barrier.sealToken(description.serialized(), id: id) }
+        let description = TokenDescription.encode(name: name, accessGroups: accessGroups, capabilities: capabilities)
+        let sealed = try Self.crypto { () throws(CryptoError) in try barrier.sealToken(description, id: id) }
         let record = TokenRecord(id: id, hash: barrier.tokenHash(secret), sealed: sealed, expires: expiresAt, created: now)
         return (IssuedToken(token: token, secret: secret), record)
     }
 
     private func openToken(_ record: TokenRecord, barrier: Barrier) throws(KeychainError) -> AccessToken {
         guard let plaintext = try? barrier.openToken(record.sealed, id: record.id),
-            let object = try? JSON.parse(plaintext).objectValue,
-            let name = object["name"]?.stringValue,
-            let groups = object["accessGroups"]?.arrayValue?.compactMap(\.stringValue),
-            let caps = object["capabilities"]?.arrayValue?.compactMap({ $0.stringValue.flatMap(Capability.init(rawValue:)) })
+            let (name, groups, capabilities) = TokenDescription.decode(plaintext)
         else {
             logger.error("token record failed to open", metadata: ["token.id": "\(record.id)"])
             throw .decode("a stored token failed authentication")
         }
         return AccessToken(
-            id: record.id, name: name, accessGroups: groups, capabilities: Set(caps), expiresAt: record.expires,
+            id: record.id, name: name, accessGroups: groups, capabilities: capabilities, expiresAt: record.expires,
             createdAt: record.created)
     }
 }
@@ -121,3 +117,36 @@ extension String {
     }
 }
 
+
+/// A token's sealed description: its name, groups and capabilities (`SealedEncoding`).
+enum TokenDescription {
+    static func encode(name: String, accessGroups: [String], capabilities: Set<Capability>) -> [UInt8] {
+        var writer = SealedEncoding.Writer()
+        writer.append(name)
+        writer.append(UInt32(accessGroups.count))
+        for group in accessGroups { writer.append(group) }
+        writer.append(byte: capabilities.reduce(0) { $0 | $1.bit })
+        return writer.bytes
+    }
+
+    static func decode(_ bytes: [UInt8]) -> (name: String, accessGroups: [String], capabilities: Set<Capability>)? {
+        if bytes.first == SealedEncoding.legacyJSON {
+            // Version 0: {"name": …, "accessGroups": […], "capabilities": […]}.
+            guard let object = try? JSON.parse(bytes).objectValue, let name = object["name"]?.stringValue,
+                let groups = object["accessGroups"]?.arrayValue?.compactMap(\.stringValue),
+                let names = object["capabilities"]?.arrayValue?.compactMap(\.stringValue)
+            else { return nil }
+            return (name, groups, Set(names.compactMap(Capability.init(rawValue:))))
+        }
+        guard var reader = SealedEncoding.Reader(bytes), let name = reader.string(), let count = reader.uint32() else {
+            return nil
+        }
+        var groups: [String] = []
+        for _ in 0..<count {
+            guard let group = reader.string() else { return nil }
+            groups.append(group)
+        }
+        guard let bits = reader.byte(), reader.isAtEnd else { return nil }
+        return (name, groups, Set(Capability.allCases.filter { bits & $0.bit != 0 }))
+    }
+}

@@ -13,6 +13,10 @@ public final class Keychain: Sendable {
     /// The group an add goes to when the token's first group is `*`.
     public static let defaultGroup = "default"
 
+    /// Checked once, when the first keychain opens: a build whose table is inconsistent (a
+    /// primary-key attribute its class lacks, a spelling with two meanings) does not run.
+    private static let schemaProblems = Schema.problems()
+
     let configuration: KeychainConfiguration
     let store: any KeychainStore
     let logger: Logger
@@ -31,6 +35,7 @@ public final class Keychain: Sendable {
     /// otherwise. It starts locked, or uninitialized when never initialised. The keychain owns
     /// the store from now on: `close()` closes it.
     public init(configuration: KeychainConfiguration, store: any KeychainStore, logger: Logger) throws(KeychainError) {
+        precondition(Self.schemaProblems.isEmpty, "the schema table is inconsistent: \(Self.schemaProblems)")
         self.configuration = configuration
         self.store = store
         self.logger = logger

@@ -59,6 +59,14 @@ public struct KeychainError: Error, Sendable, Equatable, CustomStringConvertible
     public static func notAvailable(_ message: String) -> KeychainError { KeychainError(-25291, "errSecNotAvailable", message) }
     public static func unimplemented(_ message: String) -> KeychainError { KeychainError(-4, "errSecUnimplemented", message) }
 
+    /// The same error with the key at fault, `key`, named `name` instead: the API names what a
+    /// request carries in a header (the core's `token`) by that header (`Authorization`).
+    public func naming(_ key: String, as name: String) -> KeychainError {
+        guard message.hasPrefix(key + ":") else { return self }
+        return KeychainError(
+            status, self.name, name + message.dropFirst(key.count), persistentRef: persistentRef, retryAfter: retryAfter)
+    }
+
     /// Whether this is the throttle variant of errSecAuthFailed.
     public var isThrottle: Bool { retryAfter != nil }
 }

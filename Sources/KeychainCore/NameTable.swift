@@ -6,8 +6,7 @@ import Musl
 import Darwin
 #endif
 
-/// A fixed map from names to small numbers, for the few dozen key spellings every query is
-/// checked against.
+/// A fixed map from names to numbers, for the key spellings every query is checked against.
 ///
 /// FNV-1a over the UTF-8 bytes and linear probing in a table at most a quarter full: one
 /// lookup costs a fraction of a `[String: …]` lookup, which runs SipHash and the generic
@@ -17,7 +16,7 @@ struct NameTable: Sendable {
         /// Where the name's bytes start in `bytes`; `count == 0` marks an empty slot.
         var start: Int32 = 0
         var count: Int32 = 0
-        var value: UInt8 = 0
+        var value: Int32 = 0
     }
 
     private let slots: [Slot]
@@ -25,7 +24,7 @@ struct NameTable: Sendable {
     private let mask: Int
 
     /// - Precondition: names are distinct and not empty.
-    init(_ entries: [(name: String, value: UInt8)]) {
+    init(_ entries: [(name: String, value: Int32)]) {
         var size = 8
         while size < entries.count * 4 { size *= 2 }
         var slots = [Slot](repeating: Slot(), count: size)
@@ -47,12 +46,12 @@ struct NameTable: Sendable {
     }
 
     /// The value of `name`, compared byte for byte (so case-sensitively); `nil` if absent.
-    subscript(name: String) -> UInt8? {
+    subscript(name: String) -> Int32? {
         var name = name
         return name.withUTF8 { find($0) }
     }
 
-    private func find(_ name: UnsafeBufferPointer<UInt8>) -> UInt8? {
+    private func find(_ name: UnsafeBufferPointer<UInt8>) -> Int32? {
         guard !name.isEmpty else { return nil }
         return slots.withUnsafeBufferPointer { slots in
             bytes.withUnsafeBufferPointer { bytes in

@@ -7,7 +7,7 @@ extension JSON {
         return out
     }
 
-    func write(into out: inout [UInt8]) {
+    public func write(into out: inout [UInt8]) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)

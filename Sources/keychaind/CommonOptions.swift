@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KeychainCore
+import KeychainJSON
 import KeychainCrypto
 import KeychainSQLite
 import KeychainStorage

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ExtrasBase64
 import CLinux
 import Foundation
 import KeychainAPI
@@ -115,7 +116,7 @@ extension Keychaind {
 
         /// Initialises the throw-away keychain and says how to use it.
         private func startDev(_ keychain: Keychain, directory: String, port: Int) throws {
-            let passphraseText = "dev-" + Base64.encodeURLSafe(Sodium.randomBytes(12))
+            let passphraseText = "dev-" + Base64.encodeToString(bytes: Sodium.randomBytes(12), options: [.base64UrlAlphabet, .omitPaddingCharacter])
             let issued = try keychain.initialize(passphrase: SecureBytes(utf8: passphraseText))
             if let devTokenFile { try writePrivateFile(devTokenFile, issued.secret + "\n") }
             if let devPassphraseFile { try writePrivateFile(devPassphraseFile, passphraseText + "\n") }

@@ -1,5 +1,7 @@
 import ArgumentParser
+import KeychainAPI
 import KeychainCore
+import KeychainJSON
 import KeychainCrypto
 
 extension Keychaind {

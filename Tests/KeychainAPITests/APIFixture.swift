@@ -7,13 +7,19 @@ import Logging
 import MicroHTTP
 import Testing
 
-/// A keychain and its server on 127.0.0.1, port 0, in a directory of its own.
+/// A keychain and its API in a directory of its own. Requests go to the responder in process
+/// (`call`); a test of what the transport does asks for `server`, started on 127.0.0.1, port 0,
+/// when first used, and its `client()` or `socketCall`.
 final class APIFixture {
     let directory: TemporaryDirectory
     let keychain: Keychain
-    let server: KeychainServer
     let adminToken: String
     let logs = RecordingLogHandler.Store()
+    private let logger: Logger
+    private let http: HTTPServerConfiguration
+    private let api: APIConfiguration
+    private let inProcess: InProcessClient
+    private var started: KeychainServer?
 
     /// `initialize: false` leaves the keychain uninitialized.
     init(initialize: Bool = true, kdf: KDFLimits = .insecureMinimumForTesting, maxBodyBytes: Int = 1 << 20, trustedProxies: [String] = []) throws {
@@ -28,18 +34,41 @@ final class APIFixture {
         http.maxBodyBytes = maxBodyBytes
         var api = APIConfiguration()
         api.trustedProxies = trustedProxies
-        server = try KeychainServer(keychain: keychain, http: http, api: api, logger: logger)
+        self.logger = logger
+        self.http = http
+        self.api = api
+        inProcess = InProcessClient(KeychainResponder(keychain: keychain, configuration: api, logger: logger))
     }
 
-    deinit { server.shutdown() }
+    deinit { started?.shutdown() }
+
+    /// The server on a socket, started when first asked for.
+    var server: KeychainServer {
+        get throws {
+            if let started { return started }
+            let server = try KeychainServer(keychain: keychain, http: http, api: api, logger: logger)
+            started = server
+            return server
+        }
+    }
 
     func client() throws -> RawHTTPClient { try RawHTTPClient(port: server.port) }
 
+    /// One request over a new connection to `server`.
+    func socketCall(_ method: String, _ target: String, json: String? = nil, headers: [(String, String)]? = nil) throws
+        -> RawResponse
+    {
+        try client().request(method, target, headers: headers ?? auth, body: json.map { Array($0.utf8) })
+    }
+
     var auth: [(String, String)] { [("Authorization", "Bearer \(adminToken)")] }
 
-    /// One request on a new connection, with the admin token unless `headers` are given.
-    func call(_ method: String, _ target: String, json: String? = nil, headers: [(String, String)]? = nil) throws -> RawResponse {
-        try client().request(method, target, headers: headers ?? auth, body: json.map { Array($0.utf8) })
+    /// One request to the responder in process, with the admin token unless `headers` are given.
+    func call(
+        _ method: String, _ target: String, json: String? = nil, headers: [(String, String)]? = nil,
+        remoteAddress: String = "127.0.0.1"
+    ) throws -> RawResponse {
+        inProcess.request(method, target, headers: headers ?? auth, body: json.map { Array($0.utf8) }, remoteAddress: remoteAddress)
     }
 
     /// Creates a token over the API; returns its secret.

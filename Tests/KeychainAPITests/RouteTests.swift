@@ -1,4 +1,5 @@
 @testable import KeychainAPI
+import TestSupport
 import Testing
 
 /// The router matches paths on their bytes: every route, and the near misses that must not match.

@@ -1,4 +1,5 @@
 @testable import KeychainCore
+import TestSupport
 import Testing
 
 @Suite struct AddTests {
@@ -12,28 +13,28 @@ import Testing
         let token = try f.token(["team-a", "team-b"])
         try f.addGeneric(service: "db", account: "u", token: token)
         let found = try f.keychain.search(["service": "db"], token: f.admin)
-        #expect(found[0].attributes?["accessGroup"] == "team-a")
+        #expect(found[0].attributesJSON?["accessGroup"] == "team-a")
     }
 
     @Test func addWithAStarTokenDefaultsToTheDefaultGroup() throws {
         let f = try Fixture()
         try f.addGeneric(service: "db", account: "u")
         let found = try f.keychain.search(["service": "db"], token: f.admin)
-        #expect(found[0].attributes?["accessGroup"] == .string(Keychain.defaultGroup))
+        #expect(found[0].attributesJSON?["accessGroup"] == .string(Keychain.defaultGroup))
     }
 
     @Test func addDefaultsAccessibleToWhenUnlocked() throws {
         let f = try Fixture()
         try f.addGeneric(service: "db", account: "u")
         let found = try f.keychain.search(["service": "db"], token: f.admin)
-        #expect(found[0].attributes?["accessible"] == "whenUnlocked")
-        #expect(found[0].attributes?["synchronizable"] == false)
+        #expect(found[0].attributesJSON?["accessible"] == "whenUnlocked")
+        #expect(found[0].attributesJSON?["synchronizable"] == false)
     }
 
     @Test func addSetsCreationAndModificationDates() throws {
         let f = try Fixture()
         try f.addGeneric(service: "db", account: "u")
-        let attributes = try #require(try f.keychain.search(["service": "db"], token: f.admin)[0].attributes)
+        let attributes = try #require(try f.keychain.search(["service": "db"], token: f.admin)[0].attributesJSON)
         let expected = JSON.string(RFC3339.format(milliseconds: f.clock.now()))
         #expect(attributes["creationDate"] == expected)
         #expect(attributes["modificationDate"] == expected)
@@ -105,9 +106,9 @@ import Testing
         expectError(.anyDuplicate) { _ = try f.keychain.add(base, token: f.admin) }
         let found = try f.keychain.search(["server": "example.com", "matchLimit": "all"], token: f.admin)
         #expect(found.count == 2)
-        #expect(found[0].attributes?["protocol"] == "https")
-        #expect(found[0].attributes?["authenticationType"] == "")
-        #expect(found[0].attributes?["path"] == "")
+        #expect(found[0].attributesJSON?["protocol"] == "https")
+        #expect(found[0].attributesJSON?["authenticationType"] == "")
+        #expect(found[0].attributesJSON?["path"] == "")
     }
 
     @Test func aSecretOverTheLimitIsDataTooLarge() throws {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import KeychainCore
+import TestSupport
 import KeychainStorage
 import Testing
 

@@ -1,4 +1,5 @@
 @testable import KeychainCore
+import TestSupport
 import KeychainCrypto
 import Testing
 

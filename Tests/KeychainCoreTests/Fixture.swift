@@ -89,7 +89,7 @@ extension KeychainError {
 }
 
 extension ItemResult {
-    var attributes: JSONObject? { json["attributes"]?.objectValue }
+    var attributesJSON: JSONObject? { json["attributes"]?.objectValue }
     var secretString: String? {
         json["valueData"]?.stringValue.flatMap(Base64.decode).map { String(decoding: $0, as: UTF8.self) }
     }

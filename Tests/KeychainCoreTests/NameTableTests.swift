@@ -1,13 +1,14 @@
 @testable import KeychainCore
+import TestSupport
 import Testing
 
 @Suite struct NameTableTests {
     @Test func everyNameIsFoundWithItsValueAndNothingElse() {
         // Enough names to make probes collide in the table.
         let names = (0..<200).map { "name\($0)" } + ["a", "kSecAttrAccessGroup", "é", "x y"]
-        let table = NameTable(names.enumerated().map { (name: $1, value: UInt8(truncatingIfNeeded: $0)) })
+        let table = NameTable(names.enumerated().map { (name: $1, value: Int32($0)) })
         for (n, name) in names.enumerated() {
-            #expect(table[name] == UInt8(truncatingIfNeeded: n), "\(name)")
+            #expect(table[name] == Int32(n), "\(name)")
             #expect(table[name + "\u{0}"] == nil)
         }
         for absent in ["", "b", "Name1", "name", "name200", "kSecAttrAccessgroup", "e", "x  y"] {
@@ -22,18 +23,18 @@ import Testing
     }
 
     @Test func everySpellingOfEveryQueryNameResolvesToItsName() throws {
-        for spec in AttributeSpec.all where !spec.readOnly && spec.handling == .attribute && spec.type == .string {
-            guard spec.applies(to: .internetPassword) else { continue }
-            for spelling in Set([spec.name, spec.constantName, spec.shortName]) {
-                let query = try Query.parse(["class": "internetPassword", spelling: "v"], role: .search)
-                #expect(query.attributes.map(\.spec.name) == [spec.name], "\(spelling)")
+        for key in Schema.attributes where key.access == .writable && key.role == .attribute && key.type == .string {
+            guard key.applies(to: .internetPassword) else { continue }
+            for spelling in key.spellings {
+                let query = try QueryParser.parse(["class": "internetPassword", .init(spelling): "v"])
+                #expect(query.attributes.map(\.key.name) == [key.name], "\(spelling)")
             }
         }
         for spelling in ["returnData", "kSecReturnData", "r_Data"] {
-            #expect(try Query.parse([spelling: true], role: .search).returnData, "\(spelling)")
+            #expect(try QueryParser.parse([spelling: true]).returnData == true, "\(spelling)")
         }
         for spelling in ["class", "kSecClass"] {
-            #expect(try Query.parse([spelling: "genp"], role: .search).itemClass == .genericPassword)
+            #expect(try QueryParser.parse([spelling: "genp"]).itemClass == .genericPassword)
         }
     }
 }

@@ -1,4 +1,5 @@
 @testable import KeychainCore
+import TestSupport
 import KeychainStorage
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 /// be exactly those of the lookup path.
 @Suite struct PrimaryKeySearchTests {
     private func filter(_ f: Fixture, _ object: JSONObject, _ token: AccessToken) throws -> ItemFilter {
-        try f.keychain.filter(for: Query.parse(object, role: .search, lenient: true), token: token, barrier: f.keychain.barrier())
+        try f.keychain.filter(for: QueryParser.parse(object, lenient: true), token: token, barrier: f.keychain.barrier())
     }
 
     @Test func aPinnedPrimaryKeyGoesThroughTheKeyIndexAndOtherwiseThroughLookups() throws {

@@ -1,4 +1,5 @@
 @testable import KeychainCore
+import TestSupport
 import Testing
 
 @Suite struct SearchTests {
@@ -31,7 +32,7 @@ import Testing
         try f.addGeneric(service: "db", account: "bob", extra: ["label": "prod"])
         try f.addGeneric(service: "db", account: "carol", extra: ["label": "dev"])
         let prod = try f.keychain.search(["service": "db", "label": "prod", "matchLimit": "all"], token: f.admin)
-        #expect(Set(prod.compactMap { $0.attributes?["account"]?.stringValue }) == ["alice", "bob"])
+        #expect(Set(prod.compactMap { $0.attributesJSON?["account"]?.stringValue }) == ["alice", "bob"])
         expectError(.itemNotFound) { _ = try f.keychain.search(["service": "DB"], token: f.admin) }
     }
 
@@ -42,7 +43,7 @@ import Testing
         expectError(.itemNotFound) { _ = try f.keychain.search(["service": "STRASSE"], token: f.admin) }
         let folded = try f.keychain.search(
             ["service": "STRASSE", "account": "éMILE", "matchCaseInsensitive": true], token: f.admin)
-        #expect(folded[0].attributes?["service"] == "Straße")
+        #expect(folded[0].attributesJSON?["service"] == "Straße")
         // Final sigma and a decomposed é (e + U+0301) fold to the same key.
         #expect(try f.keychain.search(["service": "οδυσσευς", "matchCaseInsensitive": true], token: f.admin).count == 1)
         #expect(try f.keychain.search(["service": "οδυσσευσ", "matchCaseInsensitive": true], token: f.admin).count == 1)
@@ -61,7 +62,7 @@ import Testing
         let all = try f.keychain.search(
             ["service": "db", "returnData": true, "returnAttributes": true, "returnPersistentRef": true], token: f.admin)[0]
         #expect(Set(all.json.keys) == ["attributes", "valueData", "persistentRef"])
-        #expect(all.attributes?["class"] == "genericPassword")
+        #expect(all.attributesJSON?["class"] == "genericPassword")
         let attrs = try f.keychain.search(["service": "db", "returnAttributes": true], token: f.admin)[0]
         #expect(attrs.json.keys == ["attributes"])
     }
@@ -71,9 +72,9 @@ import Testing
         try f.addGeneric(service: "db", account: "local")
         try f.addGeneric(service: "db", account: "synced", extra: ["synchronizable": true])
         let plain = try f.keychain.search(["service": "db", "matchLimit": "all"], token: f.admin)
-        #expect(plain.map { $0.attributes?["account"] } == ["local"])
+        #expect(plain.map { $0.attributesJSON?["account"] } == ["local"])
         let synced = try f.keychain.search(["service": "db", "synchronizable": true, "matchLimit": "all"], token: f.admin)
-        #expect(synced.map { $0.attributes?["account"] } == ["synced"])
+        #expect(synced.map { $0.attributesJSON?["account"] } == ["synced"])
         let any = try f.keychain.search(["service": "db", "synchronizable": "any", "matchLimit": "all"], token: f.admin)
         #expect(any.count == 2)
     }
@@ -100,7 +101,7 @@ import Testing
         _ = try f.keychain.add(["class": "internetPassword", "server": "h", "account": "shared"], token: f.admin)
         #expect(try f.keychain.search(["account": "shared", "matchLimit": "all"], token: f.admin).count == 2)
         let inet = try f.keychain.search(["server": "h", "matchLimit": "all"], token: f.admin)
-        #expect(inet.map { $0.attributes?["class"] } == ["internetPassword"])
+        #expect(inet.map { $0.attributesJSON?["class"] } == ["internetPassword"])
     }
 
     @Test func searchWithoutReturnKeysNeverCarriesTheSecret() throws {

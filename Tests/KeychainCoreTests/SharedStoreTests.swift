@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 @testable import KeychainCore
+import TestSupport
 import KeychainCrypto
 import KeychainStorage
 import Synchronization

@@ -1,4 +1,5 @@
 @testable import KeychainCore
+import TestSupport
 import Testing
 
 @Suite struct TokenTests {
@@ -11,7 +12,7 @@ import Testing
         #expect(token.capabilities == [.read, .write])
         #expect(try f.keychain.listTokens(caller: f.admin).map(\.id).contains(token.id))
         try f.keychain.revokeToken(id: token.id, caller: f.admin)
-        expectError(.anyAuthFailed, naming: "Authorization") { _ = try f.keychain.authenticate(bearer: issued.secret) }
+        expectError(.anyAuthFailed, naming: "token") { _ = try f.keychain.authenticate(bearer: issued.secret) }
         expectError(.itemNotFound) { try f.keychain.revokeToken(id: token.id, caller: f.admin) }
     }
 

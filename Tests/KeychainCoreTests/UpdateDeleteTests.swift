@@ -1,4 +1,5 @@
 @testable import KeychainCore
+import TestSupport
 import Testing
 
 @Suite struct UpdateTests {
@@ -18,7 +19,7 @@ import Testing
         f.clock.advance(seconds: 60)
         let updated = try f.keychain.update(query: ["service": "db"], attributesToUpdate: ["label": "x"], token: f.admin)
         #expect(updated[0].version == 2)
-        let attributes = try #require(try f.keychain.search(["service": "db"], token: f.admin)[0].attributes)
+        let attributes = try #require(try f.keychain.search(["service": "db"], token: f.admin)[0].attributesJSON)
         #expect(attributes["modificationDate"] == .string(RFC3339.format(milliseconds: f.clock.now())))
         #expect(attributes["creationDate"] != attributes["modificationDate"])
     }
@@ -29,7 +30,7 @@ import Testing
         try f.keychain.update(query: ["service": "db"], attributesToUpdate: ["valueData": "bmV3"], token: f.admin)
         let found = try f.keychain.search(["service": "db", "returnData": true, "returnAttributes": true], token: f.admin)[0]
         #expect(found.secretString == "new")
-        #expect(found.attributes?["label"] == "keep")
+        #expect(found.attributesJSON?["label"] == "keep")
     }
 
     @Test func updateWithNoMatchIsItemNotFound() throws {
@@ -91,7 +92,7 @@ import Testing
             try f.keychain.update(query: ["account": "bob"], attributesToUpdate: ["account": "alice", "label": "changed"], token: f.admin)
         }
         let bob = try f.keychain.search(["account": "bob"], token: f.admin)
-        #expect(bob[0].attributes?["label"] == "b")
+        #expect(bob[0].attributesJSON?["label"] == "b")
         #expect(bob[0].version == 1)
     }
 
@@ -103,7 +104,7 @@ import Testing
             try f.keychain.update(query: ["service": "db"], attributesToUpdate: ["account": "same"], token: f.admin)
         }
         let accounts = try f.keychain.search(["service": "db", "matchLimit": "all"], token: f.admin).compactMap {
-            $0.attributes?["account"]?.stringValue
+            $0.attributesJSON?["account"]?.stringValue
         }
         #expect(Set(accounts) == ["alice", "bob"])
     }
@@ -111,7 +112,7 @@ import Testing
     @Test func updateWithAnExpectedVersionChecksIt() throws {
         let f = try Fixture()
         let ref = try f.addGeneric(service: "db", account: "u")
-        expectError(.anyPrecondition, naming: "If-Match") {
+        expectError(.anyPrecondition, naming: "expectedVersion") {
             try f.keychain.update(
                 query: ["valuePersistentRef": .string(ref)], attributesToUpdate: ["label": "x"], token: f.admin, expectedVersion: 7)
         }

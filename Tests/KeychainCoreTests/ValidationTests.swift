@@ -1,4 +1,5 @@
 @testable import KeychainCore
+import TestSupport
 import Testing
 
 @Suite struct ValidationTests {
@@ -13,14 +14,14 @@ import Testing
         let found = try f.keychain.search(
             ["kSecClass": "genp", "svce": "svc", "kSecMatchLimit": "kSecMatchLimitAll", "r_Attributes": true, "kSecReturnData": true],
             token: f.admin)
-        let attributes = try #require(found[0].attributes)
+        let attributes = try #require(found[0].attributesJSON)
         #expect(attributes["class"] == "genericPassword")
         #expect(attributes["service"] == "svc")
         #expect(attributes["account"] == "me")
         #expect(attributes["label"] == "L")
         #expect(attributes["accessible"] == "afterFirstUnlock")
         #expect(found[0].secretString == "pw")
-        let inet = try f.keychain.search(["server": "h"], token: f.admin)[0].attributes
+        let inet = try f.keychain.search(["server": "h"], token: f.admin)[0].attributesJSON
         #expect(inet?["protocol"] == "https")
         #expect(inet?["authenticationType"] == "htmlForm")
     }
@@ -71,7 +72,7 @@ import Testing
         let f = try Fixture()
         _ = try f.keychain.add(["class": "genericPassword", "service": "a", "creator": "aapl"], token: f.admin)
         let found = try f.keychain.search(["creator": 0x6161_706C], token: f.admin)
-        #expect(found[0].attributes?["creator"] == 0x6161_706C)
+        #expect(found[0].attributesJSON?["creator"] == 0x6161_706C)
     }
 
     @Test func urlParametersAreParsedLeniently() throws {
@@ -89,6 +90,6 @@ import Testing
         _ = try f.keychain.add(["class": "internetPassword", "server": "h", "account": "u"], token: f.admin)
         let found = try f.keychain.search(["class": "internetPassword", "server": "h", "protocol": "", "authenticationType": ""], token: f.admin)
         #expect(found.count == 1)
-        #expect(found[0].attributes?["protocol"] == "")
+        #expect(found[0].attributesJSON?["protocol"] == "")
     }
 }

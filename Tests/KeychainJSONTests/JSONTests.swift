@@ -1,4 +1,4 @@
-@testable import KeychainCore
+@testable import KeychainJSON
 import Testing
 
 /// Serialization: plain strings are copied as they are, the rest escaped as RFC 8259 asks.

@@ -11,6 +11,12 @@ public struct RawResponse {
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
 
+    public init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
     /// The first value of `name`, compared without regard to ASCII case.
     public func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value

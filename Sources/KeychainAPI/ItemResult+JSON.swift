@@ -1,0 +1,79 @@
+public import ExtrasBase64
+public import KeychainCore
+public import KeychainJSON
+
+extension ItemResult {
+    /// `{ "attributes": {…}, "valueData": "…", "persistentRef": "…" }`: the requested parts.
+    public var json: JSONObject {
+        var json = JSONObject()
+        if let attributes { json["attributes"] = .object(attributes.json) }
+        if let secret { json["valueData"] = .string(Base64.encodeToString(bytes: secret)) }
+        if includesRef { json["persistentRef"] = .string(persistentRef) }
+        return json
+    }
+
+    /// Appends `json`, serialized, to `out`: written straight from the parts, since every
+    /// answer to a search goes through here.
+    public func write(into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        if let attributes {
+            out.appendLiteral(#""attributes":"#)
+            JSON.object(attributes.json).write(into: &out)
+        }
+        if let secret {
+            if attributes != nil { out.append(UInt8(ascii: ",")) }
+            out.appendLiteral(#""valueData":""#)
+            out.appendBase64(secret)
+            out.append(UInt8(ascii: "\""))
+        }
+        if includesRef {
+            if attributes != nil || secret != nil { out.append(UInt8(ascii: ",")) }
+            out.appendLiteral(#""persistentRef":""#)
+            out.appendBase64(ref, options: [.base64UrlAlphabet, .omitPaddingCharacter])
+            out.append(UInt8(ascii: "\""))
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+}
+
+extension ItemAttributes {
+    /// The `attributes` object of an answer: the fields every item has, then the others in
+    /// the order they were given.
+    public var json: JSONObject {
+        var entries: [(key: String, value: JSON)] = [
+            ("class", .string(itemClass.name)), ("accessGroup", .string(accessGroup)), ("accessible", .string(accessible.name)),
+            ("synchronizable", .bool(synchronizable)),
+            ("creationDate", .string(RFC3339.format(milliseconds: creationDate))),
+            ("modificationDate", .string(RFC3339.format(milliseconds: modificationDate))),
+        ]
+        entries.reserveCapacity(entries.count + values.count)
+        for (key, value) in values { entries.append((key.name, value.json(as: key.type))) }
+        return JSONObject(entries)
+    }
+}
+
+extension AttributeValue {
+    /// The JSON an answer shows for a value of `type`.
+    public func json(as type: ValueType) -> JSON {
+        switch (self, type) {
+        case (.int(let ms), .date): .string(RFC3339.format(milliseconds: ms))
+        case (.string(let s), _): .string(s)
+        case (.bytes(let b), _): .string(Base64.encodeToString(bytes: b))
+        case (.int(let i), _): .int(i)
+        case (.bool(let b), _): .bool(b)
+        }
+    }
+}
+
+extension [UInt8] {
+    /// Appends the base64 encoding of `bytes` (standard alphabet, padded, unless `options`
+    /// say otherwise), encoded in place without an intermediate array.
+    public mutating func appendBase64(_ bytes: [UInt8], options: Base64.EncodingOptions = []) {
+        let start = count
+        let length = Base64.encodedLength(bytesCount: bytes.count, options: options)
+        append(contentsOf: repeatElement(0, count: length))
+        var whole = mutableSpan
+        var output = whole.extracting(start..<start + length)
+        Base64.encode(bytes: bytes.span, into: &output, options: options)
+    }
+}

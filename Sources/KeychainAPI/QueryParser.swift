@@ -1,0 +1,162 @@
+import ExtrasBase64
+public import KeychainCore
+public import KeychainJSON
+
+/// Query dictionaries from JSON — a body, or URL parameters as strings — into typed queries:
+/// every key resolved through `Schema` in any of its spellings, every value checked against
+/// its type. What the keys may do where they are used, the keychain checks.
+///
+/// Errors name the key as the client spelled it.
+public enum QueryParser {
+    /// Parses `object`. `lenient` (URL parameters) accepts strings for booleans and numbers.
+    public static func parse(_ object: JSONObject, lenient: Bool = false) throws(KeychainError) -> ItemQuery {
+        let entries = object.entries
+        var query = ItemQuery()
+        // The class first: attribute checks depend on it, and it decides which key a spelling
+        // two keys share (`type`) names.
+        for n in entries.indices where Schema.key(named: entries[n].key)?.role == .itemClass {
+            query.itemClass = try itemClass(entries[n].value, spelling: entries[n].key)
+        }
+        let words = (Schema.keys.count + 63) / 64
+        // Each key's number marked in a bit set on the stack: a name given twice, in any
+        // spelling, is refused, in time linear in the number of keys.
+        return try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { seen throws(KeychainError) in
+            seen.initialize(repeating: 0)
+            for n in entries.indices {
+                let spelling = entries[n].key
+                guard let key = Schema.key(named: spelling, for: query.itemClass) else {
+                    throw .param("\(spelling): unknown key")
+                }
+                let (word, bit) = (key.number / 64, UInt64(1) << UInt64(key.number % 64))
+                guard seen[word] & bit == 0 else {
+                    let previous = entries[..<n].first { Schema.key(named: $0.key, for: query.itemClass) === key }?.key
+                    throw .param("\(spelling): given twice (also as \(previous ?? spelling))")
+                }
+                seen[word] |= bit
+                if query.attributes.isEmpty, key.role == .attribute { query.attributes.reserveCapacity(entries.count - n) }
+                try parse(key, entries[n].value, spelling: spelling, lenient: lenient, into: &query)
+            }
+            return query
+        }
+    }
+
+    private static func parse(
+        _ key: SchemaKey, _ value: JSON, spelling: String, lenient: Bool, into query: inout ItemQuery
+    ) throws(KeychainError) {
+        func bool() throws(KeychainError) -> Bool { try Self.bool(value, spelling: spelling, lenient: lenient) }
+        switch key.role {
+        case .itemClass: break
+        case .matchLimit: query.matchLimit = try matchLimit(value, spelling: spelling, lenient: lenient)
+        case .matchCaseInsensitive: query.matchCaseInsensitive = try bool()
+        case .returnData: query.returnData = try bool()
+        case .returnAttributes: query.returnAttributes = try bool()
+        case .returnPersistentRef: query.returnPersistentRef = try bool()
+        case .returnRef: query.returnRef = try bool()
+        case .deleteAll: query.deleteAll = try bool()
+        case .useDataProtectionKeychain: query.useDataProtectionKeychain = try bool()
+        case .valueData:
+            guard case .string(let text) = value, let bytes = Base64.decodeCanonical(text) else {
+                throw .param("\(spelling): expected base64 bytes in a string")
+            }
+            query.valueData = bytes
+        case .valuePersistentRef:
+            guard case .string(let text) = value, let ref = PersistentRef.decode(text) else {
+                throw .param("\(spelling): not a persistent reference")
+            }
+            query.persistentRef = ref
+        case .accessGroup:
+            guard case .string(let group) = value, !group.isEmpty else { throw .param("\(spelling): expected a non-empty string") }
+            query.accessGroup = group
+        case .accessible:
+            guard case .string(let name) = value, let protection = Protection.named(name) else {
+                throw .param("\(spelling): expected one of \(Protection.allCases.map(\.name).joined(separator: ", "))")
+            }
+            query.accessible = protection
+        case .synchronizable:
+            if case .string(let text) = value, text == "any" || text == "kSecAttrSynchronizableAny" || text == "syna" {
+                query.synchronizable = .any
+            } else {
+                query.synchronizable = .only(try bool())
+            }
+        case .attribute, .creationDate, .modificationDate:
+            if let itemClass = query.itemClass, !key.applies(to: itemClass) {
+                // Apple's order: an attribute the class lacks is refused before its value is read.
+                throw .noSuchAttr(spelling, "class \(itemClass.name) has no such attribute")
+            }
+            query.attributes.append((key, try attributeValue(value, as: key.type, spelling: spelling, lenient: lenient)))
+        }
+    }
+
+    private static func itemClass(_ value: JSON, spelling: String) throws(KeychainError) -> ItemClass {
+        guard case .string(let name) = value else { throw .param("\(spelling): expected a string, got \(value.typeName)") }
+        guard let itemClass = ItemClass.named(name) else { throw .noSuchClass("\(spelling): unknown class \"\(name)\"") }
+        return itemClass
+    }
+
+    private static func bool(_ value: JSON, spelling: String, lenient: Bool) throws(KeychainError) -> Bool {
+        if case .bool(let b) = value { return b }
+        if lenient, case .string(let s) = value, let b = Bool(s) { return b }
+        throw .param("\(spelling): expected a boolean, got \(value.typeName)")
+    }
+
+    private static func matchLimit(_ value: JSON, spelling: String, lenient: Bool) throws(KeychainError) -> MatchLimit {
+        if case .string(let s) = value {
+            switch s {
+            case "one", "kSecMatchLimitOne", "m_LimitOne": return .one
+            case "all", "kSecMatchLimitAll", "m_LimitAll": return .all
+            default: if lenient, let n = Int(s), n > 0 { return .count(n) }
+            }
+        } else if let n = value.intValue, n > 0, n <= Int64(Int32.max) {
+            return .count(Int(n))
+        }
+        throw .param("\(spelling): expected \"one\", \"all\" or a positive integer")
+    }
+
+    /// Checks `json` against `type`. `lenient` accepts strings for numbers and booleans.
+    static func attributeValue(_ json: JSON, as type: ValueType, spelling: String, lenient: Bool) throws(KeychainError)
+        -> AttributeValue
+    {
+        func wrongType(_ expected: String) -> KeychainError {
+            .param("\(spelling): expected \(expected), got \(json.typeName)")
+        }
+        func integer() -> Int64? { json.intValue ?? (lenient ? json.stringValue.flatMap { Int64($0) } : nil) }
+        switch type {
+        case .string:
+            guard case .string(let s) = json else { throw wrongType("a string") }
+            return .string(s)
+        case .bytes:
+            guard case .string(let s) = json else { throw wrongType("base64 bytes in a string") }
+            guard let bytes = Base64.decodeCanonical(s) else { throw .param("\(spelling): not valid base64") }
+            return .bytes(bytes)
+        case .bool, .synchronizable:
+            return .bool(try bool(json, spelling: spelling, lenient: lenient))
+        case .integer(let range):
+            guard let i = integer() else { throw wrongType("an integer") }
+            guard range.contains(i) else { throw .param("\(spelling): \(i) is outside \(range.lowerBound)…\(range.upperBound)") }
+            return .int(i)
+        case .fourCharCode:
+            if let i = integer() {
+                guard (0...Int64(UInt32.max)).contains(i) else { throw .param("\(spelling): not a 32-bit unsigned integer") }
+                return .int(i)
+            }
+            if case .string(let s) = json, s.utf8.count == 4, s.utf8.allSatisfy({ $0 < 0x80 }) {
+                return .int(s.utf8.reduce(Int64(0)) { $0 << 8 | Int64($1) })
+            }
+            throw wrongType("a four-char code (integer or 4 ASCII characters)")
+        case .enumeration(let names, let prefix):
+            guard case .string(let s) = json else { throw wrongType("a string") }
+            // "" is the unspecified value a primary-key attribute takes when absent.
+            if s.isEmpty { return .string("") }
+            let bare = s.hasPrefix(prefix) ? String(s.dropFirst(prefix.count)) : s
+            guard let name = names.first(where: { $0.lowercased() == bare.lowercased() }) else {
+                throw .param("\(spelling): unknown value; expected one of \(names.joined(separator: ", "))")
+            }
+            return .string(name)
+        case .date:
+            guard case .string(let s) = json, let ms = RFC3339.parse(s) else { throw wrongType("an RFC 3339 date-time") }
+            return .int(ms)
+        case .itemClass, .matchLimit, .persistentRef:
+            throw .param("\(spelling): not an attribute")
+        }
+    }
+}

@@ -1,0 +1,158 @@
+/// How many items a search returns (`kSecMatchLimit`).
+public enum MatchLimit: Sendable, Equatable {
+    case one
+    case all
+    case count(Int)
+
+    var sqlLimit: Int? {
+        switch self {
+        case .one: 1
+        case .all: nil
+        case .count(let n): n
+        }
+    }
+}
+
+/// Which synchronizable state a query names (`kSecAttrSynchronizable`).
+public enum SynchronizableMatch: Sendable, Equatable {
+    case only(Bool)
+    /// `kSecAttrSynchronizableAny`: both, when matching.
+    case any
+}
+
+/// What a query dictionary is used for: each allows different keys (semantics.md §3).
+public enum QueryRole: Sendable {
+    case add, search, updateQuery, attributesToUpdate, delete
+}
+
+/// A query dictionary with its keys resolved and its values typed: what SecItemAdd,
+/// SecItemCopyMatching, SecItemUpdate and SecItemDelete take. A key not given is `nil`.
+///
+/// The keychain checks it against the operation it is used for (`check(for:)`); how it was
+/// spelled on the wire (JSON, URL parameters) is the API's business.
+public struct ItemQuery: Sendable {
+    public var itemClass: ItemClass?
+    /// Attributes other than accessGroup, accessible and synchronizable, in input order.
+    public var attributes: [(key: SchemaKey, value: AttributeValue)] = []
+    public var accessGroup: String?
+    public var accessible: Protection?
+    public var synchronizable: SynchronizableMatch?
+    public var matchLimit: MatchLimit?
+    public var matchCaseInsensitive: Bool?
+    public var returnData: Bool?
+    public var returnAttributes: Bool?
+    public var returnPersistentRef: Bool?
+    /// Given at all: refused, there are no in-process references over HTTP.
+    public var returnRef: Bool?
+    public var valueData: [UInt8]?
+    /// The 16 bytes of a persistent reference.
+    public var persistentRef: [UInt8]?
+    public var deleteAll: Bool?
+    /// Accepted and ignored, so dictionaries written for Apple platforms can be sent unchanged.
+    public var useDataProtectionKeychain: Bool?
+
+    public init() {}
+
+    /// The query naming one item by its persistent reference, whatever its synchronizable state.
+    public init(persistentRef: [UInt8]) {
+        self.persistentRef = persistentRef
+        synchronizable = .any
+    }
+
+    var caseInsensitive: Bool { matchCaseInsensitive ?? false }
+    var wantsData: Bool { returnData ?? false }
+    var wantsAttributes: Bool { returnAttributes ?? false }
+    var wantsPersistentRef: Bool { returnPersistentRef ?? false }
+    var hasReturnKey: Bool { wantsData || wantsAttributes || wantsPersistentRef }
+
+    /// The synchronizable state to match: `nil` for both.
+    var synchronizableFilter: Bool? {
+        switch synchronizable {
+        case .any?: nil
+        case .only(let b)?: b
+        case nil: false
+        }
+    }
+
+    /// Whether the query names any attribute at all (a delete without one needs `deleteAll`).
+    var namesAttribute: Bool { namesAttributeBesidesRef || persistentRef != nil }
+
+    /// `synchronizable: "any"` names no attribute: it widens a query rather than narrowing it.
+    private var namesAttributeBesidesRef: Bool {
+        if case .only? = synchronizable { return true }
+        return !attributes.isEmpty || accessGroup != nil || accessible != nil
+    }
+
+    /// The classes a query can match, and their codes: its class, or every supported class
+    /// having all its attributes.
+    var candidateClasses: (classes: [ItemClass], codes: [Int]) {
+        var mask = 0
+        for (position, candidate) in ItemClass.supported.enumerated() {
+            let fits = itemClass.map { $0 == candidate } ?? attributes.allSatisfy { $0.key.applies(to: candidate) }
+            if fits { mask |= 1 << position }
+        }
+        if let itemClass, mask == 0 { return ([itemClass], [itemClass.rawValue]) }
+        return ItemClass.supportedSubsets[mask]
+    }
+}
+
+extension ItemQuery {
+    /// Checks the query for `role`: which keys it may carry there, and whether its class has
+    /// its attributes. Errors name the key at fault by its canonical name.
+    public func check(for role: QueryRole) throws(KeychainError) {
+        if let itemClass {
+            guard role != .attributesToUpdate else { throw .param("class: the class cannot be changed by an update") }
+            guard itemClass.isSupported else { throw .unimplemented("class: class \(itemClass.name) is not supported yet") }
+        } else if role == .add {
+            throw .param("class: required on add")
+        }
+        if role != .search {
+            if matchLimit != nil { throw Self.onlyInSearch("matchLimit") }
+            if matchCaseInsensitive != nil { throw Self.onlyInSearch("matchCaseInsensitive") }
+        }
+        if role != .search, role != .add {
+            for (name, value) in [
+                ("returnData", returnData), ("returnAttributes", returnAttributes),
+                ("returnPersistentRef", returnPersistentRef), ("returnRef", returnRef),
+            ] where value != nil {
+                throw .param("\(name): return keys are allowed only in a search or an add")
+            }
+        }
+        if returnRef != nil { throw .param("returnRef: in-process item references do not exist here; use returnPersistentRef") }
+        if valueData != nil, role != .add, role != .attributesToUpdate {
+            throw .param("valueData: allowed only in an add or in attributesToUpdate")
+        }
+        if persistentRef != nil, role == .add || role == .attributesToUpdate {
+            throw .param("valuePersistentRef: allowed only in a search, an update query or a delete")
+        }
+        if deleteAll != nil, role != .delete { throw .param("deleteAll: allowed only in a delete") }
+        if synchronizable == .any, role == .add || role == .attributesToUpdate {
+            throw .param("synchronizable: \"any\" is allowed only when matching")
+        }
+        for (key, _) in attributes {
+            if let itemClass, !key.applies(to: itemClass) {
+                throw .noSuchAttr(key.name, "class \(itemClass.name) has no such attribute")
+            }
+            if key.access == .serverSet { throw .param("\(key.name): set by the server, read-only") }
+            if key.access == .derived, role == .add || role == .attributesToUpdate {
+                throw .param("\(key.name): derived from the item's data, read-only")
+            }
+        }
+        if persistentRef != nil, namesAttributeBesidesRef {
+            throw .param("valuePersistentRef: cannot be combined with other attributes")
+        }
+        if synchronizable == .only(true), let accessible, accessible.isThisDeviceOnly {
+            throw .param("accessible: a synchronizable item cannot use \(accessible.name)")
+        }
+        if role != .add, itemClass == nil {
+            // Without a class, an attribute must belong to some supported class.
+            for (key, _) in attributes where !ItemClass.supported.contains(where: key.applies(to:)) {
+                throw .noSuchAttr(key.name, "no supported class has this attribute")
+            }
+        }
+    }
+
+    private static func onlyInSearch(_ name: String) -> KeychainError {
+        .param("\(name): match keys are allowed only in a search")
+    }
+}

@@ -1,0 +1,328 @@
+/// The JSON type of a key's value: how the API checks it and how answers show it.
+public enum ValueType: Sendable, Equatable {
+    case string
+    /// Base64 in JSON.
+    case bytes
+    /// A four-char code: an integer 0…2³²−1, or a string of exactly four ASCII characters.
+    case fourCharCode
+    case bool
+    case integer(ClosedRange<Int64>)
+    /// One of these canonical names; `constantPrefix` + the name (any case) is accepted too.
+    case enumeration([String], constantPrefix: String)
+    /// Milliseconds since 1970 inside; RFC 3339 in JSON.
+    case date
+    /// A class name (`genericPassword`, `kSecClassGenericPassword`, `genp`).
+    case itemClass
+    /// `one`, `all` or a positive integer.
+    case matchLimit
+    /// A persistent reference (22 characters).
+    case persistentRef
+    /// A boolean, or `any` when matching.
+    case synchronizable
+}
+
+/// A set of item classes, one bit per class.
+public struct ClassSet: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt32
+
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public init(_ itemClass: ItemClass) { rawValue = 1 << UInt32(itemClass.rawValue) }
+
+    public static let genericPassword = ClassSet(.genericPassword)
+    public static let internetPassword = ClassSet(.internetPassword)
+    public static let certificate = ClassSet(.certificate)
+    public static let key = ClassSet(.key)
+    public static let identity = ClassSet(.identity)
+    public static let passwords: ClassSet = [.genericPassword, .internetPassword]
+    public static let all = ClassSet(ItemClass.allCases.map(ClassSet.init))
+
+    public func contains(_ itemClass: ItemClass) -> Bool { contains(ClassSet(itemClass)) }
+}
+
+/// One key of a query dictionary: an attribute or a query key, with everything the keychain
+/// knows of it. Rows of `Schema.keys`, the one table of names, types, classes and primary keys
+/// (Apple keeps the same in `SecItemSchema.c`).
+///
+/// A class: the rows are shared, so passing one around costs one reference count.
+public final class SchemaKey: Sendable, Hashable, CustomStringConvertible {
+    /// What the key does.
+    public enum Role: Sendable, Equatable {
+        /// An attribute sealed with the item and matched through lookup digests.
+        case attribute
+        /// Attributes every item has, kept in the item's row rather than sealed.
+        case accessGroup, accessible, synchronizable
+        /// Set by the server on add and update.
+        case creationDate, modificationDate
+        case itemClass, matchLimit, matchCaseInsensitive
+        case returnData, returnAttributes, returnPersistentRef, returnRef
+        case valueData, valuePersistentRef, deleteAll, useDataProtectionKeychain
+
+        var isAttribute: Bool {
+            switch self {
+            case .attribute, .accessGroup, .accessible, .synchronizable, .creationDate, .modificationDate: true
+            default: false
+            }
+        }
+    }
+
+    /// Who sets an attribute's value.
+    public enum Access: Sendable, Equatable {
+        /// The caller, on add and update.
+        case writable
+        /// The server (dates): never accepted on input.
+        case serverSet
+        /// Derived from the secret (a certificate's fields): matched, never set.
+        case derived
+    }
+
+    /// Its place in `Schema.keys`.
+    public let number: Int
+    /// The canonical lowerCamelCase JSON name; answers use it, and lookup digests are keyed by it.
+    public let name: String
+    /// Apple's constant (`kSecAttrAccount`); `nil` for keychaind's own keys.
+    public let constantName: String?
+    /// Apple's short name (`acct`, `m_Limit`); `nil` when it has none besides `name`.
+    public let shortName: String?
+    public let role: Role
+    public let type: ValueType
+    /// The classes that have the attribute (every class for a query key).
+    public let classes: ClassSet
+    /// The classes whose primary key includes the attribute, in table order.
+    public let primaryKeyOf: ClassSet
+    public let access: Access
+    /// Whether a query can match on it.
+    public let searchable: Bool
+
+    fileprivate init(_ number: Int, _ row: Schema.Row) {
+        self.number = number
+        name = row.name
+        constantName = row.constant
+        shortName = row.short
+        role = row.role
+        type = row.type
+        classes = row.classes
+        primaryKeyOf = row.primaryKeyOf
+        access = row.access
+        searchable = row.searchable
+    }
+
+    /// Every spelling accepted on input.
+    public var spellings: [String] { [name] + [constantName, shortName].compactMap { $0 }.filter { $0 != name } }
+
+    public var isAttribute: Bool { role.isAttribute }
+
+    public func applies(to itemClass: ItemClass) -> Bool { classes.contains(itemClass) }
+
+    /// Whether the attribute is stored sealed and matched through a lookup digest.
+    var isLookup: Bool { (role == .attribute || role == .accessible) && searchable }
+
+    public var description: String { name }
+
+    public static func == (lhs: SchemaKey, rhs: SchemaKey) -> Bool { lhs === rhs }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(number) }
+}
+
+/// The table of every attribute and query key (semantics.md §2 and §3).
+public enum Schema {
+    /// One row as written below.
+    fileprivate struct Row {
+        var name: String
+        var constant: String?
+        var short: String?
+        var role: SchemaKey.Role
+        var type: ValueType
+        var classes: ClassSet
+        var primaryKeyOf: ClassSet = []
+        var access: SchemaKey.Access = .writable
+        var searchable: Bool
+
+        /// An attribute: constant `kSecAttr` + the name capitalised.
+        static func attribute(
+            _ name: String, _ short: String, _ type: ValueType, _ classes: ClassSet, primaryKeyOf: ClassSet = [],
+            access: SchemaKey.Access = .writable, role: SchemaKey.Role = .attribute
+        ) -> Row {
+            Row(
+                name: name, constant: "kSecAttr" + name.prefix(1).uppercased() + name.dropFirst(), short: short, role: role,
+                type: type, classes: classes, primaryKeyOf: primaryKeyOf, access: access,
+                searchable: access != .serverSet && role != .accessGroup && role != .synchronizable)
+        }
+
+        static func query(_ name: String, _ constant: String?, _ short: String?, _ role: SchemaKey.Role, _ type: ValueType) -> Row {
+            Row(name: name, constant: constant, short: short, role: role, type: type, classes: .all, searchable: false)
+        }
+    }
+
+    private static let protocols = [
+        "ftp", "ftpAccount", "http", "irc", "nntp", "pop3", "smtp", "socks", "imap", "ldap", "appleTalk", "afp",
+        "telnet", "ssh", "ftps", "https", "httpProxy", "httpsProxy", "ftpProxy", "smb", "rtsp", "rtspProxy", "daap",
+        "eppc", "ipp", "nntps", "ldaps", "telnetS", "imaps", "ircs", "pop3S",
+    ]
+    private static let authenticationTypes = ["ntlm", "msn", "dpa", "rpa", "httpBasic", "httpDigest", "htmlForm", "default"]
+    private static let uint32 = ValueType.integer(0...Int64(UInt32.max))
+
+    /// The table. A class's primary key is its attributes marked `primaryKeyOf` it, in this
+    /// order: the order their values enter the primary-key digest, so rows that are part of a
+    /// primary key never move (`SchemaTests` pins each class's key).
+    private static let rows: [Row] = [
+        .query("class", "kSecClass", nil, .itemClass, .itemClass),
+        .query("matchLimit", "kSecMatchLimit", "m_Limit", .matchLimit, .matchLimit),
+        .query("matchCaseInsensitive", "kSecMatchCaseInsensitive", "m_CaseInsensitive", .matchCaseInsensitive, .bool),
+        .query("returnData", "kSecReturnData", "r_Data", .returnData, .bool),
+        .query("returnAttributes", "kSecReturnAttributes", "r_Attributes", .returnAttributes, .bool),
+        .query("returnPersistentRef", "kSecReturnPersistentRef", "r_PersistentRef", .returnPersistentRef, .bool),
+        .query("returnRef", "kSecReturnRef", "r_Ref", .returnRef, .bool),
+        .query("valueData", "kSecValueData", "v_Data", .valueData, .bytes),
+        .query("valuePersistentRef", "kSecValuePersistentRef", "v_PersistentRef", .valuePersistentRef, .persistentRef),
+        .query("deleteAll", nil, nil, .deleteAll, .bool),
+        .query(
+            "useDataProtectionKeychain", "kSecUseDataProtectionKeychain", "u_DataProtectionKeychain",
+            .useDataProtectionKeychain, .bool),
+
+        // Every class.
+        .attribute("accessGroup", "agrp", .string, .all, role: .accessGroup),
+        .attribute(
+            "accessible", "pdmn", .enumeration(Protection.allCases.map(\.name), constantPrefix: "kSecAttrAccessible"), .all,
+            role: .accessible),
+        .attribute("synchronizable", "sync", .synchronizable, .all, role: .synchronizable),
+        .attribute("label", "labl", .string, .all),
+        .attribute("creationDate", "cdat", .date, .all, access: .serverSet, role: .creationDate),
+        .attribute("modificationDate", "mdat", .date, .all, access: .serverSet, role: .modificationDate),
+
+        // Passwords.
+        .attribute("account", "acct", .string, .passwords, primaryKeyOf: .passwords),
+        .attribute("service", "svce", .string, .genericPassword, primaryKeyOf: .genericPassword),
+        .attribute("generic", "gena", .bytes, .genericPassword),
+        .attribute("description", "desc", .string, .passwords),
+        .attribute("comment", "icmt", .string, .passwords),
+        .attribute("type", "type", .fourCharCode, .passwords),
+        .attribute("isInvisible", "invi", .bool, .passwords),
+        .attribute("isNegative", "nega", .bool, .passwords),
+        .attribute("securityDomain", "sdmn", .string, .internetPassword, primaryKeyOf: .internetPassword),
+        .attribute("server", "srvr", .string, .internetPassword, primaryKeyOf: .internetPassword),
+        .attribute(
+            "protocol", "ptcl", .enumeration(protocols, constantPrefix: "kSecAttrProtocol"), .internetPassword,
+            primaryKeyOf: .internetPassword),
+        .attribute(
+            "authenticationType", "atyp", .enumeration(authenticationTypes, constantPrefix: "kSecAttrAuthenticationType"),
+            .internetPassword, primaryKeyOf: .internetPassword),
+        .attribute("port", "port", .integer(0...65535), .internetPassword, primaryKeyOf: .internetPassword),
+        .attribute("path", "path", .string, .internetPassword, primaryKeyOf: .internetPassword),
+
+        // Certificates: the fields after certificateEncoding are derived from the DER certificate.
+        .attribute("certificateType", "ctyp", uint32, .certificate, primaryKeyOf: .certificate),
+        .attribute("certificateEncoding", "cenc", uint32, .certificate),
+        .attribute("subject", "subj", .bytes, .certificate, access: .derived),
+        .attribute("issuer", "issr", .bytes, .certificate, primaryKeyOf: .certificate, access: .derived),
+        .attribute("serialNumber", "slnr", .bytes, .certificate, primaryKeyOf: .certificate, access: .derived),
+        .attribute("subjectKeyID", "skid", .bytes, .certificate, access: .derived),
+        .attribute("publicKeyHash", "pkhh", .bytes, .certificate, access: .derived),
+
+        // Keys. `keyType` shares Apple's short name `type` with `type` (the same column there).
+        .attribute(
+            "keyClass", "kcls", .enumeration(["public", "private", "symmetric"], constantPrefix: "kSecAttrKeyClass"), .key,
+            primaryKeyOf: .key),
+        .attribute("applicationLabel", "klbl", .bytes, .key, primaryKeyOf: .key),
+        .attribute("applicationTag", "atag", .bytes, .key, primaryKeyOf: .key),
+        .attribute(
+            "keyType", "type",
+            .enumeration(["rsa", "ec", "ecSECPrimeRandom", "ed25519", "x25519"], constantPrefix: "kSecAttrKeyType"), .key,
+            primaryKeyOf: .key),
+        .attribute("keySizeInBits", "bsiz", uint32, .key, primaryKeyOf: .key),
+        .attribute("effectiveKeySize", "esiz", uint32, .key, primaryKeyOf: .key),
+        .attribute("creator", "crtr", .fourCharCode, [.passwords, .key], primaryKeyOf: .key),
+        .attribute("startDate", "sdat", .date, .key, primaryKeyOf: .key, access: .serverSet),
+        .attribute("endDate", "edat", .date, .key, primaryKeyOf: .key, access: .serverSet),
+        .attribute("isPermanent", "perm", .bool, .key),
+        .attribute("canEncrypt", "encr", .bool, .key),
+        .attribute("canDecrypt", "decr", .bool, .key),
+        .attribute("canDerive", "drve", .bool, .key),
+        .attribute("canSign", "sign", .bool, .key),
+        .attribute("canVerify", "vrfy", .bool, .key),
+        .attribute("canWrap", "wrap", .bool, .key),
+        .attribute("canUnwrap", "unwp", .bool, .key),
+    ]
+
+    /// Every key, numbered by position.
+    public static let keys: [SchemaKey] = rows.enumerated().map { SchemaKey($0.offset, $0.element) }
+
+    /// The attributes, in table order.
+    public static let attributes: [SchemaKey] = keys.filter(\.isAttribute)
+
+    /// The key named `name`, by its canonical name only.
+    public static func key(canonical name: String) -> SchemaKey? { byName[name] }
+
+    private static let byName = Dictionary(uniqueKeysWithValues: keys.map { ($0.name, $0) })
+
+    /// The key a query dictionary's `spelling` names (canonical, constant or short name), for
+    /// a query of `itemClass` when known: of two keys sharing a spelling, the one the class has.
+    public static func key(named spelling: String, for itemClass: ItemClass? = nil) -> SchemaKey? {
+        guard let number = spellings[spelling] else { return nil }
+        let key = keys[Int(number)]
+        if let itemClass, !key.applies(to: itemClass), let other = sharedSpelling[key.number], other.applies(to: itemClass) {
+            return other
+        }
+        return key
+    }
+
+    /// Every spelling → the number of the first key with it: one lookup per query key.
+    private static let spellings: NameTable = {
+        var seen: [String: Int] = [:]
+        for key in keys {
+            for spelling in key.spellings where seen[spelling] == nil { seen[spelling] = key.number }
+        }
+        return NameTable(seen.map { (name: $0.key, value: Int32($0.value)) })
+    }()
+
+    /// A key whose spelling an earlier key already has → that earlier key's number maps to it.
+    private static let sharedSpelling: [Int: SchemaKey] = {
+        var first: [String: SchemaKey] = [:]
+        var shared: [Int: SchemaKey] = [:]
+        for key in keys {
+            for spelling in key.spellings {
+                if let earlier = first[spelling] { shared[earlier.number] = key } else { first[spelling] = key }
+            }
+        }
+        return shared
+    }()
+
+    /// A class's primary-key attributes, besides `accessGroup` and `synchronizable`, in digest order.
+    static func primaryKey(of itemClass: ItemClass) -> [SchemaKey] { primaryKeys[itemClass.rawValue] }
+
+    private static let primaryKeys: [[SchemaKey]] = {
+        var table = [[SchemaKey]](repeating: [], count: (ItemClass.allCases.map(\.rawValue).max() ?? 0) + 1)
+        for itemClass in ItemClass.allCases {
+            table[itemClass.rawValue] = attributes.filter { $0.primaryKeyOf.contains(itemClass) }
+        }
+        return table
+    }()
+
+    /// What is wrong with the table, if anything: checked when a keychain opens, and by a test.
+    public static func problems() -> [String] {
+        var problems: [String] = []
+        var owners: [String: [SchemaKey]] = [:]
+        for key in keys {
+            for spelling in key.spellings { owners[spelling, default: []].append(key) }
+            if !key.primaryKeyOf.isSubset(of: key.classes) {
+                problems.append("\(key.name): in the primary key of a class that lacks it")
+            }
+            if !key.primaryKeyOf.isEmpty, key.role != .attribute {
+                problems.append("\(key.name): a primary-key attribute must be an ordinary attribute")
+            }
+            if case .enumeration(let names, _) = key.type, names.isEmpty || Set(names).count != names.count {
+                problems.append("\(key.name): enumeration names must be distinct and not empty")
+            }
+        }
+        for (spelling, sharing) in owners where sharing.count > 1 {
+            // Two keys may share a spelling only when no class has both (Apple's `type`).
+            if sharing.count > 2 || !sharing[0].classes.intersection(sharing[1].classes).isEmpty {
+                problems.append("\(spelling): names \(sharing.map(\.name)) in one class")
+            }
+        }
+        for itemClass in ItemClass.allCases where itemClass != .identity && primaryKey(of: itemClass).isEmpty {
+            problems.append("\(itemClass.name): no primary key")
+        }
+        return problems
+    }
+}

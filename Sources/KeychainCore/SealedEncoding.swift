@@ -1,0 +1,160 @@
+import ExtrasBase64
+import KeychainJSON
+
+/// The stored form of what the barrier seals besides secrets — an item's attributes, a token's
+/// description — independent of the wire format.
+///
+/// Version 1 (the first byte): fields one after another, each string or byte string preceded by
+/// its length as a 32-bit big-endian integer. Version 0, written by keychaind before this
+/// encoding existed, was a JSON object (its first byte `{`); it is still read, and an item
+/// written so moves to version 1 at its next update.
+enum SealedEncoding {
+    static let version: UInt8 = 1
+    static let legacyJSON = UInt8(ascii: "{")
+
+    /// Appends fields in version 1.
+    struct Writer {
+        private(set) var bytes: [UInt8] = [SealedEncoding.version]
+
+        mutating func append(_ string: String) { append(bytes: Array(string.utf8)) }
+
+        mutating func append(bytes field: [UInt8]) {
+            append(UInt32(field.count))
+            bytes.append(contentsOf: field)
+        }
+
+        mutating func append(_ value: UInt32) { withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) } }
+
+        mutating func append(byte: UInt8) { bytes.append(byte) }
+
+        mutating func append(_ value: AttributeValue) {
+            switch value {
+            case .string(let s):
+                bytes.append(0x73)
+                append(s)
+            case .bytes(let b):
+                bytes.append(0x62)
+                append(bytes: b)
+            case .int(let i):
+                bytes.append(0x69)
+                withUnsafeBytes(of: i.bigEndian) { bytes.append(contentsOf: $0) }
+            case .bool(let b):
+                bytes.append(0x74)
+                bytes.append(b ? 1 : 0)
+            }
+        }
+    }
+
+    /// Reads version-1 fields; every read fails (`nil`) past the end.
+    struct Reader {
+        private let bytes: [UInt8]
+        private var index = 1
+
+        /// `nil` unless `bytes` is in version 1.
+        init?(_ bytes: [UInt8]) {
+            guard bytes.first == SealedEncoding.version else { return nil }
+            self.bytes = bytes
+        }
+
+        var isAtEnd: Bool { index == bytes.count }
+
+        mutating func byte() -> UInt8? {
+            guard index < bytes.count else { return nil }
+            defer { index += 1 }
+            return bytes[index]
+        }
+
+        mutating func uint32() -> UInt32? {
+            guard let field = take(4) else { return nil }
+            return field.reduce(0) { $0 << 8 | UInt32($1) }
+        }
+
+        mutating func byteString() -> [UInt8]? {
+            guard let count = uint32() else { return nil }
+            return take(Int(count)).map(Array.init)
+        }
+
+        mutating func string() -> String? { byteString().flatMap { String(validating: $0, as: UTF8.self) } }
+
+        mutating func value() -> AttributeValue? {
+            switch byte() {
+            case 0x73: string().map(AttributeValue.string)
+            case 0x62: byteString().map(AttributeValue.bytes)
+            case 0x69: take(8).map { .int(Int64(bitPattern: $0.reduce(0) { $0 << 8 | UInt64($1) })) }
+            case 0x74: byte().flatMap { $0 <= 1 ? .bool($0 == 1) : nil }
+            default: nil
+            }
+        }
+
+        private mutating func take(_ count: Int) -> ArraySlice<UInt8>? {
+            guard count >= 0, bytes.count - index >= count else { return nil }
+            defer { index += count }
+            return bytes[index..<index + count]
+        }
+    }
+}
+
+/// An item's sealed attributes: its access group and every attribute but those kept in its row.
+enum SealedAttributes {
+    static func encode(group: String, attributes: [(key: SchemaKey, value: AttributeValue)]) -> [UInt8] {
+        var writer = SealedEncoding.Writer()
+        writer.append(group)
+        writer.append(UInt32(attributes.count))
+        for (key, value) in attributes {
+            writer.append(key.name)
+            writer.append(value)
+        }
+        return writer.bytes
+    }
+
+    /// `nil` when the bytes are in neither version, or name an attribute this build lacks.
+    static func decode(_ bytes: [UInt8]) -> (group: String, attributes: [(key: SchemaKey, value: AttributeValue)])? {
+        if bytes.first == SealedEncoding.legacyJSON { return decodeVersion0(bytes) }
+        guard var reader = SealedEncoding.Reader(bytes), let group = reader.string(), let count = reader.uint32() else {
+            return nil
+        }
+        var attributes: [(key: SchemaKey, value: AttributeValue)] = []
+        for _ in 0..<count {
+            guard let name = reader.string(), let key = Schema.key(canonical: name), key.role == .attribute,
+                let value = reader.value(), key.type.holds(value)
+            else { return nil }
+            attributes.append((key, value))
+        }
+        return reader.isAtEnd ? (group, attributes) : nil
+    }
+
+    /// Version 0: a JSON object of the access group and each attribute as answers showed it.
+    private static func decodeVersion0(_ bytes: [UInt8]) -> (group: String, attributes: [(key: SchemaKey, value: AttributeValue)])? {
+        guard case .object(let object)? = try? JSON.parse(bytes), case .string(let group)? = object["accessGroup"] else {
+            return nil
+        }
+        var attributes: [(key: SchemaKey, value: AttributeValue)] = []
+        for (name, json) in object where name != "accessGroup" {
+            guard let key = Schema.key(canonical: name), key.role == .attribute else { return nil }
+            let value: AttributeValue? =
+                switch (key.type, json) {
+                case (.bytes, .string(let text)): Base64.decodeCanonical(text).map(AttributeValue.bytes)
+                case (.string, .string(let text)), (.enumeration, .string(let text)): .string(text)
+                case (.bool, .bool(let b)): .bool(b)
+                case (.fourCharCode, _), (.integer, _): json.intValue.map(AttributeValue.int)
+                default: nil
+                }
+            guard let value else { return nil }
+            attributes.append((key, value))
+        }
+        return (group, attributes)
+    }
+}
+
+extension ValueType {
+    /// Whether `value` has the form this type's values take.
+    func holds(_ value: AttributeValue) -> Bool {
+        switch (self, value) {
+        case (.string, .string), (.enumeration, .string), (.bytes, .bytes), (.bool, .bool),
+            (.fourCharCode, .int), (.integer, .int), (.date, .int):
+            true
+        default:
+            false
+        }
+    }
+}

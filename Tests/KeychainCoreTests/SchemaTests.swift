@@ -1,0 +1,71 @@
+@testable import KeychainCore
+import TestSupport
+import Testing
+
+/// The schema table: consistent, each class's primary key exactly as stored digests were made
+/// (semantics.md §2), and every spelling of every key resolving to it.
+@Suite struct SchemaTests {
+    @Test func theTableHasNoProblems() {
+        #expect(Schema.problems() == [])
+    }
+
+    /// The order is the digest's: moving a row would orphan every stored item of the class.
+    @Test(arguments: [
+        (ItemClass.genericPassword, ["account", "service"]),
+        (.internetPassword, ["account", "securityDomain", "server", "protocol", "authenticationType", "port", "path"]),
+        (.certificate, ["certificateType", "issuer", "serialNumber"]),
+        (
+            .key,
+            [
+                "keyClass", "applicationLabel", "applicationTag", "keyType", "keySizeInBits", "effectiveKeySize", "creator",
+                "startDate", "endDate",
+            ]
+        ),
+        (.identity, []),
+    ])
+    func eachClassHasThePrimaryKeyOfTheReference(itemClass: ItemClass, names: [String]) {
+        #expect(itemClass.primaryKey.map(\.name) == names)
+        for key in itemClass.primaryKey { #expect(key.applies(to: itemClass), "\(key.name)") }
+    }
+
+    @Test func everySpellingNamesItsKeyAndSharedSpellingsFollowTheClass() throws {
+        for key in Schema.keys {
+            let itemClass = ItemClass.allCases.first(where: key.applies(to:))
+            for spelling in key.spellings {
+                #expect(Schema.key(named: spelling, for: itemClass) === key, "\(spelling)")
+            }
+        }
+        #expect(Schema.key(named: "type", for: .genericPassword)?.name == "type")
+        #expect(Schema.key(named: "type", for: .key)?.name == "keyType")
+        #expect(Schema.key(named: "kSecAttrKeyType")?.name == "keyType")
+    }
+
+    /// Every attribute of a class at once: the parser's set of keys seen is as large as the
+    /// table (no fixed number of names), and a key given twice in two spellings is refused.
+    @Test func aDictionaryOfEveryKeyParses() throws {
+        var object = JSONObject()
+        for key in Schema.keys where key.role == .attribute && key.applies(to: .key) {
+            object[key.constantName ?? key.name] = Self.sample(key.type)
+        }
+        object["class"] = "key"
+        let query = try QueryParser.parse(object)
+        #expect(query.attributes.count == object.entries.count - 1)
+        #expect(query.itemClass == .key)
+        expectError(.anyUnimplemented, naming: "class") { try query.check(for: .search) }
+        object["unwp"] = true
+        expectError(.anyParam, naming: "kSecAttrCanUnwrap") { _ = try QueryParser.parse(object) }
+    }
+
+    static func sample(_ type: ValueType) -> JSON {
+        switch type {
+        case .string: "s"
+        case .bytes: "AAE="
+        case .fourCharCode: "abcd"
+        case .bool: true
+        case .integer: 1
+        case .enumeration(let names, _): .string(names[0])
+        case .date: "2026-11-23T12:00:00.000Z"
+        default: .null
+        }
+    }
+}
