@@ -18,15 +18,20 @@ public enum PersistentRef {
 }
 
 extension Base64 {
-    /// The bytes `text` encodes, or `nil` unless `text` is their canonical encoding: the
-    /// standard alphabet padded or not, or with `urlSafe` the URL-safe one without padding.
-    /// So every byte string has one spelling (two, padded and not, in the standard alphabet),
-    /// and nothing else — whitespace, a misplaced `=`, stray low bits — is taken.
+    /// The bytes `text` encodes, or `nil` unless `text` is their canonical encoding: in the
+    /// standard or the URL-safe alphabet, padded or not (the API's input), or with `urlSafe`
+    /// in the URL-safe alphabet without padding only (persistent references). Nothing else —
+    /// whitespace, a misplaced `=`, stray low bits — is taken.
     public static func decodeCanonical(_ text: String, urlSafe: Bool = false) -> [UInt8]? {
-        let decodeOptions: DecodingOptions = urlSafe ? [.base64UrlAlphabet, .omitPaddingCharacter] : [.omitPaddingCharacter]
-        guard let bytes = try? decode(string: text, options: decodeOptions) else { return nil }
-        let padded = urlSafe ? nil : encodeToString(bytes: bytes)
-        let unpadded = encodeToString(bytes: bytes, options: urlSafe ? [.base64UrlAlphabet, .omitPaddingCharacter] : [.omitPaddingCharacter])
-        return text == unpadded || text == padded ? bytes : nil
+        if urlSafe { return canonical(text, urlAlphabet: true, padding: false) }
+        return canonical(text, urlAlphabet: false, padding: true) ?? canonical(text, urlAlphabet: true, padding: true)
+    }
+
+    private static func canonical(_ text: String, urlAlphabet: Bool, padding: Bool) -> [UInt8]? {
+        let alphabet: EncodingOptions = urlAlphabet ? [.base64UrlAlphabet] : []
+        let decoding: DecodingOptions = urlAlphabet ? [.base64UrlAlphabet, .omitPaddingCharacter] : [.omitPaddingCharacter]
+        guard let bytes = try? decode(string: text, options: decoding) else { return nil }
+        if text == encodeToString(bytes: bytes, options: alphabet.union(.omitPaddingCharacter)) { return bytes }
+        return padding && text == encodeToString(bytes: bytes, options: alphabet) ? bytes : nil
     }
 }

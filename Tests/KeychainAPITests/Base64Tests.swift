@@ -18,9 +18,13 @@ import Testing
         let urlSafe = PersistentRef.encode(bytes)
         #expect(!urlSafe.contains("=") && !urlSafe.contains("+") && !urlSafe.contains("/"))
         #expect(Base64.decodeCanonical(urlSafe, urlSafe: true) == bytes)
+        #expect(Base64.decodeCanonical(urlSafe) == bytes, "the URL-safe alphabet is accepted on input")
+        let urlSafePadded = Base64.encodeToString(bytes: bytes, options: [.base64UrlAlphabet])
+        #expect(Base64.decodeCanonical(urlSafePadded) == bytes)
+        #expect(urlSafePadded == urlSafe || Base64.decodeCanonical(urlSafePadded, urlSafe: true) == nil, "refs have no padding")
     }
 
-    @Test(arguments: ["a", "ab=c", "abc!", "YQ==YQ==", "YR==", " YWJj", "YWJj\n", "YQ=", "Y===", "-_8"])
+    @Test(arguments: ["a", "ab=c", "abc!", "YQ==YQ==", "YR==", " YWJj", "YWJj\n", "YQ=", "Y===", "-_9", "+-8A"])
     func anythingButACanonicalEncodingIsRefused(text: String) {
         #expect(Base64.decodeCanonical(text) == nil)
     }
