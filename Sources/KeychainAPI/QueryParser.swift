@@ -11,32 +11,34 @@ public enum QueryParser {
     /// Parses `object`. `lenient` (URL parameters) accepts strings for booleans and numbers.
     public static func parse(_ object: JSONObject, lenient: Bool = false) throws(KeychainError) -> ItemQuery {
         let entries = object.entries
-        var query = ItemQuery()
-        // The class first: attribute checks depend on it, and it decides which key a spelling
-        // two keys share (`type`) names.
-        for n in entries.indices where Schema.key(named: entries[n].key)?.role == .itemClass {
-            query.itemClass = try itemClass(entries[n].value, spelling: entries[n].key)
-        }
-        let words = (Schema.keys.count + 63) / 64
-        // Each key's number marked in a bit set on the stack: a name given twice, in any
-        // spelling, is refused, in time linear in the number of keys.
-        return try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { seen throws(KeychainError) in
-            seen.initialize(repeating: 0)
+        // Each key resolved once, to its number in the schema, kept on the stack; then the class
+        // first (attribute checks depend on it, and it decides which key a spelling two keys
+        // share, `type`, names); then each key's number marked in a bit set, so that a name given
+        // twice, in any spelling, is refused in time linear in the number of keys.
+        return try withUnsafeTemporaryAllocation(of: Int32.self, capacity: entries.count) { numbers throws(KeychainError) in
+            var query = ItemQuery()
             for n in entries.indices {
-                let spelling = entries[n].key
-                guard let key = Schema.key(named: spelling, for: query.itemClass) else {
-                    throw .param("\(spelling): unknown key")
-                }
-                let (word, bit) = (key.number / 64, UInt64(1) << UInt64(key.number % 64))
-                guard seen[word] & bit == 0 else {
-                    let previous = entries[..<n].first { Schema.key(named: $0.key, for: query.itemClass) === key }?.key
-                    throw .param("\(spelling): given twice (also as \(previous ?? spelling))")
-                }
-                seen[word] |= bit
-                if query.attributes.isEmpty, key.role == .attribute { query.attributes.reserveCapacity(entries.count - n) }
-                try parse(key, entries[n].value, spelling: spelling, lenient: lenient, into: &query)
+                guard let key = Schema.key(named: entries[n].key) else { throw .param("\(entries[n].key): unknown key") }
+                numbers[n] = Int32(key.number)
+                if key.role == .itemClass { query.itemClass = try itemClass(entries[n].value, spelling: entries[n].key) }
             }
-            return query
+            let words = (Schema.keys.count + 63) / 64
+            return try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { seen throws(KeychainError) in
+                seen.initialize(repeating: 0)
+                for n in entries.indices {
+                    var key = Schema.keys[Int(numbers[n])]
+                    if let itemClass = query.itemClass { key = key.sharingSpelling(for: itemClass) }
+                    let (word, bit) = (key.number / 64, UInt64(1) << UInt64(key.number % 64))
+                    guard seen[word] & bit == 0 else {
+                        let previous = entries[..<n].first { Schema.key(named: $0.key, for: query.itemClass) === key }?.key
+                        throw .param("\(entries[n].key): given twice (also as \(previous ?? entries[n].key))")
+                    }
+                    seen[word] |= bit
+                    if query.attributes.isEmpty, key.role == .attribute { query.attributes.reserveCapacity(entries.count - n) }
+                    try parse(key, entries[n].value, spelling: entries[n].key, lenient: lenient, into: &query)
+                }
+                return query
+            }
         }
     }
 

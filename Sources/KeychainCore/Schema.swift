@@ -114,6 +114,15 @@ public final class SchemaKey: Sendable, Hashable, CustomStringConvertible {
 
     public func applies(to itemClass: ItemClass) -> Bool { classes.contains(itemClass) }
 
+    /// What a spelling of this key names in a query of `itemClass`: of two keys sharing a
+    /// spelling (Apple's `type`), the one the class has.
+    public func sharingSpelling(for itemClass: ItemClass) -> SchemaKey {
+        guard !applies(to: itemClass), let other = Schema.sharedSpelling[number], other.applies(to: itemClass) else {
+            return self
+        }
+        return other
+    }
+
     /// Whether the attribute is stored sealed and matched through a lookup digest.
     var isLookup: Bool { (role == .attribute || role == .accessible) && searchable }
 
@@ -260,10 +269,7 @@ public enum Schema {
     public static func key(named spelling: String, for itemClass: ItemClass? = nil) -> SchemaKey? {
         guard let number = spellings[spelling] else { return nil }
         let key = keys[Int(number)]
-        if let itemClass, !key.applies(to: itemClass), let other = sharedSpelling[key.number], other.applies(to: itemClass) {
-            return other
-        }
-        return key
+        return itemClass.map { key.sharingSpelling(for: $0) } ?? key
     }
 
     /// Every spelling → the number of the first key with it: one lookup per query key.
@@ -276,7 +282,7 @@ public enum Schema {
     }()
 
     /// A key whose spelling an earlier key already has → that earlier key's number maps to it.
-    private static let sharedSpelling: [Int: SchemaKey] = {
+    fileprivate static let sharedSpelling: [Int: SchemaKey] = {
         var first: [String: SchemaKey] = [:]
         var shared: [Int: SchemaKey] = [:]
         for key in keys {

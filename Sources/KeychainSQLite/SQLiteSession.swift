@@ -238,4 +238,17 @@ struct FilterShape: Hashable {
     var readsAttributes: Bool
     /// `count(*)` rather than the item columns.
     var count: Bool
+
+    /// One word for the hasher rather than nine fields: this runs on every search. Lossy past
+    /// 2¹² values per count, which only costs a collision; equality still compares every field.
+    func hash(into hasher: inout Hasher) {
+        func field(_ count: Int?) -> UInt64 { count.map { UInt64(truncatingIfNeeded: $0 + 1) & 0x1FFF } ?? 0 }
+        func bit(_ flag: Bool) -> UInt64 { flag ? 1 : 0 }
+        var packed = UInt64(truncatingIfNeeded: lookups) & 0xFFF
+        packed = packed << 13 | field(primaryKeys)
+        packed = packed << 13 | field(classes)
+        packed = packed << 13 | field(groups)
+        packed = packed << 5 | bit(ref) << 4 | bit(synchronizable) << 3 | bit(limit) << 2 | bit(readsAttributes) << 1 | bit(count)
+        hasher.combine(packed)
+    }
 }
