@@ -78,8 +78,8 @@ func searchesPerSecond(token: AccessToken) -> Double {
             while now() < deadline {
                 for _ in 0..<100 {
                     let n = Int.random(in: 0..<items, using: &generator)
-                    let result = try! keychain.search(
-                        query(["service": .string("svc-\(n)"), "account": .string("acct-\(n)"), "returnData": true]), token: token)
+                    let search = query(["service": .string("svc-\(n)"), "account": .string("acct-\(n)"), "returnData": true])
+                    let result = try! keychain.search(search, token: token)
                     precondition(result.count == 1 && result[0].secret != nil)
                     count += 1
                 }
@@ -149,5 +149,6 @@ print("| durable adds/s at \(items) items (3 s) | \(Int(extraRate)) |")
 print("| searches/s by service+account, returnData, \(threads) thread(s), read token of one group | \(Int(readerRate)) |")
 print("| the same with the admin token of every group (lookup digests) | \(Int(adminRate)) |")
 for (name, ours, foundation) in parseRows {
-    print(String(format: "| JSON parse of a 1 MiB body (%@): KeychainJSON ms / Foundation JSONSerialization ms | %.1f / %.1f |", name, ours, foundation))
+    let figure = String(format: "%.1f / %.1f", ours, foundation)
+    print("| JSON parse of a 1 MiB body (\(name)): KeychainJSON ms / Foundation JSONSerialization ms | \(figure) |")
 }

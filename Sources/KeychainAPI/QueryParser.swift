@@ -67,7 +67,9 @@ public enum QueryParser {
             }
             query.persistentRef = ref
         case .accessGroup:
-            guard case .string(let group) = value, !group.isEmpty else { throw .param("\(spelling): expected a non-empty string") }
+            guard case .string(let group) = value, !group.isEmpty else {
+                throw .param("\(spelling): expected a non-empty string")
+            }
             query.accessGroup = group
         case .accessible:
             guard case .string(let name) = value, let protection = Protection.named(name) else {

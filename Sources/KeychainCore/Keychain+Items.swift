@@ -298,7 +298,9 @@ extension Keychain {
     }
 
     /// Shapes one record as the query's return keys ask (attributes and ref when none is given).
-    private func shape(_ record: ItemRecord, query: ItemQuery, barrier: Barrier, secret known: [UInt8]?) throws(KeychainError) -> ItemResult {
+    private func shape(_ record: ItemRecord, query: ItemQuery, barrier: Barrier, secret known: [UInt8]?)
+        throws(KeychainError) -> ItemResult
+    {
         var attributes: ItemAttributes?
         if query.wantsAttributes || !query.hasReturnKey {
             attributes = try DecodedItem(record, barrier: barrier, logger: logger).itemAttributes

@@ -88,7 +88,8 @@ extension Keychain {
         barrier: Barrier, name: String, accessGroups: [String], capabilities: Set<Capability>, expiresAt: Int64?
     ) throws(KeychainError) -> (issued: IssuedToken, record: TokenRecord) {
         let id = "tok_" + Sodium.randomBytes(8).map { String($0, radix: 16).leftPadded(2) }.joined()
-        let secret = "kcd_" + Base64.encodeToString(bytes: Sodium.randomBytes(32), options: [.base64UrlAlphabet, .omitPaddingCharacter])
+        let secret =
+            "kcd_" + Base64.encodeToString(bytes: Sodium.randomBytes(32), options: [.base64UrlAlphabet, .omitPaddingCharacter])
         let now = clock.now()
         let token = AccessToken(
             id: id, name: name, accessGroups: accessGroups, capabilities: capabilities, expiresAt: expiresAt, createdAt: now)

@@ -158,7 +158,9 @@ public enum Schema {
                 searchable: access != .serverSet && role != .accessGroup && role != .synchronizable)
         }
 
-        static func query(_ name: String, _ constant: String?, _ short: String?, _ role: SchemaKey.Role, _ type: ValueType) -> Row {
+        static func query(
+            _ name: String, _ constant: String?, _ short: String?, _ role: SchemaKey.Role, _ type: ValueType
+        ) -> Row {
             Row(name: name, constant: constant, short: short, role: role, type: type, classes: .all, searchable: false)
         }
     }

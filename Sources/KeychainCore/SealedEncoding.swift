@@ -124,7 +124,9 @@ enum SealedAttributes {
     }
 
     /// Version 0: a JSON object of the access group and each attribute as answers showed it.
-    private static func decodeVersion0(_ bytes: [UInt8]) -> (group: String, attributes: [(key: SchemaKey, value: AttributeValue)])? {
+    private static func decodeVersion0(_ bytes: [UInt8])
+        -> (group: String, attributes: [(key: SchemaKey, value: AttributeValue)])?
+    {
         guard case .object(let object)? = try? JSON.parse(bytes), case .string(let group)? = object["accessGroup"] else {
             return nil
         }

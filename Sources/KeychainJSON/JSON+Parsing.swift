@@ -119,7 +119,21 @@ private struct JSONParser {
 
     mutating func parseString() throws(JSONParseError) -> String {
         index += 1
-        var out: [UInt8] = []
+        // The common case, a string without escapes, is one run copied once.
+        let start = index
+        while index < bytes.count, bytes[index] >= 0x20, bytes[index] != UInt8(ascii: "\""),
+            bytes[index] != UInt8(ascii: "\\")
+        {
+            index += 1
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+            index += 1
+            guard let s = String(validating: bytes[start..<index - 1], as: UTF8.self) else {
+                throw error("invalid UTF-8 in a string")
+            }
+            return s
+        }
+        var out = Array(bytes[start..<index])
         while true {
             guard index < bytes.count else { throw error("unterminated string") }
             let b = bytes[index]

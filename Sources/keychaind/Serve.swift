@@ -116,7 +116,8 @@ extension Keychaind {
 
         /// Initialises the throw-away keychain and says how to use it.
         private func startDev(_ keychain: Keychain, directory: String, port: Int) throws {
-            let passphraseText = "dev-" + Base64.encodeToString(bytes: Sodium.randomBytes(12), options: [.base64UrlAlphabet, .omitPaddingCharacter])
+            let random = Base64.encodeToString(bytes: Sodium.randomBytes(12), options: [.base64UrlAlphabet, .omitPaddingCharacter])
+            let passphraseText = "dev-" + random
             let issued = try keychain.initialize(passphrase: SecureBytes(utf8: passphraseText))
             if let devTokenFile { try writePrivateFile(devTokenFile, issued.secret + "\n") }
             if let devPassphraseFile { try writePrivateFile(devPassphraseFile, passphraseText + "\n") }

@@ -68,7 +68,8 @@ final class APIFixture {
         _ method: String, _ target: String, json: String? = nil, headers: [(String, String)]? = nil,
         remoteAddress: String = "127.0.0.1"
     ) throws -> RawResponse {
-        inProcess.request(method, target, headers: headers ?? auth, body: json.map { Array($0.utf8) }, remoteAddress: remoteAddress)
+        inProcess.request(
+            method, target, headers: headers ?? auth, body: json.map { Array($0.utf8) }, remoteAddress: remoteAddress)
     }
 
     /// Creates a token over the API; returns its secret.

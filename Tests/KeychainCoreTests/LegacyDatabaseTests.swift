@@ -37,7 +37,10 @@ import Testing
         #expect(reader.name == "reader" && reader.accessGroups == ["web", "default"] && reader.capabilities == [.read, .list])
 
         let database = try #require(
-            try keychain.search(["service": "db.example.com", "returnData": true, "returnAttributes": true, "returnPersistentRef": true], token: reader).first)
+            try keychain.search(
+                ["service": "db.example.com", "returnData": true, "returnAttributes": true, "returnPersistentRef": true],
+                token: reader
+            ).first)
         #expect(database.persistentRef == Self.databaseRef)
         #expect(database.secret == Array("hunter2".utf8))
         let attributes = try #require(database.attributes)
@@ -84,9 +87,13 @@ import Testing
             return try keychain.barrier().openAttributes(record.attributes, ad: ad).first
         }
         #expect(try sealedVersion() == UInt8(ascii: "{"))
-        try keychain.update(query: ["valuePersistentRef": .string(Self.databaseRef)], attributesToUpdate: ["label": "Primary"], token: admin)
+        try keychain.update(
+            query: ["valuePersistentRef": .string(Self.databaseRef)], attributesToUpdate: ["label": "Primary"], token: admin)
         #expect(try sealedVersion() == SealedEncoding.version)
-        let read = try #require(try keychain.search(["valuePersistentRef": .string(Self.databaseRef), "returnData": true, "returnAttributes": true], token: admin).first)
+        let read = try #require(
+            try keychain.search(
+                ["valuePersistentRef": .string(Self.databaseRef), "returnData": true, "returnAttributes": true], token: admin
+            ).first)
         #expect(read.attributes?.value("label") == .string("Primary"))
         #expect(read.attributes?.value("generic") == .bytes([0, 1, 2, 255]))
         #expect(read.secret == Array("hunter2".utf8))

@@ -97,7 +97,8 @@ import Testing
     func aRevocationIsSeenAtOnceHereAndWithinTheCacheLifetimeElsewhere(backend: StoreBackend) throws {
         let pair = try Pair(backend: backend)
         let admin = try pair.first.initialize(passphrase: SecureBytes(utf8: testPassphrase)).token
-        let issued = try pair.first.createToken(name: "svc", accessGroups: ["a"], capabilities: [.read], expiresAt: nil, caller: admin)
+        let issued = try pair.first.createToken(
+            name: "svc", accessGroups: ["a"], capabilities: [.read], expiresAt: nil, caller: admin)
         _ = try pair.first.authenticate(bearer: issued.secret)
         _ = try pair.second.authenticate(bearer: issued.secret)
         try pair.first.revokeToken(id: issued.token.id, caller: admin)

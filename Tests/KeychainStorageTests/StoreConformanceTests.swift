@@ -79,7 +79,9 @@ import Testing
             _ = try w.insert(Self.record(2, group: 1, lookups: [[0xA]]))
             _ = try w.insert(Self.record(3, group: 2, lookups: [[0xA], [0xB]]))
         }
-        func refs(_ filter: ItemFilter) throws -> [UInt8] { try b.store.read { try $0.items(matching: filter) }.map { $0.ref[0] } }
+        func refs(_ filter: ItemFilter) throws -> [UInt8] {
+            try b.store.read { try $0.items(matching: filter) }.map { $0.ref[0] }
+        }
         #expect(try refs(ItemFilter(lookups: [[0xA]])) == [1, 2, 3])
         #expect(try refs(ItemFilter(lookups: [[0xA], [0xB]])) == [1, 3])
         #expect(try refs(ItemFilter(groups: [[1]], lookups: [[0xA], [0xB]])) == [1])
