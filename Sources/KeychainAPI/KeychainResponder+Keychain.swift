@@ -82,8 +82,9 @@ extension KeychainResponder {
     }
 
     private static func passphrase(_ body: JSONObject, key: String) throws(KeychainError) -> SecureBytes {
+        // An empty passphrase is a wrong one (errSecAuthFailed, counted), as Apple's tests and
+        // semantics.md say; only a new passphrase must not be empty, which the keychain checks.
         guard case .string(let text)? = body[key] else { throw .param("\(key): expected a string") }
-        guard !text.isEmpty else { throw .param("\(key): the passphrase is empty") }
         do { return try SecureBytes(utf8: text) } catch { throw .notAvailable("secure memory: \(error.message)") }
     }
 }

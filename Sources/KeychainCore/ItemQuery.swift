@@ -107,20 +107,29 @@ extension ItemQuery {
             throw .param("class: required on add")
         }
         if role != .search {
-            if matchLimit != nil { throw Self.onlyInSearch("matchLimit") }
+            // What update and delete do anyway, securityd accepts there ("match limit not
+            // supported by delete" refuses only the others): all.
+            if let matchLimit, matchLimit != .all || (role != .updateQuery && role != .delete) {
+                throw .param("matchLimit: a search takes any limit; an update's query or a delete only \"all\"")
+            }
             if matchCaseInsensitive != nil { throw Self.onlyInSearch("matchCaseInsensitive") }
         }
-        if role != .search, role != .add {
+        // A delete ignores return keys, as securityd does (`si-43-persistent.c`).
+        if role == .updateQuery || role == .attributesToUpdate {
             for (name, value) in [
                 ("returnData", returnData), ("returnAttributes", returnAttributes),
                 ("returnPersistentRef", returnPersistentRef), ("returnRef", returnRef),
             ] where value != nil {
-                throw .param("\(name): return keys are allowed only in a search or an add")
+                throw .param("\(name): return keys are allowed only in a search, an add or a delete")
             }
         }
-        if returnRef != nil { throw .param("returnRef: in-process item references do not exist here; use returnPersistentRef") }
-        if valueData != nil, role != .add, role != .attributesToUpdate {
-            throw .param("valueData: allowed only in an add or in attributesToUpdate")
+        if returnRef != nil {
+            throw .param("returnRef: in-process item references do not exist here; use returnPersistentRef")
+        }
+        // In an update's query securityd takes the secret and matches nothing on it
+        // (`SecItemTests.m` testMoveGenericPassword); so does keychaind.
+        if valueData != nil, role == .search || role == .delete {
+            throw .param("valueData: allowed only in an add, an update's query or attributesToUpdate")
         }
         if persistentRef != nil, role == .add || role == .attributesToUpdate {
             throw .param("valuePersistentRef: allowed only in a search, an update query or a delete")

@@ -1,0 +1,34 @@
+import KeychainCore
+import TestSupport
+import Testing
+
+/// The behaviours of Apple's regression tests that issue 20 names, as HTTP answers them.
+@Suite struct AppleBehaviourRouteTests {
+    @Test func anEmptyPassphraseIs401LikeAnyWrongOne() throws {
+        let f = try APIFixture()
+        _ = try f.call("POST", "/v1/keychain/lock")
+        try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":""}"#, headers: []).expectError(401, -25293, naming: "passphrase")
+        try f.call("POST", "/v1/keychain/passphrase", json: #"{"old":"","new":"next"}"#).expectError(401, -25293, naming: "old")
+        try f.call("POST", "/v1/keychain/passphrase", json: #"{"old":"\#(testPassphrase)","new":""}"#)
+            .expectError(400, -50, naming: "new")
+    }
+
+    @Test func deleteTakesReturnKeysAndMatchLimitAll() throws {
+        let f = try APIFixture()
+        try f.add(service: "db", account: "a")
+        try f.add(service: "db", account: "b")
+        let deleted = try f.call("DELETE", "/v1/items?service=db&returnAttributes=true&matchLimit=all")
+        #expect(deleted.status == 200)
+        #expect(deleted.json["deleted"] == .int(2))
+        try f.call("DELETE", "/v1/items?service=db&matchLimit=1").expectError(400, -50, naming: "matchLimit")
+    }
+
+    @Test func anUpdatesQueryTakesValueDataAndMatchLimitAll() throws {
+        let f = try APIFixture()
+        try f.add(service: "db", account: "a")
+        let body = #"{"query":{"service":"db","valueData":"b3RoZXI=","matchLimit":"all"},"attributesToUpdate":{"label":"L"}}"#
+        let updated = try f.call("PATCH", "/v1/items", json: body)
+        #expect(updated.status == 200, "\(updated.text)")
+        #expect(updated.items.count == 1)
+    }
+}

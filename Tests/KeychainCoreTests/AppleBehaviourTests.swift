@@ -1,0 +1,75 @@
+@testable import KeychainCore
+import KeychainCrypto
+import TestSupport
+import Testing
+
+/// Behaviours Apple's own regression tests assert (issue 20; semantics.md §3): the keys that
+/// update and delete accept the way securityd does, and an empty passphrase that is simply wrong.
+@Suite struct AppleBehaviourTests {
+    /// `si-43-persistent.c`: SecItemDelete of a query carrying kSecReturnAttributes deletes.
+    @Test func aDeleteIgnoresReturnKeys() throws {
+        let f = try Fixture()
+        try f.addGeneric(service: "db", account: "u")
+        let deleted = try f.keychain.delete(
+            ["service": "db", "returnAttributes": true, "returnData": true, "returnPersistentRef": true], token: f.admin)
+        #expect(deleted == 1)
+        expectError(.itemNotFound) { _ = try f.keychain.search(["service": "db"], token: f.admin) }
+    }
+
+    /// `kc-18-find-combined.c`, `kc-20-item-add-stress.c`: matchLimit all in an update or a delete.
+    @Test func updateAndDeleteTakeMatchLimitAllAndOnlyThat() throws {
+        let f = try Fixture()
+        try f.addGeneric(service: "db", account: "a")
+        try f.addGeneric(service: "db", account: "b")
+        let updated = try f.keychain.update(
+            query: ["service": "db", "matchLimit": "kSecMatchLimitAll"], attributesToUpdate: ["label": "L"], token: f.admin)
+        #expect(updated.count == 2)
+        for limit: JSON in ["one", 1] {
+            expectError(.anyParam, naming: "matchLimit") {
+                try f.keychain.update(query: ["service": "db", "matchLimit": limit], attributesToUpdate: ["label": "M"], token: f.admin)
+            }
+            expectError(.anyParam, naming: "matchLimit") { _ = try f.keychain.delete(["service": "db", "matchLimit": limit], token: f.admin) }
+        }
+        expectError(.anyParam, naming: "matchLimit") {
+            _ = try f.keychain.add(["class": "genericPassword", "service": "x", "matchLimit": "all"], token: f.admin)
+        }
+        #expect(try f.keychain.delete(["service": "db", "matchLimit": "all"], token: f.admin) == 2)
+    }
+
+    /// `SecItemTests.m` testMoveGenericPassword: valueData in an update's query is accepted and
+    /// matches nothing; in a search or a delete it is still refused.
+    @Test func valueDataInAnUpdatesQueryIsNotMatchedOn() throws {
+        let f = try Fixture()
+        try f.addGeneric(service: "db", account: "u", secret: "first")
+        let other = Base64.encode(Array("not-the-secret".utf8))
+        let updated = try f.keychain.update(
+            query: ["class": "genericPassword", "service": "db", "valueData": .string(other)],
+            attributesToUpdate: ["account": "moved"], token: f.admin)
+        #expect(updated.count == 1)
+        let moved = try f.keychain.search(["account": "moved", "returnData": true], token: f.admin)
+        #expect(moved.first?.secretString == "first", "the query's valueData changed nothing")
+        expectError(.anyParam, naming: "valueData") {
+            _ = try f.keychain.search(["service": "db", "valueData": .string(other)], token: f.admin)
+        }
+        expectError(.anyParam, naming: "valueData") {
+            _ = try f.keychain.delete(["service": "db", "valueData": .string(other)], token: f.admin)
+        }
+    }
+
+    /// `kc-02-unlock-noui.c`, `kc-45-change-password.c`: an empty passphrase is a wrong one,
+    /// errSecAuthFailed, and counts toward the throttle like any other.
+    @Test func anEmptyPassphraseIsAWrongOneAndCounts() throws {
+        let f = try Fixture()
+        try f.keychain.lock()
+        for _ in 0..<5 { expectError(.anyAuthFailed, naming: "passphrase") { try f.unlock("") } }
+        #expect(expectError(.anyAuthFailed) { try f.unlock() }?.retryAfter == 60)
+        f.clock.advance(seconds: 60)
+        try f.unlock()
+        expectError(.anyAuthFailed, naming: "old") {
+            try f.keychain.changePassphrase(old: SecureBytes(utf8: ""), new: SecureBytes(utf8: "next"))
+        }
+        expectError(.anyParam, naming: "new") {
+            try f.keychain.changePassphrase(old: SecureBytes(utf8: testPassphrase), new: SecureBytes(utf8: ""))
+        }
+    }
+}
