@@ -82,7 +82,10 @@ public enum QueryParser {
             } else {
                 query.synchronizable = .only(try bool())
             }
-        case .attribute, .creationDate, .modificationDate:
+        case .creationDate, .modificationDate:
+            guard case .int(let ms) = try attributeValue(value, as: key.type, spelling: spelling, lenient: lenient) else { break }
+            if key.role == .creationDate { query.creationDate = ms } else { query.modificationDate = ms }
+        case .attribute:
             if let itemClass = query.itemClass, !key.applies(to: itemClass) {
                 // Apple's order: an attribute the class lacks is refused before its value is read.
                 throw .noSuchAttr(spelling, "class \(itemClass.name) has no such attribute")

@@ -37,6 +37,10 @@ public struct ItemQuery: Sendable {
     public var accessGroup: String?
     public var accessible: Protection?
     public var synchronizable: SynchronizableMatch?
+    /// Dates to match exactly, as answers show them (milliseconds since 1970): a result's
+    /// attributes fed back as a query find the item (`si-10-find-internet.c`). Never set.
+    public var creationDate: Int64?
+    public var modificationDate: Int64?
     public var matchLimit: MatchLimit?
     public var matchCaseInsensitive: Bool?
     public var returnData: Bool?
@@ -80,7 +84,7 @@ public struct ItemQuery: Sendable {
     /// `synchronizable: "any"` names no attribute: it widens a query rather than narrowing it.
     private var namesAttributeBesidesRef: Bool {
         if case .only? = synchronizable { return true }
-        return !attributes.isEmpty || accessGroup != nil || accessible != nil
+        return !attributes.isEmpty || accessGroup != nil || accessible != nil || creationDate != nil || modificationDate != nil
     }
 
     /// The classes a query can match, and their codes: its class, or every supported class
@@ -135,6 +139,10 @@ extension ItemQuery {
             throw .param("valuePersistentRef: allowed only in a search, an update query or a delete")
         }
         if deleteAll != nil, role != .delete { throw .param("deleteAll: allowed only in a delete") }
+        if role == .add || role == .attributesToUpdate {
+            if creationDate != nil { throw .param("creationDate: set by the server, read-only") }
+            if modificationDate != nil { throw .param("modificationDate: set by the server, read-only") }
+        }
         if synchronizable == .any, role == .add || role == .attributesToUpdate {
             throw .param("synchronizable: \"any\" is allowed only when matching")
         }

@@ -232,6 +232,8 @@ extension Keychain {
         // A persistent reference names one item, whatever its synchronizable state.
         filter.synchronizable = query.persistentRef != nil ? nil : query.synchronizableFilter
         filter.ref = query.persistentRef
+        filter.created = query.creationDate
+        filter.modified = query.modificationDate
         let keyed = primaryKeys(
             for: query, classes: classes, groups: groups, synchronizable: filter.synchronizable, barrier: barrier)
         if let (digests, keys) = keyed {

@@ -145,7 +145,9 @@ final class SQLiteSession: StoreWriter {
     private static func shape(_ filter: ItemFilter, count: Bool) -> FilterShape {
         FilterShape(
             lookups: filter.lookups.count, primaryKeys: filter.primaryKeys?.count, classes: filter.classes?.count,
-            groups: filter.groups?.count, ref: filter.ref != nil, synchronizable: filter.synchronizable != nil,
+            groups: filter.groups?.count, ref: filter.ref != nil,
+            dates: (filter.created != nil ? 1 : 0) | (filter.modified != nil ? 2 : 0),
+            synchronizable: filter.synchronizable != nil,
             limit: filter.limit != nil, readsAttributes: filter.readsAttributes, count: count)
     }
 
@@ -167,6 +169,8 @@ final class SQLiteSession: StoreWriter {
             conditions.append("EXISTS (SELECT 1 FROM lookups l\(n) WHERE l\(n).digest = ? AND l\(n).item_id = i.id)")
         }
         if filter.ref != nil { conditions.append("i.ref = ?") }
+        if filter.created != nil { conditions.append("i.cdat = ?") }
+        if filter.modified != nil { conditions.append("i.mdat = ?") }
         if let classes = filter.classes { conditions.append("i.class IN (\(placeholders(classes.count)))") }
         if let groups = filter.groups { conditions.append("i.grp IN (\(placeholders(groups.count)))") }
         if filter.synchronizable != nil { conditions.append("i.sync = ?") }
@@ -191,6 +195,8 @@ final class SQLiteSession: StoreWriter {
         for digest in filter.primaryKeys ?? [] { try stmt.bind(blob: digest, at: next()) }
         for digest in filter.lookups { try stmt.bind(blob: digest, at: next()) }
         if let ref = filter.ref { try stmt.bind(blob: ref, at: next()) }
+        if let created = filter.created { try stmt.bind(int: created, at: next()) }
+        if let modified = filter.modified { try stmt.bind(int: modified, at: next()) }
         for code in filter.classes ?? [] { try stmt.bind(int: Int64(code), at: next()) }
         for group in filter.groups ?? [] { try stmt.bind(blob: group, at: next()) }
         if let sync = filter.synchronizable { try stmt.bind(int: sync ? 1 : 0, at: next()) }
@@ -233,6 +239,8 @@ struct FilterShape: Hashable {
     var classes: Int?
     var groups: Int?
     var ref: Bool
+    /// Bit 0: a creation date; bit 1: a modification date.
+    var dates: Int
     var synchronizable: Bool
     var limit: Bool
     var readsAttributes: Bool
@@ -249,6 +257,7 @@ struct FilterShape: Hashable {
         packed = packed << 13 | field(classes)
         packed = packed << 13 | field(groups)
         packed = packed << 5 | bit(ref) << 4 | bit(synchronizable) << 3 | bit(limit) << 2 | bit(readsAttributes) << 1 | bit(count)
+        packed = packed << 2 | UInt64(truncatingIfNeeded: dates) & 3
         hasher.combine(packed)
     }
 }

@@ -57,6 +57,9 @@ public struct ItemFilter: Sendable, Equatable {
     /// `nil` means both.
     public var synchronizable: Bool?
     public var ref: [UInt8]?
+    /// Creation and modification dates the item must have (milliseconds since 1970).
+    public var created: Int64?
+    public var modified: Int64?
     /// Primary-key digests, one of which the item must have; `nil` means any.
     public var primaryKeys: [[UInt8]]?
     /// Lookup digests the item must all carry.

@@ -31,4 +31,15 @@ import Testing
         #expect(updated.status == 200, "\(updated.text)")
         #expect(updated.items.count == 1)
     }
+
+    /// `si-10-find-internet.c` over HTTP: the attributes of a search answer, posted back as the
+    /// query, find the same item.
+    @Test func returnedAttributesPostedBackFindTheItem() throws {
+        let f = try APIFixture()
+        let ref = try f.add(service: "db", account: "a")
+        let attributes = try #require(try f.call("GET", "/v1/items/\(ref)").items.first?["attributes"])
+        let again = try f.call("POST", "/v1/items/search", json: String(decoding: attributes.serialized(), as: UTF8.self))
+        #expect(again.status == 200, "\(again.text)")
+        #expect(again.items.first?["persistentRef"] == .string(ref))
+    }
 }

@@ -72,4 +72,32 @@ import Testing
             try f.keychain.changePassphrase(old: SecureBytes(utf8: testPassphrase), new: SecureBytes(utf8: ""))
         }
     }
+
+    /// `si-10-find-internet.c`: a result's attributes, dates included, fed back as a query find
+    /// the item; the dates match exactly and stay read-only in an add and in attributesToUpdate.
+    @Test func aResultsAttributesFedBackAsAQueryFindTheItem() throws {
+        let f = try Fixture()
+        _ = try f.keychain.add(
+            ["class": "internetPassword", "server": "members.spamcop.net", "account": "smith", "protocol": "http",
+             "authenticationType": "default", "port": 80, "path": "/", "valueData": "c2VjcmV0"], token: f.admin)
+        f.clock.advance(seconds: 5)
+        try f.addGeneric(service: "other", account: "x")
+        let found = try #require(try f.keychain.search(["server": "members.spamcop.net"], token: f.admin).first?.attributesJSON)
+        var again = found
+        again["returnData"] = true
+        let refound = try f.keychain.search(again, token: f.admin)
+        #expect(refound.count == 1)
+        #expect(refound.first?.secretString == "secret")
+        for key in ["creationDate", "modificationDate"] {
+            expectError(.itemNotFound) {
+                _ = try f.keychain.search([.init(key): "2020-01-01T00:00:00.000Z", "class": "internetPassword"], token: f.admin)
+            }
+            let byDate = try f.keychain.search([.init(key): found[key]!, "matchLimit": "all"], token: f.admin)
+            #expect(byDate.map(\.persistentRef) == refound.map(\.persistentRef), "\(key) matches exactly")
+            expectError(.anyParam, naming: key) {
+                try f.keychain.update(
+                    query: ["server": "members.spamcop.net"], attributesToUpdate: [.init(key): found[key]!], token: f.admin)
+            }
+        }
+    }
 }

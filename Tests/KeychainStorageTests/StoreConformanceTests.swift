@@ -121,6 +121,27 @@ import Testing
     }
 
     @Test(arguments: StoreBackend.all)
+    func datesFilterExactly(backend: StoreBackend) throws {
+        let b = try TestStore(backend)
+        var later = Self.record(2)
+        later.created = 7
+        later.modified = 9
+        try b.store.write { w in
+            _ = try w.insert(Self.record(1))
+            _ = try w.insert(later)
+        }
+        func refs(_ filter: ItemFilter) throws -> [UInt8] { try b.store.items(matching: filter).map { $0.ref[0] } }
+        var filter = ItemFilter()
+        filter.created = 7
+        #expect(try refs(filter) == [2])
+        filter.modified = 1
+        #expect(try refs(filter) == [])
+        filter = ItemFilter()
+        filter.modified = 1
+        #expect(try refs(filter) == [1])
+    }
+
+    @Test(arguments: StoreBackend.all)
     func insertMetaCreatesOnlyWhatIsAbsent(backend: StoreBackend) throws {
         let b = try TestStore(backend)
         #expect(try b.store.write { try $0.insertMeta("k", [1]) })
