@@ -150,15 +150,19 @@ public enum QueryParser {
                 return .int(s.utf8.reduce(Int64(0)) { $0 << 8 | Int64($1) })
             }
             throw wrongType("a four-char code (integer or 4 ASCII characters)")
-        case .enumeration(let names, let prefix):
-            guard case .string(let s) = json else { throw wrongType("a string") }
-            // "" is the unspecified value a primary-key attribute takes when absent.
-            if s.isEmpty { return .string("") }
-            let bare = s.hasPrefix(prefix) ? String(s.dropFirst(prefix.count)) : s
-            guard let name = names.first(where: { $0.lowercased() == bare.lowercased() }) else {
-                throw .param("\(spelling): unknown value; expected one of \(names.joined(separator: ", "))")
+        case .enumeration(let enumeration):
+            if enumeration.fourCharCodes, let code = integer() {
+                guard let value = enumeration.value(code: code) else {
+                    throw .param("\(spelling): not a 32-bit unsigned integer")
+                }
+                return value
             }
-            return .string(name)
+            guard case .string(let s) = json else { throw wrongType("a string") }
+            guard let value = enumeration.value(named: s) else {
+                let names = enumeration.values.map(\.name).joined(separator: ", ")
+                throw .param("\(spelling): unknown value; expected one of \(names)")
+            }
+            return value
         case .date:
             guard case .string(let s) = json, let ms = RFC3339.parse(s) else { throw wrongType("an RFC 3339 date-time") }
             return .int(ms)

@@ -7,8 +7,8 @@ public enum ValueType: Sendable, Equatable {
     case fourCharCode
     case bool
     case integer(ClosedRange<Int64>)
-    /// One of these canonical names; `constantPrefix` + the name (any case) is accepted too.
-    case enumeration([String], constantPrefix: String)
+    /// One of a set of named values (`Enumeration`).
+    case enumeration(Enumeration)
     /// Milliseconds since 1970 inside; RFC 3339 in JSON.
     case date
     /// A class name (`genericPassword`, `kSecClassGenericPassword`, `genp`).
@@ -19,6 +19,53 @@ public enum ValueType: Sendable, Equatable {
     case persistentRef
     /// A boolean, or `any` when matching.
     case synchronizable
+}
+
+/// An attribute's named values: each taken as its canonical name, as Apple's constant
+/// (`constantPrefix` + the name, any case) and as the constant's raw value (`htps`, `dflt`, `ak`),
+/// everywhere a query or an attribute dictionary is read (semantics.md §2).
+public struct Enumeration: Sendable, Equatable {
+    public struct Value: Sendable, Equatable {
+        /// The canonical name: what answers show and what is stored.
+        public let name: String
+        /// Other accepted spellings: Apple's raw values, and constant suffixes of the same value.
+        public let aliases: [String]
+    }
+
+    public let values: [Value]
+    public let constantPrefix: String
+    /// Whether the attribute is a FourCharCode underneath (`protocol`, `authenticationType`): an
+    /// integer 0…2³²−1 or a code of four ASCII characters is taken too, a known code as its
+    /// name, any other as the integer, which answers show as it is.
+    public let fourCharCodes: Bool
+
+    init(_ values: [(String, [String])], constantPrefix: String, fourCharCodes: Bool = false) {
+        self.values = values.map { Value(name: $0.0, aliases: $0.1) }
+        self.constantPrefix = constantPrefix
+        self.fourCharCodes = fourCharCodes
+    }
+
+    /// The value `text` names, by name, constant or alias; `nil` when none.
+    public func value(named text: String) -> AttributeValue? {
+        if text.isEmpty { return .string("") }  // the unspecified value of an absent primary-key attribute
+        let bare = (text.hasPrefix(constantPrefix) ? String(text.dropFirst(constantPrefix.count)) : text).lowercased()
+        if let value = values.first(where: { value in
+            value.name.lowercased() == bare || value.aliases.contains { $0 == text || $0.lowercased() == bare }
+        }) {
+            return .string(value.name)
+        }
+        if fourCharCodes, text.utf8.count == 4, text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return .int(text.utf8.reduce(Int64(0)) { $0 << 8 | Int64($1) })
+        }
+        return nil
+    }
+
+    /// The value a FourCharCode stands for: its name when a value has it as an alias, else the integer.
+    public func value(code: Int64) -> AttributeValue? {
+        guard fourCharCodes, (0...Int64(UInt32.max)).contains(code) else { return nil }
+        let text = String(decoding: (0..<4).map { UInt8(truncatingIfNeeded: code >> (24 - 8 * $0)) }, as: UTF8.self)
+        return values.first { $0.aliases.contains(text) }.map { .string($0.name) } ?? .int(code)
+    }
 }
 
 /// A set of item classes, one bit per class.
@@ -165,12 +212,23 @@ public enum Schema {
         }
     }
 
-    private static let protocols = [
-        "ftp", "ftpAccount", "http", "irc", "nntp", "pop3", "smtp", "socks", "imap", "ldap", "appleTalk", "afp",
-        "telnet", "ssh", "ftps", "https", "httpProxy", "httpsProxy", "ftpProxy", "smb", "rtsp", "rtspProxy", "daap",
-        "eppc", "ipp", "nntps", "ldaps", "telnetS", "imaps", "ircs", "pop3S",
-    ]
-    private static let authenticationTypes = ["ntlm", "msn", "dpa", "rpa", "httpBasic", "httpDigest", "htmlForm", "default"]
+    /// `kSecAttrProtocol…` and their raw values (SecItem.h).
+    private static let protocols = Enumeration(
+        [
+            ("ftp", ["ftp "]), ("ftpAccount", ["ftpa"]), ("http", ["http"]), ("irc", ["irc "]), ("nntp", ["nntp"]),
+            ("pop3", ["pop3"]), ("smtp", ["smtp"]), ("socks", ["sox "]), ("imap", ["imap"]), ("ldap", ["ldap"]),
+            ("appleTalk", ["atlk"]), ("afp", ["afp "]), ("telnet", ["teln"]), ("ssh", ["ssh "]), ("ftps", ["ftps"]),
+            ("https", ["htps"]), ("httpProxy", ["htpx"]), ("httpsProxy", ["htsx"]), ("ftpProxy", ["ftpx"]), ("smb", ["smb "]),
+            ("rtsp", ["rtsp"]), ("rtspProxy", ["rtsx"]), ("daap", ["daap"]), ("eppc", ["eppc"]), ("ipp", ["ipp "]),
+            ("nntps", ["ntps"]), ("ldaps", ["ldps"]), ("telnetS", ["tels"]), ("imaps", ["imps"]), ("ircs", ["ircs"]),
+            ("pop3S", ["pops"]),
+        ], constantPrefix: "kSecAttrProtocol", fourCharCodes: true)
+    /// `kSecAttrAuthenticationType…` and their raw values (SecItem.h).
+    private static let authenticationTypes = Enumeration(
+        [
+            ("ntlm", ["ntlm"]), ("msn", ["msna"]), ("dpa", ["dpaa"]), ("rpa", ["rpaa"]), ("httpBasic", ["http"]),
+            ("httpDigest", ["httd"]), ("htmlForm", ["form"]), ("default", ["dflt"]),
+        ], constantPrefix: "kSecAttrAuthenticationType", fourCharCodes: true)
     private static let uint32 = ValueType.integer(0...Int64(UInt32.max))
 
     /// The table. A class's primary key is its attributes marked `primaryKeyOf` it, in this
@@ -194,8 +252,10 @@ public enum Schema {
         // Every class.
         .attribute("accessGroup", "agrp", .string, .all, role: .accessGroup),
         .attribute(
-            "accessible", "pdmn", .enumeration(Protection.allCases.map(\.name), constantPrefix: "kSecAttrAccessible"), .all,
-            role: .accessible),
+            "accessible", "pdmn",
+            .enumeration(
+                Enumeration(Protection.allCases.map { ($0.name, [$0.shortName]) }, constantPrefix: "kSecAttrAccessible")),
+            .all, role: .accessible),
         .attribute("synchronizable", "sync", .synchronizable, .all, role: .synchronizable),
         .attribute("label", "labl", .string, .all),
         .attribute("creationDate", "cdat", .date, .all, access: .serverSet, role: .creationDate),
@@ -213,10 +273,10 @@ public enum Schema {
         .attribute("securityDomain", "sdmn", .string, .internetPassword, primaryKeyOf: .internetPassword),
         .attribute("server", "srvr", .string, .internetPassword, primaryKeyOf: .internetPassword),
         .attribute(
-            "protocol", "ptcl", .enumeration(protocols, constantPrefix: "kSecAttrProtocol"), .internetPassword,
+            "protocol", "ptcl", .enumeration(protocols), .internetPassword,
             primaryKeyOf: .internetPassword),
         .attribute(
-            "authenticationType", "atyp", .enumeration(authenticationTypes, constantPrefix: "kSecAttrAuthenticationType"),
+            "authenticationType", "atyp", .enumeration(authenticationTypes),
             .internetPassword, primaryKeyOf: .internetPassword),
         .attribute("port", "port", .integer(0...65535), .internetPassword, primaryKeyOf: .internetPassword),
         .attribute("path", "path", .string, .internetPassword, primaryKeyOf: .internetPassword),
@@ -232,13 +292,20 @@ public enum Schema {
 
         // Keys. `keyType` shares Apple's short name `type` with `type` (the same column there).
         .attribute(
-            "keyClass", "kcls", .enumeration(["public", "private", "symmetric"], constantPrefix: "kSecAttrKeyClass"), .key,
+            "keyClass", "kcls",
+            .enumeration(
+                Enumeration([("public", ["0"]), ("private", ["1"]), ("symmetric", ["2"])], constantPrefix: "kSecAttrKeyClass")),
+            .key,
             primaryKeyOf: .key),
         .attribute("applicationLabel", "klbl", .bytes, .key, primaryKeyOf: .key),
         .attribute("applicationTag", "atag", .bytes, .key, primaryKeyOf: .key),
         .attribute(
             "keyType", "type",
-            .enumeration(["rsa", "ec", "ecSECPrimeRandom", "ed25519", "x25519"], constantPrefix: "kSecAttrKeyType"), .key,
+            .enumeration(
+                Enumeration(
+                    [("rsa", ["42"]), ("ec", ["73", "ECSECPrimeRandom"]), ("ed25519", []), ("x25519", [])],
+                    constantPrefix: "kSecAttrKeyType")),
+            .key,
             primaryKeyOf: .key),
         .attribute("keySizeInBits", "bsiz", uint32, .key, primaryKeyOf: .key),
         .attribute("effectiveKeySize", "esiz", uint32, .key, primaryKeyOf: .key),
@@ -318,8 +385,12 @@ public enum Schema {
             if !key.primaryKeyOf.isEmpty, key.role != .attribute {
                 problems.append("\(key.name): a primary-key attribute must be an ordinary attribute")
             }
-            if case .enumeration(let names, _) = key.type, names.isEmpty || Set(names).count != names.count {
-                problems.append("\(key.name): enumeration names must be distinct and not empty")
+            if case .enumeration(let enumeration) = key.type {
+                // No spelling may name two values.
+                let spellings = enumeration.values.flatMap { Set([$0.name] + $0.aliases).map { $0.lowercased() } }
+                if enumeration.values.isEmpty || Set(spellings).count != spellings.count {
+                    problems.append("\(key.name): a spelling names two values")
+                }
             }
         }
         for (spelling, sharing) in owners where sharing.count > 1 {

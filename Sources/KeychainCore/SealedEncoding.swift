@@ -152,6 +152,7 @@ extension ValueType {
     /// Whether `value` has the form this type's values take.
     func holds(_ value: AttributeValue) -> Bool {
         switch (self, value) {
+        case (.enumeration(let enumeration), .int): enumeration.fourCharCodes
         case (.string, .string), (.enumeration, .string), (.bytes, .bytes), (.bool, .bool),
             (.fourCharCode, .int), (.integer, .int), (.date, .int):
             true

@@ -100,4 +100,52 @@ import Testing
             }
         }
     }
+
+    /// `si-10-find-internet.c` writes `kSecAttrAuthenticationTypeDefault` as its raw value `dflt`:
+    /// every enumerated value is taken as its name, its constant and its raw value.
+    @Test func enumeratedValuesTakeApplesRawValues() throws {
+        let f = try Fixture()
+        let added = try f.keychain.add(
+            [
+                "class": "inet", "server": "h", "account": "a", "protocol": "htps", "authenticationType": "dflt",
+                "accessible": "ck",
+            ], token: f.admin)
+        let attributes = try #require(added.attributesJSON)
+        #expect(attributes["protocol"] == "https" && attributes["authenticationType"] == "default")
+        #expect(attributes["accessible"] == "afterFirstUnlock")
+        let spellings: [(JSON, JSON)] = [
+            ("https", "default"), ("kSecAttrProtocolHTTPS", "kSecAttrAuthenticationTypeDefault"), ("htps", "dflt"),
+        ]
+        for (p, a) in spellings {
+            #expect(try f.keychain.search(["server": "h", "protocol": p, "authenticationType": a], token: f.admin).count == 1)
+        }
+        expectError(.anyDuplicate) {
+            _ = try f.keychain.add(
+                ["class": "inet", "server": "h", "account": "a", "protocol": "https", "authenticationType": "default"],
+                token: f.admin)
+        }
+        expectError(.anyParam, naming: "authenticationType") {
+            _ = try f.keychain.search(["server": "h", "authenticationType": "neither"], token: f.admin)
+        }
+    }
+
+    /// `si-12-item-stress.c` passes CFNumbers 0 and 4 as protocol and authenticationType: a
+    /// FourCharCode as an integer. A known code reads back as its name, any other as the integer,
+    /// and each spelling matches the others.
+    @Test func protocolAndAuthenticationTypeTakeFourCharCodesAsNumbers() throws {
+        let f = try Fixture()
+        let numeric = try f.keychain.add(
+            ["class": "inet", "server": "n", "account": "a", "protocol": 0, "authenticationType": 4], token: f.admin)
+        #expect(numeric.attributesJSON?["protocol"] == .int(0) && numeric.attributesJSON?["authenticationType"] == .int(4))
+        #expect(try f.keychain.search(["server": "n", "protocol": 0, "authenticationType": 4], token: f.admin).count == 1)
+        let http = Int64(0x6874_7470)  // 'http'
+        let known = try f.keychain.add(["class": "inet", "server": "k", "protocol": .int(http)], token: f.admin)
+        #expect(known.attributesJSON?["protocol"] == "http")
+        #expect(try f.keychain.search(["server": "k", "protocol": "http"], token: f.admin).count == 1)
+        let abcd = Int64(0x6162_6364)  // 'abcd', no protocol's code
+        _ = try f.keychain.add(["class": "inet", "server": "u", "protocol": .int(abcd)], token: f.admin)
+        #expect(try f.keychain.search(["server": "u", "protocol": "abcd", "returnAttributes": true], token: f.admin)
+            .first?.attributesJSON?["protocol"] == .int(abcd))
+        expectError(.anyParam, naming: "protocol") { _ = try f.keychain.search(["protocol": -1], token: f.admin) }
+    }
 }

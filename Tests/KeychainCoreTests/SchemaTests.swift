@@ -63,7 +63,7 @@ import Testing
         case .fourCharCode: "abcd"
         case .bool: true
         case .integer: 1
-        case .enumeration(let names, _): .string(names[0])
+        case .enumeration(let enumeration): .string(enumeration.values[0].name)
         case .date: "2026-11-23T12:00:00.000Z"
         default: .null
         }
