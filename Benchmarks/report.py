@@ -250,6 +250,15 @@ def build(runs, facts):
         table.add("B1M", f"B at {big:,} items", "—", "", "", "", f"cost ≤ 1.2 × cost at {items:,}", why)
         table.add("M1M", f"keychaind VmRSS at {big:,} items", "—", "", "", "", "", why)
 
+    one, sixteen = fact_list(facts, "lifecycle_one_s"), fact_list(facts, "lifecycle_sixteen_s")
+    if one and sixteen:
+        # Medians of the alternated rounds; the target is Apple's kc-20 stress shape (issue 20).
+        ratio = median(sixteen) / median(one)
+        table.add("L", f"{facts.get('lifecycles', '?')} item life cycles (add, search, read, update, read, delete, "
+                  "search) on 16 connections beside 1, durable, `--threads 1`",
+                  f"{median(sixteen):.2f} s vs {median(one):.2f} s", "", "", "",
+                  f"16 connections ≤ 0.5 × 1; measured {ratio:.2f}× (median of {len(one)})", verdict(ratio <= 0.5))
+
     startups, unlocks = fact_list(facts, "startup_ms"), fact_list(facts, "unlock_ms")
     table.add("T", f"start-up: exec to the first 200 from /v1/health?lockedcode=200, {items:,} items, locked",
               "—" if not startups else f"{median(startups):.0f} ms", "", "", "", f"median of {len(startups)}",

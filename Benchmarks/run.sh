@@ -38,6 +38,7 @@ CONNECTIONS=16
 SERVER_CORE=0
 CLIENT_CORE=1
 ITEMS=${BENCH_ITEMS:-100000}
+LIFECYCLES=${BENCH_LIFECYCLES:-400}
 ITEMS_BIG=${BENCH_ITEMS_BIG:-1000000}
 PRELOAD_CONNECTIONS=8
 ETCD_KEY=bench-key
@@ -300,6 +301,20 @@ phase_writes() {
         raw_sqlite "$round"
         KEYCHAIND_TOKEN=$dev_token run_wrk C "$round" "$pid" "$url/" "$BENCH/add_unique.lua" "r$round"
     done
+    # L: Apple's kc-20-item-add-stress life cycles, on one connection and on 16, alternated.
+    log "L: $LIFECYCLES item life cycles on 1 and on 16 connections, $WRITE_PAIRS rounds"
+    local one=() sixteen=() line
+    for ((round = 1; round <= WRITE_PAIRS; round++)); do
+        for connections in 1 16; do
+            line=$(KEYCHAIND_TOKEN=$dev_token timeout 300 taskset -c "$CLIENT_CORE" \
+                "$PY" "$BENCH/lifecycles.py" "$url" "$LIFECYCLES" "$connections") || die "lifecycles.py failed"
+            if [[ $connections == 1 ]]; then one+=("${line##* }"); else sixteen+=("${line##* }"); fi
+            log "    L$connections round $round: $LIFECYCLES cycles in ${line##* } s"
+        done
+    done
+    fact lifecycles "$LIFECYCLES"
+    fact lifecycle_one_s "${one[*]}"
+    fact lifecycle_sixteen_s "${sixteen[*]}"
     stop_server adds
 }
 

@@ -7,7 +7,9 @@ import Synchronization
 ///
 /// Durability: `synchronous=FULL`, so a committed write survives a crash and a power loss.
 /// Deleted rows: `secure_delete=ON` and a TRUNCATE checkpoint after every write that deleted,
-/// so old rows linger neither in the database pages nor in the `-wal` file.
+/// so old rows linger neither in the database pages nor in the `-wal` file. The checkpoint runs
+/// on a thread of its own and is retried every few milliseconds until no reader holds it back
+/// (`WALCheckpointer`): no commit waits for it, and it waits for no reader.
 ///
 /// Reads: a reader keeps its read transaction open between reads for as long as nothing has
 /// been committed since it began, which spares SQLite starting and ending one per search
@@ -22,6 +24,7 @@ public final class SQLiteStore: KeychainStore {
     private let readers: Mutex<[SQLiteConnection]>
     private let closed = Atomic<Bool>(false)
     private let groupCommit = GroupCommit()
+    private let checkpointer: WALCheckpointer
     /// Commits so far: raised after each COMMIT returns, before any writer is answered.
     private let generation = Atomic<UInt64>(0)
     private let busyTimeoutMilliseconds: Int
@@ -60,14 +63,24 @@ public final class SQLiteStore: KeychainStore {
             throw .busy("\(path) is in use by another process (a running keychaind owns its data directory)")
         }
         try Migrations.apply(to: connection)
+        checkpointer = try WALCheckpointer(path: path)
         writer = Mutex(connection)
         readers = Mutex([])
     }
 
+    /// Closes every connection and stops the checkpointer's thread (after a last checkpoint).
     public func close() {
-        closed.store(true, ordering: .releasing)
-        writer.withLock { $0 = nil }
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         readers.withLock { $0.removeAll() }
+        // A last checkpoint, with the idle readers gone.
+        checkpointer.stop()
+        writer.withLock { $0 = nil }
+    }
+
+    /// Returns once every delete committed so far has left the `-wal` file, or the store has
+    /// closed. Deletes do not wait for this (see `WALCheckpointer`); tests and backups may.
+    public func waitForCheckpoints() {
+        checkpointer.waitUntilCheckpointed()
     }
 
     public func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
@@ -122,13 +135,10 @@ public final class SQLiteStore: KeychainStore {
                 for reader in pool { endSnapshot(on: reader) }
             }
             if session.deleted {
-                // Move the WAL's frames into the database (where secure_delete zeroed the freed
-                // space) and truncate the -wal file, so deleted rows leave no copy behind.
-                do {
-                    try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                } catch {
-                    // The deletes are committed; a busy checkpoint is retried after the next delete.
-                }
+                // The WAL's frames move into the database (where secure_delete zeroed the freed
+                // space) and the -wal file is truncated, so deleted rows leave no copy behind:
+                // on the checkpointer's thread, which neither this commit nor the next waits for.
+                checkpointer.request()
             }
         }
     }

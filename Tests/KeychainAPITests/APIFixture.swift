@@ -40,7 +40,10 @@ final class APIFixture {
         inProcess = InProcessClient(KeychainResponder(keychain: keychain, configuration: api, logger: logger))
     }
 
-    deinit { started?.shutdown() }
+    /// The server's shutdown closes the keychain; without a server, the fixture does.
+    deinit {
+        if let started { started.shutdown() } else { keychain.close() }
+    }
 
     /// The server on a socket, started when first asked for.
     var server: KeychainServer {

@@ -21,6 +21,8 @@ final class Fixture {
         adminSecret = issued.secret
     }
 
+    deinit { keychain.close() }
+
     /// Closes and reopens the keychain on the same directory, as a process restart does.
     func restart() throws {
         keychain.close()

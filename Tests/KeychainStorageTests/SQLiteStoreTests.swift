@@ -17,6 +17,7 @@ import Testing
         let b = try TestStore(.sqlite)
         let id = try b.store.write { try $0.insert(Self.record(7)) }
         try b.store.write { try $0.delete(rowIDs: [id]) }
+        try #require(b.store as? SQLiteStore).waitForCheckpoints()
         let wal = walSize(b.directory.path + "/" + SQLiteStore.fileName)
         #expect(wal == 0)
     }
@@ -31,9 +32,29 @@ import Testing
         try store.read { _ in _ = try store.items(matching: ItemFilter()) }
         #expect(try store.items(matching: ItemFilter()).count == 1)
         try store.write { try $0.delete(rowIDs: [id]) }
+        store.waitForCheckpoints()
         let wal = walSize(b.directory.path + "/other.db")
         #expect(wal == 0)
         #expect(try store.items(matching: ItemFilter()).isEmpty)
+    }
+
+    /// A delete commits while a reader holds a snapshot from before it (its checkpoint does not
+    /// run in the write path, where it waited for that reader and every write waited behind it),
+    /// and the deleted row leaves the `-wal` file once the reader is done.
+    @Test func aDeleteCommitsWhileAReaderHoldsASnapshot() throws {
+        let b = try TestStore(.sqlite)
+        let store = try #require(b.store as? SQLiteStore)
+        let ids = try store.write { w in try [w.insert(Self.record(1)), w.insert(Self.record(2))] }
+        try store.read { reader in
+            #expect(try reader.countItems(matching: ItemFilter()) == 2)
+            try store.write { try $0.delete(rowIDs: [ids[0]]) }
+            #expect(try store.items(matching: ItemFilter()).map(\.rowID) == [ids[1]], "committed")
+            #expect(try reader.countItems(matching: ItemFilter()) == 2, "the reader's snapshot is the one it began with")
+            _ = try store.write { try $0.insert(Self.record(3)) }
+        }
+        store.waitForCheckpoints()
+        #expect(walSize(b.directory.path + "/" + SQLiteStore.fileName) == 0)
+        #expect(try store.items(matching: ItemFilter()).count == 2)
     }
 
     @Test func aCommittedWriteIsVisibleToANewStore() throws {
