@@ -50,6 +50,9 @@ public enum QueryParser {
         case .itemClass: break
         case .matchLimit: query.matchLimit = try matchLimit(value, spelling: spelling, lenient: lenient)
         case .matchCaseInsensitive: query.matchCaseInsensitive = try bool()
+        case .matchHostOrSubdomainOfHost:
+            guard case .string(let host) = value, !host.isEmpty else { throw .param("\(spelling): expected a host name") }
+            query.matchHostOrSubdomainOfHost = host
         case .returnData: query.returnData = try bool()
         case .returnAttributes: query.returnAttributes = try bool()
         case .returnPersistentRef: query.returnPersistentRef = try bool()

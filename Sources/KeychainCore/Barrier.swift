@@ -170,6 +170,15 @@ final class Barrier: Sendable {
         }
     }
 
+    /// The digest of one domain suffix of an internet password's server: `matchHostOrSubdomainOfHost`
+    /// finds its items through these, without opening any item's attributes.
+    func hostSuffix(_ host: String) -> [UInt8] {
+        lookupDigest.digest { input in
+            input.append([0x48])
+            input.append(host)
+        }
+    }
+
     func primaryKey(itemClass: ItemClass, group: String, sync: Bool, values: some Sequence<AttributeValue>) -> [UInt8] {
         lookupDigest.digest { input in
             // The part [0x50, class, sync], from a tuple: an array literal of variables is allocated.

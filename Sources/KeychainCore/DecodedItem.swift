@@ -61,6 +61,25 @@ struct DecodedItem {
             if let folded = barrier.lookup(key, value, folded: true) { lookups.append(folded) }
         }
         lookups.append(barrier.lookup(Self.accessibleKey, .int(Int64(protection.rawValue)), folded: false)!)
+        if itemClass == .internetPassword,
+            case .string(let server)? = attributes.first(where: { $0.key == Self.serverKey })?.value
+        {
+            for suffix in Self.domainSuffixes(server) { lookups.append(barrier.hostSuffix(suffix)) }
+        }
         record.lookups = lookups
+    }
+
+    static let serverKey = Schema.key(canonical: "server")!
+
+    /// `a.b.c`, `b.c` and `c`: the hosts of which `a.b.c` is the host or a subdomain.
+    static func domainSuffixes(_ server: String) -> [String] {
+        guard !server.isEmpty else { return [] }
+        var suffixes = [server]
+        var rest = Substring(server)
+        while let dot = rest.firstIndex(of: ".") {
+            rest = rest[rest.index(after: dot)...]
+            if !rest.isEmpty { suffixes.append(String(rest)) }
+        }
+        return suffixes
     }
 }

@@ -43,6 +43,8 @@ public struct ItemQuery: Sendable {
     public var modificationDate: Int64?
     public var matchLimit: MatchLimit?
     public var matchCaseInsensitive: Bool?
+    /// Internet passwords whose `server` is this host or ends with `.` + it (securityd's rule).
+    public var matchHostOrSubdomainOfHost: String?
     public var returnData: Bool?
     public var returnAttributes: Bool?
     public var returnPersistentRef: Bool?
@@ -92,7 +94,10 @@ public struct ItemQuery: Sendable {
     var candidateClasses: (classes: [ItemClass], codes: [Int]) {
         var mask = 0
         for (position, candidate) in ItemClass.supported.enumerated() {
-            let fits = itemClass.map { $0 == candidate } ?? attributes.allSatisfy { $0.key.applies(to: candidate) }
+            let fits =
+                itemClass.map { $0 == candidate }
+                ?? (attributes.allSatisfy { $0.key.applies(to: candidate) }
+                    && (matchHostOrSubdomainOfHost == nil || candidate == .internetPassword))
             if fits { mask |= 1 << position }
         }
         if let itemClass, mask == 0 { return ([itemClass], [itemClass.rawValue]) }
@@ -117,6 +122,10 @@ extension ItemQuery {
                 throw .param("matchLimit: a search takes any limit; an update's query or a delete only \"all\"")
             }
             if matchCaseInsensitive != nil { throw Self.onlyInSearch("matchCaseInsensitive") }
+            if matchHostOrSubdomainOfHost != nil { throw Self.onlyInSearch("matchHostOrSubdomainOfHost") }
+        }
+        if matchHostOrSubdomainOfHost != nil, let itemClass, itemClass != .internetPassword {
+            throw .param("matchHostOrSubdomainOfHost: only internet passwords have a server to match")
         }
         // A delete ignores return keys, as securityd does (`si-43-persistent.c`).
         if role == .updateQuery || role == .attributesToUpdate {

@@ -253,6 +253,7 @@ extension Keychain {
         if let accessible = query.accessible {
             filter.lookups.append(barrier.lookup(DecodedItem.accessibleKey, .int(Int64(accessible.rawValue)), folded: false)!)
         }
+        if let host = query.matchHostOrSubdomainOfHost { filter.lookups.append(barrier.hostSuffix(host)) }
         return filter
     }
 

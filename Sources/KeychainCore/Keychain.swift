@@ -51,7 +51,30 @@ public final class Keychain: Sendable {
         barrierSlot = Mutex(nil)
         lockIntervalSeconds = Atomic(configuration.defaultLockInterval)
         try refreshSettings()
-        _ = try loadBarrier()
+        if let barrier = try loadBarrier() { try backfillHostSuffixes(barrier) }
+    }
+
+    /// Set once every internet password carries its server's domain-suffix digests.
+    static let hostSuffixesMeta = "lookups.hostSuffixes"
+
+    /// Gives internet passwords stored before `matchHostOrSubdomainOfHost` existed their
+    /// domain-suffix digests, once, in one transaction (the metadata key opens their attributes:
+    /// no passphrase is needed). An item whose attributes fail to open is left as it is.
+    private func backfillHostSuffixes(_ barrier: Barrier) throws(KeychainError) {
+        guard try snapshot({ try $0.meta(Self.hostSuffixesMeta) }) == nil else { return }
+        let logger = logger
+        try transaction { writer in
+            guard try writer.meta(Self.hostSuffixesMeta) == nil else { return }
+            var count = 0
+            for record in try writer.items(matching: ItemFilter(classes: [ItemClass.internetPassword.rawValue])) {
+                guard var item = try? DecodedItem(record, barrier: barrier) else { continue }
+                try item.reseal(barrier: barrier)
+                try writer.replace(item.record)
+                count += 1
+            }
+            try writer.setMeta(Self.hostSuffixesMeta, [1])
+            logger.info("internet passwords given host-suffix digests", metadata: ["items": "\(count)"])
+        }
     }
 
     /// The barrier of the keychain the store holds, opened with the instance key and kept; `nil`
@@ -152,6 +175,7 @@ public final class Keychain: Sendable {
                     try writer.setMeta(Barrier.MetaKey.salt, salt)
                     try writer.setMeta(Barrier.MetaKey.limits, Settings.encodeLimits(limits))
                     try writer.setMeta(Settings.lockInterval, lockInterval)
+                    try writer.setMeta(Self.hostSuffixesMeta, [1])
                     try writer.insert(admin.record)
                     return true
                 }

@@ -101,7 +101,7 @@ public final class SchemaKey: Sendable, Hashable, CustomStringConvertible {
         case accessGroup, accessible, synchronizable
         /// Set by the server on add and update.
         case creationDate, modificationDate
-        case itemClass, matchLimit, matchCaseInsensitive
+        case itemClass, matchLimit, matchCaseInsensitive, matchHostOrSubdomainOfHost
         case returnData, returnAttributes, returnPersistentRef, returnRef
         case valueData, valuePersistentRef, deleteAll, useDataProtectionKeychain
 
@@ -238,6 +238,9 @@ public enum Schema {
         .query("class", "kSecClass", nil, .itemClass, .itemClass),
         .query("matchLimit", "kSecMatchLimit", "m_Limit", .matchLimit, .matchLimit),
         .query("matchCaseInsensitive", "kSecMatchCaseInsensitive", "m_CaseInsensitive", .matchCaseInsensitive, .bool),
+        .query(
+            "matchHostOrSubdomainOfHost", "kSecMatchHostOrSubdomainOfHost", "m_HostOrSubdomainOfHost",
+            .matchHostOrSubdomainOfHost, .string),
         .query("returnData", "kSecReturnData", "r_Data", .returnData, .bool),
         .query("returnAttributes", "kSecReturnAttributes", "r_Attributes", .returnAttributes, .bool),
         .query("returnPersistentRef", "kSecReturnPersistentRef", "r_PersistentRef", .returnPersistentRef, .bool),

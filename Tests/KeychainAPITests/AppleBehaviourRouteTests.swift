@@ -42,4 +42,18 @@ import Testing
         #expect(again.status == 200, "\(again.text)")
         #expect(again.items.first?["persistentRef"] == .string(ref))
     }
+
+    @Test func matchHostOrSubdomainOfHostAsAURLParameter() throws {
+        let f = try APIFixture()
+        for server in ["example.com", "www.example.com", "notexample.com"] {
+            let body = #"{"class":"internetPassword","server":"\#(server)"}"#
+            #expect(try f.call("POST", "/v1/items", json: body).status == 201)
+        }
+        let found = try f.call("GET", "/v1/items?matchHostOrSubdomainOfHost=example.com&matchLimit=all")
+        #expect(found.status == 200, "\(found.text)")
+        let servers = found.items.compactMap { $0["attributes"]?.objectValue?["server"]?.stringValue }.sorted()
+        #expect(servers == ["example.com", "www.example.com"])
+        try f.call("GET", "/v1/items?class=genericPassword&matchHostOrSubdomainOfHost=example.com")
+            .expectError(400, -50, naming: "matchHostOrSubdomainOfHost")
+    }
 }

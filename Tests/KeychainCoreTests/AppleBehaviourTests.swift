@@ -148,4 +148,34 @@ import Testing
             .first?.attributesJSON?["protocol"] == .int(abcd))
         expectError(.anyParam, naming: "protocol") { _ = try f.keychain.search(["protocol": -1], token: f.admin) }
     }
+
+    /// `KeychainAPITests.m` testSecItemCopyMatchingHostorSubdomain: internet passwords whose
+    /// server is the host or ends with "." + host; the key is refused for any other class.
+    @Test func matchHostOrSubdomainOfHostFindsTheHostAndItsSubdomainsOnly() throws {
+        let f = try Fixture()
+        for server in ["example.com", "www.example.com", "mail.corp.example.com", "wwwexample.com", "example.com.evil.net"] {
+            _ = try f.keychain.add(["class": "internetPassword", "server": .string(server), "account": "a"], token: f.admin)
+        }
+        try f.addGeneric(service: "example.com", account: "a")
+        func servers(_ host: String, _ extra: JSONObject = [:]) throws -> [String] {
+            var query: JSONObject = ["kSecMatchHostOrSubdomainOfHost": .string(host), "matchLimit": "all"]
+            for (key, value) in extra { query[key] = value }
+            return try f.keychain.search(query, token: f.admin).compactMap { $0.attributesJSON?["server"]?.stringValue }.sorted()
+        }
+        #expect(try servers("example.com") == ["example.com", "mail.corp.example.com", "www.example.com"])
+        #expect(try servers("corp.example.com", ["class": "inet"]) == ["mail.corp.example.com"])
+        #expect(try servers("com") == ["example.com", "mail.corp.example.com", "www.example.com", "wwwexample.com"])
+        expectError(.itemNotFound) { _ = try servers("ample.com") }
+        expectError(.anyParam, naming: "matchHostOrSubdomainOfHost") {
+            _ = try f.keychain.search(["class": "genericPassword", "matchHostOrSubdomainOfHost": "example.com"], token: f.admin)
+        }
+        expectError(.anyParam, naming: "matchHostOrSubdomainOfHost") {
+            _ = try f.keychain.delete(["server": "example.com", "matchHostOrSubdomainOfHost": "example.com"], token: f.admin)
+        }
+        // A moved server moves its digests.
+        try f.keychain.update(
+            query: ["server": "www.example.com"], attributesToUpdate: ["server": "www.example.org"], token: f.admin)
+        #expect(try servers("example.org") == ["www.example.org"])
+        #expect(try servers("example.com") == ["example.com", "mail.corp.example.com"])
+    }
 }

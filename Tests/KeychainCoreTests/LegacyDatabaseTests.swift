@@ -66,6 +66,9 @@ import Testing
         // Through a case-folded lookup digest.
         let sync = try keychain.search(["label": "STRASSE", "matchCaseInsensitive": true, "synchronizable": "any"], token: admin)
         #expect(sync.first?.attributes?.synchronizable == true)
+        // Its internet password got the domain-suffix digests host matching needs when it opened.
+        #expect(try keychain.search(["matchHostOrSubdomainOfHost": "com"], token: admin).first?.attributes?.value("server")
+            == .string("example.com"))
         // An always item, and the primary key as stored then: a second one collides.
         #expect(try keychain.search(["service": "boot", "returnData": true], token: admin).first?.secret == Array("always".utf8))
         let duplicate = expectError(.anyDuplicate) {
