@@ -88,6 +88,20 @@ phase unlocked --exclude-operation-id lockKeychain --exclude-operation-id putSet
 status=$(curl_status GET /v1/tokens/self)
 if [[ $status != 200 ]]; then
     echo "conformance: the admin token no longer works after phase 1 (GET /v1/tokens/self: $status)" >&2
+    # What in phase 1 could have done it: every revocation and passphrase change that succeeded,
+    # and the first request that answered 401 with the admin token.
+    python3 - "$tmp/unlocked.har" >&2 <<'EOF' || true
+import json, sys
+entries = json.load(open(sys.argv[1], encoding="utf-8"))["log"]["entries"]
+for n, e in enumerate(entries):
+    method, url, status = e["request"]["method"], e["request"]["url"], e["response"]["status"]
+    if (method == "DELETE" and "/v1/tokens/" in url and status == 204) or (url.endswith("/passphrase") and status == 204):
+        print(f"conformance:   request {n}: {method} {url} -> {status}")
+first = next((n for n, e in enumerate(entries) if e["response"]["status"] == 401
+              and not e["request"]["url"].endswith(("/unlock", "/passphrase"))), None)
+where = "none" if first is None else f"{entries[first]['request']['method']} {entries[first]['request']['url']}"
+print(f"conformance:   first 401 outside unlock and passphrase: request {first} of {len(entries)}: {where}")
+EOF
     failed=1
 fi
 status=$(curl_status GET /v1/keychain)
