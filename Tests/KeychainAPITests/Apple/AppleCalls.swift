@@ -1,0 +1,103 @@
+import TestSupport
+import Testing
+
+// Apple's Keychain calls, made over the HTTP API, for the ports of Apple's regression tests in this
+// directory. Each port follows one Apple test case by case and names it; INVENTORY.md lists every
+// Apple test, whether it applies and why not.
+
+let errSecSuccess: Int64 = 0
+let errSecUnimplemented: Int64 = -4
+let errSecParam: Int64 = -50
+let errSecAuthFailed: Int64 = -25293
+let errSecDuplicateItem: Int64 = -25299
+let errSecItemNotFound: Int64 = -25300
+let errSecNoSuchAttr: Int64 = -25303
+let errSecNoSuchClass: Int64 = -25306
+let errSecInteractionNotAllowed: Int64 = -25308
+let errSecMissingEntitlement: Int64 = -34018
+
+/// What one call answered: the OSStatus Apple's call would return (errSecSuccess for a 2xx, else
+/// the error body's `status`, whose shape is checked) and the items the body carries.
+struct AppleAnswer: CustomStringConvertible {
+    let status: Int64
+    let response: RawResponse
+
+    var items: [JSONObject] { response.items }
+    /// The first item's attributes.
+    var attributes: JSONObject? { items.first?["attributes"]?.objectValue }
+    /// The first item's secret, decoded.
+    var data: String? { items.first?["valueData"]?.stringValue.flatMap(Base64.decode).map { String(decoding: $0, as: UTF8.self) } }
+    var persistentRef: String? { items.first?["persistentRef"]?.stringValue }
+    var description: String { "\(response.status) \(response.text)" }
+}
+
+/// SecItemAdd, SecItemCopyMatching, SecItemUpdate, SecItemDelete and the keychain calls, as one
+/// client (a bearer token) makes them.
+struct AppleCalls {
+    let fixture: APIFixture
+    /// The bearer token; the fixture's admin token when `nil`.
+    var token: String?
+
+    init(_ fixture: APIFixture, token: String? = nil) {
+        self.fixture = fixture
+        self.token = token
+    }
+
+    /// The same calls made with another token, as another application with other entitlements.
+    func with(token: String) -> AppleCalls { AppleCalls(fixture, token: token) }
+
+    func add(_ attributes: JSONObject, sourceLocation: SourceLocation = #_sourceLocation) throws -> AppleAnswer {
+        try call("POST", "/v1/items", .object(attributes), sourceLocation)
+    }
+
+    func copyMatching(_ query: JSONObject, sourceLocation: SourceLocation = #_sourceLocation) throws -> AppleAnswer {
+        try call("POST", "/v1/items/search", .object(query), sourceLocation)
+    }
+
+    func update(_ query: JSONObject, _ attributesToUpdate: JSONObject, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> AppleAnswer
+    {
+        try call("PATCH", "/v1/items", .object(["query": .object(query), "attributesToUpdate": .object(attributesToUpdate)]), sourceLocation)
+    }
+
+    func delete(_ query: JSONObject, sourceLocation: SourceLocation = #_sourceLocation) throws -> AppleAnswer {
+        try call("DELETE", "/v1/items", .object(query), sourceLocation)
+    }
+
+    /// SecKeychainLock.
+    func lock(sourceLocation: SourceLocation = #_sourceLocation) throws -> AppleAnswer {
+        try call("POST", "/v1/keychain/lock", nil, sourceLocation)
+    }
+
+    /// SecKeychainUnlock: the passphrase, no token.
+    func unlock(_ passphrase: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> AppleAnswer {
+        try call("POST", "/v1/keychain/unlock", .object(["passphrase": .string(passphrase)]), sourceLocation, authorized: false)
+    }
+
+    /// SecKeychainChangePassword.
+    func changePassphrase(old: String, new: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> AppleAnswer {
+        try call("POST", "/v1/keychain/passphrase", .object(["old": .string(old), "new": .string(new)]), sourceLocation)
+    }
+
+    /// SecKeychainGetStatus: the answer's `status` bits (1 unlocked, 2 readable, 4 writable).
+    func keychainStatus(sourceLocation: SourceLocation = #_sourceLocation) throws -> Int64? {
+        let answer = try call("GET", "/v1/keychain", nil, sourceLocation)
+        return answer.response.json["status"]?.intValue
+    }
+
+    private func call(
+        _ method: String, _ target: String, _ body: JSON?, _ sourceLocation: SourceLocation, authorized: Bool = true
+    ) throws -> AppleAnswer {
+        let headers = authorized ? [("Authorization", "Bearer \(token ?? fixture.adminToken)")] : []
+        let response = try fixture.call(
+            method, target, json: body.map { String(decoding: $0.serialized(), as: UTF8.self) }, headers: headers)
+        guard !(200..<300).contains(response.status) else { return AppleAnswer(status: errSecSuccess, response: response) }
+        let status = try #require(response.json["status"]?.intValue, "\(response.text)", sourceLocation: sourceLocation)
+        #expect(response.json["error"]?.stringValue?.hasPrefix("errSec") == true, "\(response.text)", sourceLocation: sourceLocation)
+        #expect(response.json["message"]?.stringValue?.isEmpty == false, "\(response.text)", sourceLocation: sourceLocation)
+        return AppleAnswer(status: status, response: response)
+    }
+}
+
+/// Bytes as the API carries them: `data("secret")` is CFDataCreate of the UTF-8 bytes of "secret".
+func data(_ text: String) -> JSON { .string(Base64.encode(Array(text.utf8))) }
