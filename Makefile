@@ -20,8 +20,8 @@ SWIFT_BUILD_FLAGS = -c $(CONFIGURATION) $(SWIFT_FLAGS)
 SCHEMATHESIS_VERSION ?= 4.32.5
 OPENAPI_SPEC_VALIDATOR_VERSION ?= 0.9.0
 
-DEBS_BUILD := libsodium-dev libmicrohttpd-dev libsqlite3-dev pkg-config
-DEBS_TEST := nginx-light curl openssl python3 python3-venv
+DEBS_BUILD := libsodium-dev libmicrohttpd-dev libsqlite3-dev libpq-dev pkg-config
+DEBS_TEST := nginx-light postgresql curl openssl python3 python3-venv
 
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 ALLOW_ROOT := $(shell [ "$$(id -u)" -ne 0 ] || echo --allow-root)

@@ -27,6 +27,9 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CPostgres", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CLinux"),
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
@@ -38,6 +41,8 @@ let package = Package(
         .target(name: "KeychainStorage"),
         // The embedded default store: SQLite in WAL mode.
         .target(name: "KeychainSQLite", dependencies: ["CSQLite", "KeychainStorage"]),
+        // Several replicas' shared store: PostgreSQL through libpq.
+        .target(name: "KeychainPostgres", dependencies: ["CPostgres", "KeychainStorage"]),
         // JSON values, a parser linear in its input, and a serializer: the wire format.
         .target(name: "KeychainJSON", swiftSettings: strictSettings),
         // Keychain Services semantics over any store: typed queries and results, tokens, lock
@@ -84,13 +89,13 @@ let package = Package(
             path: "Benchmarks/CoreThroughput"),
 
         // What the test targets share: temporary directories, a manual clock, stores and
-        // keychains to test against, a raw-socket HTTP/1.1 client that can send malformed
+        // keychains to test against, a PostgreSQL server of their own, a raw-socket HTTP/1.1 client that can send malformed
         // framing, and a log handler that records.
         .target(
             name: "TestSupport",
             dependencies: [
                 "KeychainAPI", "KeychainCore", "KeychainCrypto", "KeychainJSON", "KeychainStorage", "KeychainSQLite",
-                "MicroHTTP", .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+                "KeychainPostgres", "CPostgres", "MicroHTTP", .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/TestSupport"),

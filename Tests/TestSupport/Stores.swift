@@ -1,3 +1,4 @@
+import KeychainPostgres
 import KeychainSQLite
 public import KeychainStorage
 
@@ -13,8 +14,11 @@ public struct StoreBackend: Sendable, CustomStringConvertible {
     /// The embedded default: SQLite in the data directory.
     public static let sqlite = StoreBackend(name: "SQLite") { try SQLiteStore(directory: $0) }
 
+    /// PostgreSQL: a database of its own on the tests' server (`PostgresServer`).
+    public static let postgres = StoreBackend(name: "PostgreSQL") { _ in try PostgresStore(url: PostgresServer.shared.createDatabase()) }
+
     /// Every backend this build has.
-    public static let all: [StoreBackend] = [.sqlite]
+    public static let all: [StoreBackend] = [.sqlite, .postgres]
 }
 
 /// A store of one backend in a temporary directory of its own, closed and removed when the value goes.

@@ -1,0 +1,192 @@
+internal import CPostgres
+import KeychainStorage
+
+/// One libpq connection, used by one thread at a time, with blocking calls (they fit
+/// libmicrohttpd's threads). Statements are prepared once per connection, by name; parameters
+/// and results travel in binary.
+///
+/// Error messages carry PostgreSQL's SQLSTATE and primary message only: never a DETAIL line
+/// (which quotes the values of a violated key) and never the connection string.
+final class PGConnection {
+    private let handle: OpaquePointer
+    /// Prepared statements by SQL text: their names.
+    private var prepared: [String: String] = [:]
+    private var preparedShapes: [FilterShape: String] = [:]
+
+    /// Settings put before the caller's, which may override them: a dead server or a lost network
+    /// shows within seconds rather than after the kernel's TCP timeouts.
+    private static let defaults: [(String, String)] = [
+        ("connect_timeout", "5"),
+        ("keepalives", "1"),
+        ("keepalives_idle", "5"),
+        ("keepalives_interval", "2"),
+        ("keepalives_count", "2"),
+        ("tcp_user_timeout", "5000"),
+        ("application_name", "keychaind"),
+    ]
+
+    /// Connects to `url` (a `postgres://` URL or a `key=value` connection string). The password,
+    /// if the server asks for one, comes from libpq's password file (`PGPASSFILE`).
+    init(url: String) throws(StorageError) {
+        let keywords = Self.defaults.map(\.0) + ["dbname"]
+        let values = Self.defaults.map(\.1) + [url]
+        let connection = withCStrings(keywords) { k in withCStrings(values) { v in PQconnectdbParams(k, v, 1) } }
+        guard let connection else { throw .unavailable("postgres: out of memory") }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = Self.firstLine(PQerrorMessage(connection))
+            PQfinish(connection)
+            throw .unavailable("postgres: cannot connect: \(message)")
+        }
+        handle = connection
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// Whether the connection is still usable (a failed one is dropped, never reused).
+    var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) != PQTRANS_UNKNOWN }
+
+    /// Runs SQL without parameters (transaction control, schema); text results.
+    @discardableResult
+    func execute(_ sql: String) throws(StorageError) -> PGResult {
+        try check(PQexec(handle, sql), "exec")
+    }
+
+    /// Runs the statement `sql`, prepared on first use, with `parameters` bound in binary.
+    @discardableResult
+    func run(_ sql: String, _ parameters: [PGValue] = []) throws(StorageError) -> PGResult {
+        let name: String
+        if let known = prepared[sql] {
+            name = known
+        } else {
+            name = try prepare(sql)
+            prepared[sql] = name
+        }
+        return try runPrepared(name, parameters)
+    }
+
+    /// Runs generated SQL found by its filter's `shape`, so the text is built once per shape.
+    func run(shape: FilterShape, sql: () -> String, _ parameters: [PGValue]) throws(StorageError) -> PGResult {
+        let name: String
+        if let known = preparedShapes[shape] {
+            name = known
+        } else {
+            name = try prepare(sql())
+            preparedShapes[shape] = name
+        }
+        return try runPrepared(name, parameters)
+    }
+
+    private func prepare(_ sql: String) throws(StorageError) -> String {
+        let name = "s\(prepared.count + preparedShapes.count)"
+        _ = try check(PQprepare(handle, name, sql, 0, nil), "prepare")
+        return name
+    }
+
+    private func runPrepared(_ name: String, _ parameters: [PGValue]) throws(StorageError) -> PGResult {
+        let count = Int32(parameters.count)
+        let lengths = parameters.map { Int32($0.bytes?.count ?? 0) }
+        let formats = [Int32](repeating: 1, count: parameters.count)
+        // Each value's bytes stay alive and unmoved for the call.
+        let result = withPointers(parameters.map(\.bytes)) { values in
+            PQexecPrepared(handle, name, count, values, lengths, formats, 1)
+        }
+        return try check(result, "execute")
+    }
+
+    private func check(_ result: OpaquePointer?, _ operation: String) throws(StorageError) -> PGResult {
+        guard let result else { throw .unavailable("postgres: \(operation): \(Self.firstLine(PQerrorMessage(handle)))") }
+        let wrapped = PGResult(result)
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK: return wrapped
+        default: throw error(of: result, operation)
+        }
+    }
+
+    /// The storage error for a failed result: by SQLSTATE class, else by the connection's state.
+    private func error(of result: OpaquePointer, _ operation: String) -> StorageError {
+        let field = { (code: Character) in PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) } }
+        let state = field("C") ?? ""
+        let message = "postgres: \(operation): \(field("M") ?? Self.firstLine(PQerrorMessage(handle))) (\(state))"
+        switch state {
+        case "23505": return .uniqueViolation
+        case "40001", "40P01", "55P03": return .busy(message)
+        case _ where state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57P"): return .unavailable(message)
+        case "XX001", "XX002": return .corrupt(message)
+        case _ where !isHealthy: return .unavailable(message)
+        default: return .failed(message)
+        }
+    }
+
+    private static func firstLine(_ text: UnsafePointer<CChar>?) -> String {
+        guard let text else { return "unknown error" }
+        return String(cString: text).split(separator: "\n").first.map(String.init) ?? "unknown error"
+    }
+}
+
+/// A parameter: its binary form (`nil` is SQL NULL).
+struct PGValue {
+    let bytes: [UInt8]?
+
+    static let null = PGValue(bytes: nil)
+    /// An `int8`, big-endian.
+    static func int(_ value: Int64) -> PGValue { PGValue(bytes: withUnsafeBytes(of: value.bigEndian) { Array($0) }) }
+    static func blob(_ bytes: [UInt8]) -> PGValue { PGValue(bytes: bytes) }
+    /// `text`: its UTF-8 bytes.
+    static func text(_ value: String) -> PGValue { PGValue(bytes: Array(value.utf8)) }
+}
+
+/// A query's result, cleared when it goes. Binary columns: `int8` and `bytea`; text columns
+/// (from `execute`) read with `text`.
+final class PGResult {
+    private let handle: OpaquePointer
+
+    init(_ handle: OpaquePointer) { self.handle = handle }
+    deinit { PQclear(handle) }
+
+    var rows: Int32 { PQntuples(handle) }
+    /// Rows a command changed (`INSERT`, `UPDATE`, `DELETE`).
+    var changes: Int { Int(String(cString: PQcmdTuples(handle))) ?? 0 }
+
+    func isNull(_ row: Int32, _ column: Int32) -> Bool { PQgetisnull(handle, row, column) != 0 }
+
+    func int64(_ row: Int32, _ column: Int32) -> Int64 {
+        guard PQgetlength(handle, row, column) == 8, let p = PQgetvalue(handle, row, column) else { return 0 }
+        return Int64(bigEndian: UnsafeRawPointer(p).loadUnaligned(as: Int64.self))
+    }
+
+    func blob(_ row: Int32, _ column: Int32) -> [UInt8] {
+        let count = Int(PQgetlength(handle, row, column))
+        guard count > 0, let p = PQgetvalue(handle, row, column) else { return [] }
+        return [UInt8](UnsafeRawBufferPointer(start: p, count: count))
+    }
+
+    func text(_ row: Int32, _ column: Int32) -> String? {
+        isNull(row, column) ? nil : PQgetvalue(handle, row, column).map { String(cString: $0) }
+    }
+}
+
+/// Calls `body` with a C array of C strings for `strings`, ending in NULL.
+private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+    let copies = strings.map { string in
+        let utf8 = string.utf8CString
+        let copy = UnsafeMutablePointer<CChar>.allocate(capacity: utf8.count)
+        _ = UnsafeMutableBufferPointer(start: copy, count: utf8.count).initialize(from: utf8)
+        return copy
+    }
+    defer { copies.forEach { $0.deallocate() } }
+    let pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+}
+
+/// Calls `body` with a C array of pointers to each value's bytes (NULL for a SQL NULL).
+private func withPointers<R>(_ values: [[UInt8]?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
+    let buffers: [UnsafeMutablePointer<CChar>?] = values.map { bytes in
+        guard let bytes else { return nil }
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes.count, 1))
+        bytes.withUnsafeBytes { UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(buffer), byteCount: $0.count) }
+        return buffer
+    }
+    defer { buffers.forEach { $0?.deallocate() } }
+    let pointers = buffers.map { UnsafePointer($0) }
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
+}

@@ -1,0 +1,69 @@
+import KeychainStorage
+
+/// Numbered schema migrations, applied in order under a session advisory lock (replicas starting
+/// together wait for each other instead of racing) and recorded in `keychaind_schema`.
+enum PostgresMigrations {
+    /// The advisory lock key migrations take: "kcdschem" as eight bytes.
+    static let lockKey: Int64 = 0x6B63_6473_6368_656D
+
+    /// Append only: a released migration never changes. The tables mirror SQLite's; integers are
+    /// `bigint` throughout, which the binary protocol reads as eight bytes.
+    static let steps: [String] = [
+        // 1: items, their lookup digests, tokens, and keychain metadata.
+        """
+        CREATE TABLE meta (
+            key   text PRIMARY KEY,
+            value bytea NOT NULL
+        );
+        CREATE TABLE items (
+            id      bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            ref     bytea NOT NULL UNIQUE,
+            class   bigint NOT NULL,
+            grp     bytea NOT NULL,
+            pdmn    bigint NOT NULL,
+            sync    bigint NOT NULL,
+            cdat    bigint NOT NULL,
+            mdat    bigint NOT NULL,
+            version bigint NOT NULL,
+            pk      bytea NOT NULL UNIQUE,
+            attrs   bytea NOT NULL,
+            secret  bytea
+        );
+        CREATE INDEX items_class_grp ON items (class, grp);
+        CREATE TABLE lookups (
+            digest  bytea NOT NULL,
+            item_id bigint NOT NULL,
+            PRIMARY KEY (digest, item_id)
+        );
+        CREATE INDEX lookups_item ON lookups (item_id);
+        CREATE TABLE tokens (
+            id      text PRIMARY KEY,
+            hash    bytea NOT NULL UNIQUE,
+            sealed  bytea NOT NULL,
+            expires bigint,
+            created bigint NOT NULL
+        );
+        """
+    ]
+
+    static func apply(on connection: PGConnection) throws(StorageError) {
+        try connection.execute("SELECT pg_advisory_lock(\(lockKey))")
+        defer { _ = try? connection.execute("SELECT pg_advisory_unlock(\(lockKey))") }
+        try connection.execute("CREATE TABLE IF NOT EXISTS keychaind_schema (version bigint NOT NULL)")
+        let current = try Int(connection.execute("SELECT coalesce(max(version), 0) FROM keychaind_schema").text(0, 0) ?? "0") ?? 0
+        guard current <= steps.count else {
+            throw .corrupt("database schema version \(current) is newer than this build (\(steps.count))")
+        }
+        for version in current..<steps.count {
+            try connection.execute("BEGIN")
+            do {
+                try connection.execute(steps[version])
+                try connection.execute("INSERT INTO keychaind_schema (version) VALUES (\(version + 1))")
+                try connection.execute("COMMIT")
+            } catch {
+                _ = try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+}

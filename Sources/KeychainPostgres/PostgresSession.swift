@@ -1,0 +1,140 @@
+import KeychainStorage
+
+/// Reads and writes on one connection inside the transaction its store opened.
+final class PostgresSession: StoreWriter {
+    private let connection: PGConnection
+
+    init(connection: PGConnection) {
+        self.connection = connection
+    }
+
+    // MARK: reading
+
+    func items(matching filter: ItemFilter) throws(StorageError) -> [ItemRecord] {
+        let result = try select(filter, count: false)
+        return (0..<result.rows).map { Self.item(result, $0) }
+    }
+
+    func countItems(matching filter: ItemFilter) throws(StorageError) -> Int {
+        let result = try select(filter, count: true)
+        return result.rows > 0 ? Int(result.int64(0, 0)) : 0
+    }
+
+    func item(primaryKey: [UInt8]) throws(StorageError) -> ItemRecord? {
+        let result = try connection.run("SELECT \(ItemSelect.columns) FROM items i WHERE i.pk = $1", [.blob(primaryKey)])
+        return result.rows > 0 ? Self.item(result, 0) : nil
+    }
+
+    func meta(_ key: String) throws(StorageError) -> [UInt8]? {
+        let result = try connection.run("SELECT value FROM meta WHERE key = $1", [.text(key)])
+        return result.rows > 0 ? result.blob(0, 0) : nil
+    }
+
+    func token(hash: [UInt8]) throws(StorageError) -> TokenRecord? {
+        let result = try connection.run("SELECT id, hash, sealed, expires, created FROM tokens WHERE hash = $1", [.blob(hash)])
+        return result.rows > 0 ? Self.token(result, 0) : nil
+    }
+
+    func tokens() throws(StorageError) -> [TokenRecord] {
+        let result = try connection.run("SELECT id, hash, sealed, expires, created FROM tokens ORDER BY created, id")
+        return (0..<result.rows).map { Self.token(result, $0) }
+    }
+
+    // MARK: writing
+
+    func insert(_ item: ItemRecord) throws(StorageError) -> Int64 {
+        let result = try connection.run(
+            """
+            INSERT INTO items (ref, class, grp, pdmn, sync, cdat, mdat, version, pk, attrs, secret)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id
+            """, Self.bindings(item))
+        guard result.rows == 1 else { throw .failed("postgres: insert returned no row id") }
+        let rowID = result.int64(0, 0)
+        try insertLookups(item.lookups, rowID: rowID)
+        return rowID
+    }
+
+    func replace(_ item: ItemRecord) throws(StorageError) {
+        try connection.run(
+            """
+            UPDATE items SET ref = $1, class = $2, grp = $3, pdmn = $4, sync = $5, cdat = $6, mdat = $7, version = $8,
+                pk = $9, attrs = $10, secret = $11 WHERE id = $12
+            """, Self.bindings(item) + [.int(item.rowID)])
+        try connection.run("DELETE FROM lookups WHERE item_id = $1", [.int(item.rowID)])
+        try insertLookups(item.lookups, rowID: item.rowID)
+    }
+
+    func delete(rowIDs: [Int64]) throws(StorageError) {
+        for rowID in rowIDs {
+            try connection.run("DELETE FROM lookups WHERE item_id = $1", [.int(rowID)])
+            try connection.run("DELETE FROM items WHERE id = $1", [.int(rowID)])
+        }
+    }
+
+    func setMeta(_ key: String, _ value: [UInt8]?) throws(StorageError) {
+        if let value {
+            try connection.run(
+                "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                [.text(key), .blob(value)])
+        } else {
+            try connection.run("DELETE FROM meta WHERE key = $1", [.text(key)])
+        }
+    }
+
+    func insertMeta(_ key: String, _ value: [UInt8]) throws(StorageError) -> Bool {
+        try connection.run("INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING", [.text(key), .blob(value)])
+            .changes > 0
+    }
+
+    func insert(_ token: TokenRecord) throws(StorageError) {
+        try connection.run(
+            "INSERT INTO tokens (id, hash, sealed, expires, created) VALUES ($1, $2, $3, $4, $5)",
+            [.text(token.id), .blob(token.hash), .blob(token.sealed), token.expires.map { .int($0) } ?? .null, .int(token.created)])
+    }
+
+    func deleteToken(id: String) throws(StorageError) -> Bool {
+        try connection.run("DELETE FROM tokens WHERE id = $1", [.text(id)]).changes > 0
+    }
+
+    // MARK: helpers
+
+    private func select(_ filter: ItemFilter, count: Bool) throws(StorageError) -> PGResult {
+        var parameters: [PGValue] = []
+        try ItemSelect.forEachBinding(filter) { (value) throws(StorageError) in
+            switch value {
+            case .int(let v): parameters.append(.int(v))
+            case .blob(let b): parameters.append(.blob(b))
+            }
+        }
+        return try connection.run(
+            shape: FilterShape(filter, count: count), sql: { ItemSelect.sql(filter, count: count) { "$\($0)" } }, parameters)
+    }
+
+    private func insertLookups(_ lookups: [[UInt8]], rowID: Int64) throws(StorageError) {
+        for digest in lookups {
+            try connection.run("INSERT INTO lookups (digest, item_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", [.blob(digest), .int(rowID)])
+        }
+    }
+
+    private static func bindings(_ item: ItemRecord) -> [PGValue] {
+        [
+            .blob(item.ref), .int(Int64(item.itemClass)), .blob(item.group), .int(Int64(item.protection)),
+            .int(item.synchronizable ? 1 : 0), .int(item.created), .int(item.modified), .int(item.version),
+            .blob(item.primaryKey), .blob(item.attributes), item.secret.map { .blob($0) } ?? .null,
+        ]
+    }
+
+    private static func item(_ result: PGResult, _ row: Int32) -> ItemRecord {
+        ItemRecord(
+            rowID: result.int64(row, 0), ref: result.blob(row, 1), itemClass: Int(result.int64(row, 2)), group: result.blob(row, 3),
+            protection: Int(result.int64(row, 4)), synchronizable: result.int64(row, 5) != 0, created: result.int64(row, 6),
+            modified: result.int64(row, 7), version: result.int64(row, 8), primaryKey: result.blob(row, 9),
+            attributes: result.blob(row, 10), secret: result.isNull(row, 11) ? nil : result.blob(row, 11), lookups: [])
+    }
+
+    private static func token(_ result: PGResult, _ row: Int32) -> TokenRecord {
+        TokenRecord(
+            id: result.blob(row, 0).withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }, hash: result.blob(row, 1),
+            sealed: result.blob(row, 2), expires: result.isNull(row, 3) ? nil : result.int64(row, 3), created: result.int64(row, 4))
+    }
+}

@@ -1,0 +1,131 @@
+public import KeychainStorage
+import Synchronization
+
+/// A store on PostgreSQL, shared by every replica: one writer connection and a pool of readers
+/// per process, through libpq.
+///
+/// Writes: concurrent writers of this process share one transaction (`GroupCommit`), and every
+/// transaction, from any replica, first takes one transaction-scoped advisory lock. Writers thus
+/// run one at a time across replicas, as SQLite's `BEGIN IMMEDIATE` makes them run on one file:
+/// what a writer reads is what it will overwrite (the `StoreWriter` contract), and primary keys
+/// are decided by the unique index. A write returns after its COMMIT, which PostgreSQL makes
+/// durable (`synchronous_commit` on, its default).
+///
+/// Reads: a `read` runs in a REPEATABLE READ, READ ONLY transaction (one snapshot for all its
+/// reads); `items(matching:)` is one statement, its own snapshot. Both begin after the calls
+/// that return before them, so a write acknowledged by any replica is seen by the next read.
+///
+/// Failures: a connection that fails is dropped and the call answers `unavailable`; the next
+/// call connects again, so the store recovers by itself when the database comes back.
+public final class PostgresStore: KeychainStore {
+    private let url: String
+    private let writer = Mutex<PGConnection?>(nil)
+    private let readers = Mutex<[PGConnection]>([])
+    private let closed = Atomic<Bool>(false)
+    private let groupCommit = GroupCommit()
+
+    /// The advisory lock key every write transaction takes: "kcdwrite" as eight bytes.
+    static let writeLockKey: Int64 = 0x6B63_6477_7269_7465
+
+    /// Connects to `url` and applies pending migrations. `url` is a `postgres://` URL or a libpq
+    /// connection string; the password comes from libpq's password file, never from `url`.
+    public init(url: String) throws(StorageError) {
+        self.url = url
+        let connection = try PGConnection(url: url)
+        try PostgresMigrations.apply(on: connection)
+        writer.withLock { $0 = connection }
+    }
+
+    public func close() {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        readers.withLock { $0.removeAll() }
+        writer.withLock { $0 = nil }
+    }
+
+    public func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
+        try withReader { connection in
+            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            do {
+                let result = try body(PostgresSession(connection: connection))
+                try connection.execute("COMMIT")
+                return result
+            } catch {
+                _ = try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    public func items(matching filter: ItemFilter) throws(StorageError) -> [ItemRecord] {
+        let connection = try checkOutReader()
+        defer { checkIn(connection) }
+        return try PostgresSession(connection: connection).items(matching: filter)
+    }
+
+    /// Durable when it returns. Concurrent callers are committed together (see `GroupCommit`):
+    /// one transaction for the batch, each body in a savepoint of its own.
+    public func write<T>(_ body: @escaping (any StoreWriter) throws -> T) throws -> T {
+        try groupCommit.submit(body) { batch in self.commit(batch) }
+    }
+
+    private func commit(_ batch: [GroupCommit.Pending]) {
+        writer.withLock { slot in
+            do {
+                guard !closed.load(ordering: .acquiring) else { throw StorageError.unavailable("store is closed") }
+                let connection = try slot ?? PGConnection(url: url)
+                slot = connection
+                do {
+                    try run(batch, on: connection)
+                } catch {
+                    if connection.isHealthy { _ = try? connection.execute("ROLLBACK") } else { slot = nil }
+                    throw error
+                }
+            } catch {
+                for pending in batch { pending.result = .failure(error) }
+            }
+        }
+    }
+
+    private func run(_ batch: [GroupCommit.Pending], on connection: PGConnection) throws {
+        let session = PostgresSession(connection: connection)
+        try connection.execute("BEGIN")
+        try connection.execute("SELECT pg_advisory_xact_lock(\(Self.writeLockKey))")
+        for pending in batch {
+            try connection.execute("SAVEPOINT write")
+            do {
+                pending.result = .success(try pending.body(session))
+                try connection.execute("RELEASE write")
+            } catch {
+                // A body that failed because the connection did fails the batch.
+                guard connection.isHealthy else { throw error }
+                pending.result = .failure(error)
+                try connection.execute("ROLLBACK TO write")
+                try connection.execute("RELEASE write")
+            }
+        }
+        try connection.execute("COMMIT")
+    }
+
+    private func withReader<T>(_ body: (PGConnection) throws -> T) throws -> T {
+        let connection = try checkOutReader()
+        defer { checkIn(connection) }
+        return try body(connection)
+    }
+
+    /// A pooled reader, or a new connection when the pool is empty.
+    private func checkOutReader() throws(StorageError) -> PGConnection {
+        guard !closed.load(ordering: .acquiring) else { throw .unavailable("store is closed") }
+        if let pooled = readers.withLock({ $0.popLast() }) { return pooled }
+        return try PGConnection(url: url)
+    }
+
+    /// Back into the pool, unless its connection failed (then it is dropped) or the store closed.
+    private func checkIn(_ connection: PGConnection) {
+        guard connection.isHealthy, !closed.load(ordering: .acquiring) else { return }
+        readers.withLock { pool in if pool.count < 64 { pool.append(connection) } }
+    }
+}
+
+// A connection is used by one thread at a time: the pool hands each out exclusively, and the
+// writer is only touched under its mutex.
+extension PGConnection: @unchecked Sendable {}
