@@ -72,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "keychaind",
             dependencies: [
-                "KeychainAPI", "KeychainCore", "KeychainJSON", "KeychainSQLite", "KeychainStorage", "CLinux",
+                "KeychainAPI", "KeychainCore", "KeychainJSON", "KeychainPostgres", "KeychainSQLite", "KeychainStorage", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),

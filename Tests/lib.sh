@@ -113,6 +113,35 @@ wait_files() {
     return 1
 }
 
+# --- PostgreSQL -------------------------------------------------------------------------------
+
+# start_postgres DIRECTORY: initdb into DIRECTORY/data and start PostgreSQL (Debian's newest, or
+# $KEYCHAIND_PG_BIN) on 127.0.0.1 and a free port, as nobody when run as root (initdb refuses
+# root), trusting loopback; pg_ctl -w returns once it accepts connections. Sets pg_port, pg_bin
+# and postgres_pid (stopped on exit, with SIGQUIT: an immediate shutdown).
+start_postgres() {
+    local dir=$1
+    pg_bin=${KEYCHAIND_PG_BIN:-$(find /usr/lib/postgresql -maxdepth 2 -name bin -type d | sort -V | tail -1)}
+    pg_port=$(free_port)
+    if [[ $(id -u) -eq 0 ]]; then chown nobody "$dir"; fi
+    as_unprivileged "$pg_bin/initdb" -D "$dir/data" -A trust -U postgres --no-sync >"$dir/initdb.log" 2>&1 ||
+        fail_with_log "initdb failed" "$dir/initdb.log"
+    as_unprivileged "$pg_bin/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w \
+        -o "-p $pg_port -k $dir -c listen_addresses=127.0.0.1" start >/dev/null ||
+        fail_with_log "PostgreSQL did not start" "$dir/postgres.log"
+    stop_on_exit postgres_pid QUIT
+    postgres_pid=$(head -1 "$dir/data/postmaster.pid")
+}
+
+# as_unprivileged COMMAND...: COMMAND as nobody when run as root, else as it is.
+as_unprivileged() {
+    if [[ $(id -u) -eq 0 ]]; then
+        setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
+    else
+        "$@"
+    fi
+}
+
 # fail_with_log MESSAGE LOG: prints MESSAGE and then the file LOG on stderr, and exits 1.
 fail_with_log() {
     echo "$1" >&2

@@ -25,11 +25,11 @@ final class PGConnection {
         ("application_name", "keychaind"),
     ]
 
-    /// Connects to `url` (a `postgres://` URL or a `key=value` connection string). The password,
-    /// if the server asks for one, comes from libpq's password file (`PGPASSFILE`).
-    init(url: String) throws(StorageError) {
-        let keywords = Self.defaults.map(\.0) + ["dbname"]
-        let values = Self.defaults.map(\.1) + [url]
+    /// Connects to `url` (a `postgres://` URL or a `key=value` connection string) with
+    /// `password`, or, without one, what libpq's password file (`PGPASSFILE`) gives.
+    init(url: String, password: String?) throws(StorageError) {
+        let keywords = Self.defaults.map(\.0) + ["dbname"] + (password == nil ? [] : ["password"])
+        let values = Self.defaults.map(\.1) + [url] + (password.map { [$0] } ?? [])
         let connection = withCStrings(keywords) { k in withCStrings(values) { v in PQconnectdbParams(k, v, 1) } }
         guard let connection else { throw .unavailable("postgres: out of memory") }
         guard PQstatus(connection) == CONNECTION_OK else {
@@ -41,6 +41,25 @@ final class PGConnection {
     }
 
     deinit { PQfinish(handle) }
+
+    /// Refuses a connection string that carries a password (in a URL's user part, a parameter
+    /// or a `password=` keyword): a command line and an environment are readable by others. The
+    /// message never repeats the string.
+    static func refusePassword(in url: String) throws(StorageError) {
+        var error: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(url, &error) else {
+            error.map { PQfreemem($0) }
+            throw .failed("the database URL cannot be parsed as a PostgreSQL URL or connection string")
+        }
+        defer { PQconninfoFree(options) }
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if String(cString: keyword) == "password", option.pointee.val != nil {
+                throw .failed("the database URL carries a password: put it in a password file instead")
+            }
+            option += 1
+        }
+    }
 
     /// Whether the connection is still usable (a failed one is dropped, never reused).
     var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) != PQTRANS_UNKNOWN }

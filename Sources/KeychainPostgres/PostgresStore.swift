@@ -19,6 +19,7 @@ import Synchronization
 /// call connects again, so the store recovers by itself when the database comes back.
 public final class PostgresStore: KeychainStore {
     private let url: String
+    private let password: String?
     private let writer = Mutex<PGConnection?>(nil)
     private let readers = Mutex<[PGConnection]>([])
     private let closed = Atomic<Bool>(false)
@@ -28,10 +29,13 @@ public final class PostgresStore: KeychainStore {
     static let writeLockKey: Int64 = 0x6B63_6477_7269_7465
 
     /// Connects to `url` and applies pending migrations. `url` is a `postgres://` URL or a libpq
-    /// connection string; the password comes from libpq's password file, never from `url`.
-    public init(url: String) throws(StorageError) {
+    /// connection string, which may not carry a password: it is `password` (read from a file),
+    /// or what libpq's password file (`PGPASSFILE`) gives.
+    public init(url: String, password: String? = nil) throws(StorageError) {
+        try PGConnection.refusePassword(in: url)
         self.url = url
-        let connection = try PGConnection(url: url)
+        self.password = password
+        let connection = try connect()
         try PostgresMigrations.apply(on: connection)
         writer.withLock { $0 = connection }
     }
@@ -72,7 +76,7 @@ public final class PostgresStore: KeychainStore {
         writer.withLock { slot in
             do {
                 guard !closed.load(ordering: .acquiring) else { throw StorageError.unavailable("store is closed") }
-                let connection = try slot ?? PGConnection(url: url)
+                let connection = try slot ?? connect()
                 slot = connection
                 do {
                     try run(batch, on: connection)
@@ -116,8 +120,10 @@ public final class PostgresStore: KeychainStore {
     private func checkOutReader() throws(StorageError) -> PGConnection {
         guard !closed.load(ordering: .acquiring) else { throw .unavailable("store is closed") }
         if let pooled = readers.withLock({ $0.popLast() }) { return pooled }
-        return try PGConnection(url: url)
+        return try connect()
     }
+
+    private func connect() throws(StorageError) -> PGConnection { try PGConnection(url: url, password: password) }
 
     /// Back into the pool, unless its connection failed (then it is dropped) or the store closed.
     private func checkIn(_ connection: PGConnection) {

@@ -3,6 +3,7 @@ import Foundation
 import KeychainCore
 import KeychainJSON
 import KeychainCrypto
+import KeychainPostgres
 import KeychainSQLite
 import KeychainStorage
 import Logging
@@ -17,6 +18,18 @@ struct StoreOptions: ParsableArguments {
 
     @Option(help: "A JSON configuration file (env KEYCHAIND_CONFIG); flags and environment override it.")
     var config: String?
+
+    @Option(help: """
+        PostgreSQL instead of the data directory's SQLite file, shared by every replica: a postgres:// URL or a \
+        libpq connection string, without a password (env KEYCHAIND_DATABASE_URL).
+        """)
+    var database: String?
+
+    @Option(help: """
+        The database password: this file's first line (env KEYCHAIND_DATABASE_PASSWORD_FILE). Without it, \
+        libpq's password file (PGPASSFILE, default ~/.pgpass).
+        """)
+    var databasePasswordFile: String?
 
     /// Flag, then environment variable, then configuration file.
     func setting(_ flag: String?, env: String, key: String) throws -> String? {
@@ -34,17 +47,42 @@ struct StoreOptions: ParsableArguments {
         return configuration
     }
 
+    /// The store these options name: PostgreSQL when a database URL is given, else SQLite.
+    func storeChoice() throws -> StoreChoice {
+        guard let url = try setting(database, env: "KEYCHAIND_DATABASE_URL", key: "database") else { return .sqlite }
+        let passwordFile = try setting(databasePasswordFile, env: "KEYCHAIND_DATABASE_PASSWORD_FILE", key: "databasePasswordFile")
+        let password = try passwordFile.map { path in
+            guard let contents = FileManager.default.contents(atPath: path) else {
+                throw ValidationError("database password file \(path) cannot be read")
+            }
+            return String(decoding: contents, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+                .first.map { String($0.hasSuffix("\r") ? $0.dropLast() : $0) } ?? ""
+        }
+        return .postgres(url: url, password: password)
+    }
+
     /// The keychain these options name, for a command-line administration step.
     func openKeychain() throws -> Keychain {
-        try keychaind.openKeychain(keychainConfiguration(), logger: makeLogger(level: "warning"))
+        try keychaind.openKeychain(keychainConfiguration(), store: storeChoice(), logger: makeLogger(level: "warning"))
     }
 }
 
-/// The keychain in `configuration.dataDirectory`, on the embedded SQLite store kept there.
-func openKeychain(_ configuration: KeychainConfiguration, logger: Logger) throws -> Keychain {
-    let store: SQLiteStore
+/// Where the keychain's items live.
+enum StoreChoice {
+    /// The embedded default: `keychain.db` in the data directory.
+    case sqlite
+    /// PostgreSQL, shared by every replica.
+    case postgres(url: String, password: String?)
+}
+
+/// The keychain of `configuration` on the store `choice` names.
+func openKeychain(_ configuration: KeychainConfiguration, store choice: StoreChoice, logger: Logger) throws -> Keychain {
+    let store: any KeychainStore
     do {
-        store = try SQLiteStore(directory: configuration.dataDirectory)
+        switch choice {
+        case .sqlite: store = try SQLiteStore(directory: configuration.dataDirectory)
+        case .postgres(let url, let password): store = try PostgresStore(url: url, password: password)
+        }
     } catch {
         throw KeychainError.notAvailable("storage unavailable: \(error.message)")
     }

@@ -76,6 +76,7 @@ extension Keychaind {
 
             var devDirectory: String?
             var configuration: KeychainConfiguration
+            var storeChoice = StoreChoice.sqlite
             if dev {
                 var template = Array((NSTemporaryDirectory() + "keychaind-dev-XXXXXX").utf8CString)
                 guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
@@ -85,9 +86,10 @@ extension Keychaind {
                 configuration = KeychainConfiguration(dataDirectory: devDirectory!)
             } else {
                 configuration = try store.keychainConfiguration()
+                storeChoice = try store.storeChoice()
             }
             if let max = try int(maxSecretBytes, "KEYCHAIND_MAX_SECRET_BYTES", "maxSecretBytes") { configuration.maxSecretBytes = max }
-            let keychain = try openKeychain(configuration, logger: logger)
+            let keychain = try openKeychain(configuration, store: storeChoice, logger: logger)
             if dev { try startDev(keychain, directory: devDirectory!, port: port) }
             if keychain.state == .uninitialized {
                 logger.warning("the keychain is not initialized: run keychaind init --data-dir \(configuration.dataDirectory)")
