@@ -21,6 +21,8 @@ extension KeychainResponder {
         ]
         // Only the token's own groups are counted, so the count reveals nothing it may not see.
         if let token { status["items"] = .int(Int64(try keychain.countItems(token: token))) }
+        let replicas = keychain.replicaCount
+        status["replicas"] = .object(["live": .int(Int64(replicas.live)), "unlocked": .int(Int64(replicas.unlocked))])
         return .object(status)
     }
 
@@ -62,17 +64,22 @@ extension KeychainResponder {
         return try settings(token)
     }
 
-    /// `GET|HEAD /v1/health`: 200 unlocked, 503 locked or uninitialized; `?lockedcode=` overrides
-    /// the locked code with any 200…599 status that carries a body (not 204, 205 or 304).
+    /// `GET|HEAD /v1/health`: 200 unlocked, 503 locked, uninitialized or with the store out of
+    /// reach; `?lockedcode=` overrides the locked code with any 200…599 status that carries a
+    /// body (not 204, 205 or 304).
     func health(_ request: HTTPRequest) -> HTTPResponse {
+        let reachable = keychain.storeIsReachable()
         let state = keychain.state
-        var status = state == .unlocked ? 200 : 503
-        if state == .locked, let code = request.head.queryItems.first(where: { $0.name == "lockedcode" }).flatMap({ Int($0.value) }),
+        var status = state == .unlocked && reachable ? 200 : 503
+        if reachable, state == .locked, let code = request.head.queryItems.first(where: { $0.name == "lockedcode" }).flatMap({ Int($0.value) }),
             (200...599).contains(code), ![204, 205, 304].contains(code)
         {
             status = code
         }
-        return Self.json(status, .object(["initialized": .bool(state != .uninitialized), "state": .string(state.rawValue)]))
+        return Self.json(status, .object([
+            "initialized": .bool(state != .uninitialized), "state": .string(state.rawValue),
+            "storage": .string(reachable ? "ok" : "unavailable"),
+        ]))
     }
 
     private static func passphrase(_ request: HTTPRequest, key: String) throws(KeychainError) -> SecureBytes {

@@ -28,7 +28,9 @@ public final class KeychainServer: Sendable {
     }
 }
 
-/// Checks auto-lock once a second, so the keys leave memory even when no request arrives.
+/// Runs `checkAutoLock` four times a second: the keys leave memory even when no request
+/// arrives, and on a shared store the other replicas' locks, unlocks and revocations arrive
+/// within a second.
 private final class AutoLockTimer: @unchecked Sendable {
     // @unchecked: the source is configured in init and afterwards only cancelled, which
     // Dispatch documents as thread-safe.
@@ -36,7 +38,7 @@ private final class AutoLockTimer: @unchecked Sendable {
 
     init(keychain: Keychain) {
         source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "keychaind.autolock"))
-        source.schedule(deadline: .now() + 1, repeating: 1)
+        source.schedule(deadline: .now(), repeating: .milliseconds(250))
         source.setEventHandler { keychain.checkAutoLock() }
         source.resume()
     }

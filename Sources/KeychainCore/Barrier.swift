@@ -15,6 +15,8 @@ final class Barrier: Sendable {
     private let lookupDigest: KeyedDigest
     private let tokenDigest: KeyedDigest
     private let alwaysKey: SecureBytes
+    /// Wraps the class keys for the other replicas sharing the store (see `SharedLockState`).
+    private let replicaKey: SecureBytes
     private let classKeys: Mutex<ClassKeys>
 
     private struct ClassKeys {
@@ -38,6 +40,7 @@ final class Barrier: Sendable {
         attributeKey = try SubkeyDerivation.derive(from: master, id: 1, context: "kcd-meta")
         lookupDigest = try KeyedDigest(key: SubkeyDerivation.derive(from: master, id: 2, context: "kcd-meta"))
         tokenDigest = try KeyedDigest(key: SubkeyDerivation.derive(from: master, id: 3, context: "kcd-meta"))
+        replicaKey = try SubkeyDerivation.derive(from: master, id: 4, context: "kcd-meta")
         alwaysKey = try AEAD.unwrap(wrappedAlways, with: instanceKey, label: Label.always)
         classKeys = Mutex(ClassKeys())
     }
@@ -70,12 +73,33 @@ final class Barrier: Sendable {
         )
     }
 
+    /// The installed class keys wrapped for the other replicas, bound to `epoch`; `nil` when locked.
+    func wrapClassKeysForReplicas(epoch: UInt64) throws(CryptoError) -> (whenUnlocked: [UInt8], afterFirstUnlock: [UInt8])? {
+        let keys = classKeys.withLock { ($0.whenUnlocked, $0.afterFirstUnlock) }
+        guard let whenUnlocked = keys.0, let afterFirstUnlock = keys.1 else { return nil }
+        return (
+            try AEAD.wrap(whenUnlocked, with: replicaKey, label: Label.replica(Label.whenUnlocked, epoch)),
+            try AEAD.wrap(afterFirstUnlock, with: replicaKey, label: Label.replica(Label.afterFirstUnlock, epoch))
+        )
+    }
+
+    /// The class keys another replica wrapped for `epoch`; fails if they were wrapped for another.
+    func unwrapClassKeysFromReplica(_ wrapped: (whenUnlocked: [UInt8], afterFirstUnlock: [UInt8]), epoch: UInt64)
+        throws(CryptoError) -> (whenUnlocked: SecureBytes, afterFirstUnlock: SecureBytes)
+    {
+        (
+            try AEAD.unwrap(wrapped.whenUnlocked, with: replicaKey, label: Label.replica(Label.whenUnlocked, epoch)),
+            try AEAD.unwrap(wrapped.afterFirstUnlock, with: replicaKey, label: Label.replica(Label.afterFirstUnlock, epoch))
+        )
+    }
+
     /// Wrapping labels, bound into each wrapped key's associated data.
     enum Label {
         static let metadata = "metadata"
         static let always = "class.always"
         static let whenUnlocked = "class.whenUnlocked"
         static let afterFirstUnlock = "class.afterFirstUnlock"
+        static func replica(_ label: String, _ epoch: UInt64) -> String { "replica.\(epoch).\(label)" }
     }
 
     /// The key for `protection`, or `nil` while it is unavailable (locked).

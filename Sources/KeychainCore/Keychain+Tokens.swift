@@ -73,7 +73,11 @@ extension Keychain {
     /// Revokes the token `id`; errSecItemNotFound when there is none.
     public func revokeToken(id: String, caller: AccessToken?) throws(KeychainError) {
         try requireAdmin(caller)
-        let removed = try transaction { try $0.deleteToken(id: id) }
+        let removed = try transaction { writer in
+            guard try writer.deleteToken(id: id) else { return false }
+            try Self.countRevocation(in: writer)
+            return true
+        }
         guard removed else { throw .itemNotFound }
         tokenCache.revoke(id: id)
         logger.info("token revoked", metadata: ["token.id": "\(id)"])

@@ -29,6 +29,10 @@ public final class Keychain: Sendable {
     private let kdfGate = Mutex<Void>(())
     /// Verified tokens by a fast keyed hash of their secret.
     let tokenCache: TokenCache
+    /// This process among the replicas sharing the store: 8 random bytes.
+    let replicaID = Sodium.randomBytes(8)
+    /// What this replica knows of the others (see `Keychain+Cluster`).
+    let cluster = Mutex(ClusterView())
 
     /// Opens the keychain kept in `store`, with its instance key file in
     /// `configuration.dataDirectory` (created if needed) unless `configuration.keyFile` says
@@ -80,7 +84,7 @@ public final class Keychain: Sendable {
     /// The barrier of the keychain the store holds, opened with the instance key and kept; `nil`
     /// while the store holds none. Read from the store whenever this process has no barrier
     /// yet, so a keychain that another process initialised is found.
-    private func loadBarrier() throws(KeychainError) -> Barrier? {
+    func loadBarrier() throws(KeychainError) -> Barrier? {
         if let barrier = barrierSlot.withLock({ $0 }) { return barrier }
         let wrapped = try snapshot { reader in
             (try reader.meta(Barrier.MetaKey.metadata), try reader.meta(Barrier.MetaKey.always))
@@ -116,6 +120,11 @@ public final class Keychain: Sendable {
         guard let barrier = try? loadBarrier() else { return .uninitialized }
         enforceAutoLock(barrier)
         return barrier.isUnlocked ? .unlocked : .locked
+    }
+
+    /// Whether one read of the store succeeds now (the health check's own view of the database).
+    public func storeIsReachable() -> Bool {
+        (try? snapshot { try $0.meta(Settings.lockInterval) }) != nil
     }
 
     /// The barrier, or errSecNotAvailable when uninitialized. Applies a due auto-lock first.
@@ -211,14 +220,24 @@ public final class Keychain: Sendable {
             let verified = try verifyPassphrase(passphrase, key: "passphrase")
             barrier.install(whenUnlocked: verified.keys.whenUnlocked, afterFirstUnlock: verified.keys.afterFirstUnlock)
             lastSecretUse.store(clock.uptime(), ordering: .relaxed)
+            do throws(KeychainError) {
+                try publishLockState(barrier)
+            } catch {
+                // Unlocked everywhere or nowhere: the other replicas could not be told.
+                barrier.lock()
+                throw error
+            }
             logger.info("keychain unlocked")
         }
     }
 
-    /// Locks: the whenUnlocked key leaves memory before this returns.
+    /// Locks: the whenUnlocked key leaves memory before this returns. On a shared store the
+    /// other replicas are told before it returns, and lock at their next `synchronize`.
     public func lock() throws(KeychainError) {
-        try barrier().lock()
+        let barrier = try barrier()
+        barrier.lock()
         logger.info("keychain locked")
+        try publishLockState(barrier)
     }
 
     /// Re-wraps the class keys under a new passphrase; no item is touched. Needs the old passphrase.
@@ -273,20 +292,25 @@ public final class Keychain: Sendable {
         }
     }
 
-    /// Refreshes the settings, then locks if `lockInterval` has passed since a whenUnlocked
-    /// secret was last used. The server calls this every second; every operation checks the
-    /// auto-lock (without the refresh) first.
+    /// Refreshes the settings, synchronizes with the other replicas on a shared store, then
+    /// locks if `lockInterval` has passed since a whenUnlocked secret was last used (on any
+    /// replica). The server calls this four times a second; every operation checks the auto-lock
+    /// (without the rest) first.
     public func checkAutoLock() {
         try? refreshSettings()
+        synchronize()
         if let barrier = barrierSlot.withLock({ $0 }) { enforceAutoLock(barrier) }
     }
 
     private func enforceAutoLock(_ barrier: Barrier) {
         let interval = lockIntervalSeconds.load(ordering: .relaxed)
-        guard interval > 0, barrier.isUnlocked else { return }
-        if clock.uptime() - lastSecretUse.load(ordering: .relaxed) >= Int64(interval) * 1000 {
-            barrier.lock()
-            logger.info("keychain auto-locked", metadata: ["keychain.lockInterval": "\(interval)"])
+        guard interval > 0, barrier.isUnlocked, idleMilliseconds() >= Int64(interval) * 1000 else { return }
+        barrier.lock()
+        logger.info("keychain auto-locked", metadata: ["keychain.lockInterval": "\(interval)"])
+        do throws(KeychainError) {
+            try publishLockState(barrier)
+        } catch {
+            logger.warning("auto-lock not told to the other replicas", metadata: ["error": "\(error.message)"])
         }
     }
 

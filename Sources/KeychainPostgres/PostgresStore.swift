@@ -40,6 +40,9 @@ public final class PostgresStore: KeychainStore {
         writer.withLock { $0 = connection }
     }
 
+    /// Every replica shares the database.
+    public var isShared: Bool { true }
+
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         readers.withLock { $0.removeAll() }

@@ -47,4 +47,11 @@ public protocol KeychainStore: Sendable {
     func items(matching filter: ItemFilter) throws(StorageError) -> [ItemRecord]
     /// Releases connections; further calls fail with `unavailable`.
     func close()
+    /// Whether other processes may use the store at the same time (replicas on one database):
+    /// the keychain then shares its lock state, revocations and heartbeats through it.
+    var isShared: Bool { get }
+}
+
+extension KeychainStore {
+    public var isShared: Bool { false }
 }

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import TestSupport
-import KeychainCore
+@testable import KeychainCore
 import KeychainCrypto
 import Synchronization
 import Testing
@@ -15,6 +15,7 @@ import Testing
         #expect(unlocked.json["state"] == "unlocked")
         #expect(unlocked.json["lockInterval"] == 300)
         #expect(unlocked.json["items"] == 1)
+        #expect(unlocked.json["replicas"] == .object(["live": 1, "unlocked": 1]), "on SQLite, this server alone")
         let other = try f.token(groups: ["b"])
         #expect(try f.call("GET", "/v1/keychain", headers: [("Authorization", "Bearer \(other)")]).json["items"] == 0)
         _ = try f.call("POST", "/v1/keychain/lock")
@@ -69,6 +70,16 @@ import Testing
         let bodiless = try f.call("GET", "/v1/health?lockedcode=204", headers: [])
         #expect(bodiless.status == 503)
         #expect(bodiless.json["state"] == "locked")
+    }
+
+    /// The replica's own view: a store it cannot read is 503, unlocked or not, `lockedcode` or not.
+    @Test func healthIs503WhenTheStoreIsOutOfReach() throws {
+        let f = try APIFixture()
+        #expect(try f.call("GET", "/v1/health", headers: []).json["storage"] == "ok")
+        f.keychain.store.close()
+        let unreachable = try f.call("GET", "/v1/health?lockedcode=200", headers: [])
+        #expect(unreachable.status == 503)
+        #expect(unreachable.json["storage"] == "unavailable")
     }
 
     @Test func tokensAreCreatedListedAndRevoked() throws {

@@ -87,6 +87,7 @@ extension KeychainError {
     static let anyDecode = KeychainError.decode("")
     static let anyTooLarge = KeychainError.dataTooLarge("")
     static let anyUnimplemented = KeychainError.unimplemented("")
+    static let anyNotAvailable = KeychainError.notAvailable("")
     static let anyPrecondition = KeychainError.preconditionFailed("")
 }
 

@@ -19,6 +19,9 @@ public struct StoreBackend: Sendable, CustomStringConvertible {
 
     /// Every backend this build has.
     public static let all: [StoreBackend] = [.sqlite, .postgres]
+
+    /// The backends several processes share (`KeychainStore.isShared`): replicas.
+    public static let shared: [StoreBackend] = [.postgres]
 }
 
 /// A store of one backend in a temporary directory of its own, closed and removed when the value goes.
