@@ -113,7 +113,10 @@ extension Keychain {
     private func apply(_ state: SharedLockState, replicas: ReplicaTable, barrier: Barrier, now: Int64) throws(KeychainError) {
         guard state.epoch > cluster.withLock({ $0.seenEpoch }) else { return }
         guard let wrapped = state.wrappedKeys else {
-            cluster.withLock { $0.seenEpoch = max($0.seenEpoch, state.epoch) }
+            cluster.withLock { view in
+                view.seenEpoch = max(view.seenEpoch, state.epoch)
+                view.lastBeat = nil
+            }
             if barrier.isUnlocked {
                 barrier.lock()
                 logger.info("keychain locked by another replica")
@@ -126,7 +129,10 @@ extension Keychain {
             return
         }
         let keys = try Self.crypto { () throws(CryptoError) in try barrier.unwrapClassKeysFromReplica(wrapped, epoch: state.epoch) }
-        cluster.withLock { $0.seenEpoch = max($0.seenEpoch, state.epoch) }
+        cluster.withLock { view in
+            view.seenEpoch = max(view.seenEpoch, state.epoch)
+            view.lastBeat = nil  // the others learn of the change at the next tick
+        }
         if !barrier.isUnlocked {
             barrier.install(whenUnlocked: keys.whenUnlocked, afterFirstUnlock: keys.afterFirstUnlock)
             noteSecretUse()

@@ -63,7 +63,7 @@ extension Keychain {
         filter.limit = (query.matchLimit ?? .one).sqlLimit
         filter.readsAttributes = query.wantsAttributes || !query.hasReturnKey
         let records: [ItemRecord]
-        do { records = try store.items(matching: filter) } catch { throw .notAvailable("storage: \(error.message)") }
+        do { records = try store.items(matching: filter) } catch { throw map(error) }
         guard !records.isEmpty else { throw .itemNotFound }
         if query.wantsData {
             // The whole call fails rather than answer a silent part (semantics.md §3).

@@ -29,6 +29,8 @@ public final class Keychain: Sendable {
     private let kdfGate = Mutex<Void>(())
     /// Verified tokens by a fast keyed hash of their secret.
     let tokenCache: TokenCache
+    /// Monotonic ms of the last storage failure logged (see `map`).
+    let lastStorageWarning = Atomic<Int64>(.min / 2)
     /// This process among the replicas sharing the store: 8 random bytes.
     let replicaID = Sodium.randomBytes(8)
     /// What this replica knows of the others (see `Keychain+Cluster`).
@@ -380,22 +382,28 @@ public final class Keychain: Sendable {
 
     /// Runs `body` in a read snapshot; storage failures become errSecNotAvailable.
     func snapshot<T>(_ body: (any StoreReader) throws -> T) throws(KeychainError) -> T {
-        do { return try store.read(body) } catch { throw Self.map(error) }
+        do { return try store.read(body) } catch { throw map(error) }
     }
 
     /// Runs `body` in one durable write transaction; a KeychainError thrown inside rolls it back
     /// and comes out as it is; a unique-index refusal becomes errSecDuplicateItem.
     func transaction<T>(_ body: @escaping (any StoreWriter) throws -> T) throws(KeychainError) -> T {
-        do { return try store.write(body) } catch { throw Self.map(error) }
+        do { return try store.write(body) } catch { throw map(error) }
     }
 
-    private static func map(_ error: any Error) -> KeychainError {
+    /// The client's error for a failure inside a store call. What the store said (a database
+    /// host, a SQL error) goes to the log, at most once a second, and never to the client.
+    func map(_ error: any Error) -> KeychainError {
         switch error {
-        case let error as KeychainError: error
-        case let error as StorageError where error == .uniqueViolation:
-            .duplicateItem(persistentRef: nil)
-        case let error as StorageError: .notAvailable("storage: \(error.message)")
-        default: .notAvailable("storage failed")
+        case let error as KeychainError: return error
+        case let error as StorageError where error == .uniqueViolation: return .duplicateItem(persistentRef: nil)
+        default:
+            let now = clock.uptime()
+            let last = lastStorageWarning.load(ordering: .relaxed)
+            if now - last >= 1000, lastStorageWarning.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged {
+                logger.warning("storage failed", metadata: ["error": "\((error as? StorageError)?.message ?? "\(type(of: error))")"])
+            }
+            return .notAvailable("storage: the keychain's database is unavailable")
         }
     }
 
