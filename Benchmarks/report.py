@@ -259,6 +259,36 @@ def build(runs, facts):
                   f"{median(sixteen):.2f} s vs {median(one):.2f} s", "", "", "",
                   f"16 connections ≤ 0.5 × 1; measured {ratio:.2f}× (median of {len(one)})", verdict(ratio <= 0.5))
 
+    b_pg, b_pg2, c_pg, c_pg2 = Series(runs, "Bpg"), Series(runs, "Bpg2"), Series(runs, "Cpg"), Series(runs, "Cpg2")
+    ps, pi = Series(runs, "PS"), Series(runs, "PI")
+    if b_pg.measured:
+        pg_items = int(facts.get("pg_items", "0"))
+        version = facts.get("postgres_version", "?")
+        threads = facts.get("pg_threads", "?")
+        table.add("PS", f"pgbench select-only (-S, prepared, 16 connections) on the same PostgreSQL {version}",
+                  per_second(ps.rate, "tx/s"), "", "", "", "(the engine's read ceiling)", ps.failure() or "info")
+        throughput, _, pairs = paired(b_pg, ps)
+        over_etcd = b_pg.rate / d.rate if b_pg.rate and d.rate else None
+        table.add("Bpg", f"B on PostgreSQL: one replica ({threads} threads, as shipped), a random item of "
+                  f"{pg_items:,}, returnData", per_second(b_pg.rate), ms(b_pg.p50), ms(b_pg.p99), cpu_text(b_pg),
+                  f"≥ 0.5 × PS, measured {times(throughput)} ({pairs} pairs); ≥ 4 × D, measured {times(over_etcd)}",
+                  verdict(None if throughput is None or over_etcd is None else throughput >= 0.5 and over_etcd >= 4,
+                          b_pg, ps))
+        throughput, _, pairs = paired(b_pg2, ps)
+        table.add("Bpg2", "B through nginx (Deploy/nginx.conf, TLS, keep-alive) to two replicas",
+                  per_second(b_pg2.rate), ms(b_pg2.p50), ms(b_pg2.p99), "",
+                  f"(for comparison) {times(throughput)} PS", b_pg2.failure() or "info")
+        table.add("PI", "pgbench single-row INSERT (16-byte unique key, 150-byte payload), own transaction, "
+                  "16 connections", per_second(pi.rate, "tx/s"), "", "", "", "(the engine's durable-insert ceiling)",
+                  pi.failure() or "info")
+        throughput, _, pairs = paired(c_pg, pi)
+        table.add("Cpg", "C on PostgreSQL: adds to one replica", per_second(c_pg.rate, "adds/s"), ms(c_pg.p50),
+                  ms(c_pg.p99), cpu_text(c_pg), f"≥ 0.5 × PI, measured {times(throughput)} ({pairs} pairs)",
+                  verdict(None if throughput is None else throughput >= 0.5, c_pg, pi))
+        throughput, _, pairs = paired(c_pg2, pi)
+        table.add("Cpg2", "C through nginx to two replicas", per_second(c_pg2.rate, "adds/s"), ms(c_pg2.p50),
+                  ms(c_pg2.p99), "", f"(for comparison) {times(throughput)} PI", c_pg2.failure() or "info")
+
     startups, unlocks = fact_list(facts, "startup_ms"), fact_list(facts, "unlock_ms")
     table.add("T", f"start-up: exec to the first 200 from /v1/health?lockedcode=200, {items:,} items, locked",
               "—" if not startups else f"{median(startups):.0f} ms", "", "", "", f"median of {len(startups)}",

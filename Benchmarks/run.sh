@@ -10,6 +10,8 @@
 #   BENCH_MILLION=1          grow the keychain to 1,000,000 items for the scaling row; 0 skips it
 #   BENCH_PRELOAD_TIMEOUT=1200  seconds allowed for growing to 1,000,000 (the row is skipped after)
 #   BENCH_SKIP_BUILD=1       use the existing .build-bench/release/keychaind
+#   BENCH_POSTGRES=1         the PostgreSQL rows (issue 11); 0 skips them
+#   BENCH_PG_ITEMS=10000     items preloaded for them
 #   BENCH_ITEMS=100000, BENCH_ITEMS_BIG=1000000  item counts (smaller ones only to try the harness:
 #                            BENCH_ITEMS=2000 BENCH_ITEMS_BIG=5000 BENCH_DURATION=1 BENCH_PAIRS=2)
 #
@@ -39,6 +41,8 @@ SERVER_CORE=0
 CLIENT_CORE=1
 ITEMS=${BENCH_ITEMS:-100000}
 LIFECYCLES=${BENCH_LIFECYCLES:-400}
+PG_ITEMS=${BENCH_PG_ITEMS:-10000}
+PG_BIN='' PG_PORT=''
 ITEMS_BIG=${BENCH_ITEMS_BIG:-1000000}
 PRELOAD_CONNECTIONS=8
 ETCD_KEY=bench-key
@@ -53,7 +57,13 @@ declare -A LAUNCHER=()   # server name -> pid of its launch.py (our child)
 SERVER_PID=''            # set by start_server
 READY_MS=''              # set by start_server
 
+PG_DIR=''  # set while the benchmark's PostgreSQL runs (pg_ctl daemonizes it: stopped here)
+
 cleanup() {
+    if [[ -n $PG_DIR ]]; then
+        as_unprivileged "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast stop >/dev/null 2>&1 || true
+        rm -rf "$PG_DIR"
+    fi
     local name
     for name in "${!LAUNCHER[@]}"; do kill -TERM "${LAUNCHER[$name]}" 2>/dev/null || true; done
     for name in "${!LAUNCHER[@]}"; do wait "${LAUNCHER[$name]}" 2>/dev/null || true; done
@@ -158,13 +168,13 @@ no_auto_lock() {
 
 preflight() {
     local missing=() tool
-    for tool in wrk etcd etcdctl cc pkg-config taskset curl "$PY"; do
+    for tool in wrk etcd etcdctl cc pkg-config taskset curl nginx openssl "$PY"; do
         command -v "$tool" >/dev/null || missing+=("$tool")
     done
     if ((${#missing[@]})); then
         if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
-            log "installing wrk, etcd-server and etcd-client (missing: ${missing[*]})"
-            timeout 600 apt-get install -y wrk etcd-server etcd-client >"$LOGS/apt.log" 2>&1 \
+            log "installing wrk, etcd-server, etcd-client, nginx-light and postgresql (missing: ${missing[*]})"
+            timeout 600 apt-get install -y wrk etcd-server etcd-client nginx-light postgresql openssl >"$LOGS/apt.log" 2>&1 \
                 || die "apt-get install failed (see $LOGS/apt.log)"
         else
             die "missing: ${missing[*]} (Debian: apt-get install wrk etcd-server etcd-client)"
@@ -318,6 +328,107 @@ phase_writes() {
     stop_server adds
 }
 
+# pgbench LABEL ROUND ARGUMENTS...: one pgbench run of DURATION seconds on the client core with
+# 16 connections, appended to runs.jsonl (its rate: transactions a second, connection set-up
+# excluded).
+run_pgbench() {
+    local label=$1 round=$2 log=$LOGS/pgbench-$1-$2.txt rate
+    shift 2
+    timeout $((DURATION + 30)) taskset -c "$CLIENT_CORE" "$PG_BIN/pgbench" -h 127.0.0.1 -p "$PG_PORT" -U postgres \
+        -c "$CONNECTIONS" -j 1 -T "$DURATION" -M prepared -n "$@" pgbench >"$log" 2>&1 || log "warning: pgbench failed (see $log)"
+    rate=$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)$/\1/p' "$log")
+    printf '{"label": "%s", "round": %d, "rate": %s, "seconds": %s, "ok": %s}\n' "$label" "$round" "${rate:-null}" \
+        "$DURATION" "$([[ -n $rate ]] && echo true || echo false)" >>"$RUNS"
+}
+
+# P: keychaind on PostgreSQL (issue 11). One PostgreSQL on the server core; B and C against one
+# replica, then B and C through nginx (Deploy/nginx.conf, TLS) to two replicas, beside pgbench's
+# select-only and single-row insert rates on the same server with as many connections.
+phase_postgres() {
+    log "P: PostgreSQL, one replica and two behind nginx, beside pgbench"
+    PG_BIN=${KEYCHAIND_PG_BIN:-$(find /usr/lib/postgresql -maxdepth 2 -name bin -type d | sort -V | tail -1)}
+    PG_PORT=$(free_port)
+    # Outside $WORK (mode 0700): PostgreSQL runs as nobody under root (initdb refuses root).
+    local dir
+    dir=$(mktemp -d /tmp/keychaind-bench-pg.XXXXXX)
+    chmod 0755 "$dir"
+    if [[ $(id -u) -eq 0 ]]; then chown nobody "$dir"; fi
+    as_unprivileged "$PG_BIN/initdb" -D "$dir/data" -A trust -U postgres >"$LOGS/initdb.log" 2>&1 || die "initdb failed"
+    PG_DIR=$dir
+    # Defaults but for the connection count (two replicas' pools and pgbench's 16).
+    as_unprivileged taskset -c "$SERVER_CORE" "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w \
+        -o "-p $PG_PORT -k $dir -c listen_addresses=127.0.0.1 -c max_connections=300" start >/dev/null ||
+        die "PostgreSQL did not start: $(tail -5 "$dir/postgres.log")"
+    fact postgres_version "$("$PG_BIN/postgres" --version | awk '{ print $3 }')"
+    local psql=("$PG_BIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -q)
+    "${psql[@]}" -c "CREATE DATABASE keychain" -c "CREATE DATABASE pgbench" || die "cannot create the databases"
+    "$PG_BIN/pgbench" -h 127.0.0.1 -p "$PG_PORT" -U postgres -i -s 1 -q pgbench >"$LOGS/pgbench-init.txt" 2>&1 ||
+        die "pgbench -i failed"
+    # The insert anchor: one row of a keychain item's size (a unique 16-byte key, 150 bytes of
+    # payload) in its own transaction, as durable as keychaind's adds.
+    "${psql[@]}" -d pgbench -c "CREATE TABLE bench_insert (id bigserial PRIMARY KEY, k bytea UNIQUE, payload bytea)"
+    printf '%s\n' "INSERT INTO bench_insert (k, payload) VALUES (decode(md5(random()::text || clock_timestamp()::text), 'hex'), decode(repeat('ab', 150), 'hex'));" \
+        >"$WORK/insert.sql"
+
+    local url="postgresql://postgres@127.0.0.1:$PG_PORT/keychain" port1 port2 tls_port
+    "$KEYCHAIND" init --data-dir "$WORK/pg-r1" --database "$url" --passphrase-file "$WORK/passphrase" \
+        --admin-token-file "$WORK/pg-token" >>"$LOGS/init.log" 2>&1 || die "keychaind init --database failed"
+    mkdir -m 0700 "$WORK/pg-r2"
+    cp "$WORK/pg-r1/instance.key" "$WORK/pg-r2/"
+    port1=$(free_port)
+    port2=$(free_port)
+    tls_port=$(free_port)
+    local replica
+    for replica in 1 2; do
+        local port_variable=port$replica
+        start_server "pg-replica-$replica" "http://127.0.0.1:${!port_variable}/v1/health" "$KEYCHAIND" serve \
+            --data-dir "$WORK/pg-r$replica" --database "$url" --allow-root --listen "127.0.0.1:${!port_variable}" \
+            --passphrase-file "$WORK/passphrase" --trusted-proxy 127.0.0.1
+        printf -v "pid$replica" %s "$SERVER_PID"
+    done
+    fact pg_threads "$(sed -n 's/.* threads=\([0-9]*\) .*/\1/p' "$LOGS/pg-replica-1.log" | head -1)"
+    local saved_token=$TOKEN saved_url=$KC_URL
+    TOKEN=$(<"$WORK/pg-token")
+    KC_URL=http://127.0.0.1:$port1
+    no_auto_lock "$KC_URL"
+    log "  preloading $PG_ITEMS items over HTTP"
+    preload "$KC_URL" 0 "$PG_ITEMS" 1800 || die "preloading $PG_ITEMS items on PostgreSQL failed"
+    fact pg_preload_seconds "$PRELOAD_SECONDS"
+    check_item "http://127.0.0.1:$port2" $((PG_ITEMS - 1))
+    reader_token "$KC_URL"
+
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=localhost \
+        -keyout "$WORK/tls.key" -out "$WORK/tls.crt" 2>/dev/null || die "openssl failed"
+    mkdir -m 0755 "$WORK/nginx"
+    bash "$ROOT/Deploy/render-nginx-test.sh" "$ROOT/Deploy/nginx.conf" "$WORK/nginx/nginx.conf" "$tls_port" \
+        "$port1,$port2" "$WORK/tls.crt" "$WORK/tls.key" "$WORK/nginx" || die "cannot render nginx.conf"
+    start_server pg-nginx "https://127.0.0.1:$tls_port/v1/health" nginx -p "$WORK/nginx/" -e "$WORK/nginx/error.log" \
+        -c "$WORK/nginx/nginx.conf" -g 'daemon off;'
+    local proxy=https://127.0.0.1:$tls_port
+
+    KEYCHAIND_TOKEN=$READER_TOKEN warm_up "$KC_URL/" "$BENCH/get_random.lua" "$PG_ITEMS"
+    KEYCHAIND_TOKEN=$READER_TOKEN warm_up "$proxy/" "$BENCH/get_random.lua" "$PG_ITEMS"
+    local round
+    for ((round = 1; round <= WRITE_PAIRS; round++)); do
+        log "  round $round of $WRITE_PAIRS"
+        run_pgbench PS "$round" -S
+        KEYCHAIND_TOKEN=$READER_TOKEN run_wrk Bpg "$round" "$pid1" "$KC_URL/" "$BENCH/get_random.lua" "$PG_ITEMS"
+        KEYCHAIND_TOKEN=$READER_TOKEN run_wrk Bpg2 "$round" "$pid1" "$proxy/" "$BENCH/get_random.lua" "$PG_ITEMS"
+        run_pgbench PI "$round" -f "$WORK/insert.sql"
+        KEYCHAIND_TOKEN=$TOKEN run_wrk Cpg "$round" "$pid1" "$KC_URL/" "$BENCH/add_unique.lua" "pg$round"
+        KEYCHAIND_TOKEN=$TOKEN run_wrk Cpg2 "$round" "$pid1" "$proxy/" "$BENCH/add_unique.lua" "pg2-$round"
+    done
+    fact pg_items "$PG_ITEMS"
+    TOKEN=$saved_token
+    KC_URL=$saved_url
+    stop_server pg-nginx
+    stop_server pg-replica-1
+    stop_server pg-replica-2
+    as_unprivileged "$PG_BIN/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1 || true
+    rm -rf "$dir"
+    PG_DIR=''
+}
+
 phase_start_and_unlock() {
     local starts=3 i code seconds startups=() unlocks=()
     printf '{"passphrase":"%s"}' "$(<"$WORK/passphrase")" >"$WORK/unlock.json"
@@ -404,6 +515,8 @@ main() {
 
     log "start-up (locked) and unlock at $ITEMS items"
     phase_start_and_unlock
+
+    if [[ ${BENCH_POSTGRES:-1} == 1 ]]; then phase_postgres; else fact postgres skipped; fi
 
     if [[ $MILLION == 1 ]]; then
         log "growing the keychain to $ITEMS_BIG items (at most $PRELOAD_TIMEOUT s)"
