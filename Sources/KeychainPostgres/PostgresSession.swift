@@ -42,33 +42,46 @@ final class PostgresSession: StoreWriter {
 
     // MARK: writing
 
+    /// The item and its lookup digests in one statement: one round trip.
     func insert(_ item: ItemRecord) throws(StorageError) -> Int64 {
         let result = try connection.run(
             """
-            INSERT INTO items (ref, class, grp, pdmn, sync, cdat, mdat, version, pk, attrs, secret)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id
-            """, Self.bindings(item))
+            WITH i AS (
+                INSERT INTO items (ref, class, grp, pdmn, sync, cdat, mdat, version, pk, attrs, secret)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id
+            ), l AS (
+                INSERT INTO lookups (digest, item_id) SELECT d, i.id FROM i, unnest($12::bytea[]) AS d
+                ON CONFLICT DO NOTHING
+            )
+            SELECT id FROM i
+            """, Self.bindings(item) + [.byteaArray(item.lookups)])
         guard result.rows == 1 else { throw .failed("postgres: insert returned no row id") }
-        let rowID = result.int64(0, 0)
-        try insertLookups(item.lookups, rowID: rowID)
-        return rowID
+        return result.int64(0, 0)
     }
 
+    /// The item and its lookup digests in one statement. Its parts see one snapshot, so the
+    /// digests it keeps are not deleted (and re-inserting them does nothing), those it drops are,
+    /// and the new ones are inserted.
     func replace(_ item: ItemRecord) throws(StorageError) {
         try connection.run(
             """
-            UPDATE items SET ref = $1, class = $2, grp = $3, pdmn = $4, sync = $5, cdat = $6, mdat = $7, version = $8,
-                pk = $9, attrs = $10, secret = $11 WHERE id = $12
-            """, Self.bindings(item) + [.int(item.rowID)])
-        try connection.run("DELETE FROM lookups WHERE item_id = $1", [.int(item.rowID)])
-        try insertLookups(item.lookups, rowID: item.rowID)
+            WITH u AS (
+                UPDATE items SET ref = $1, class = $2, grp = $3, pdmn = $4, sync = $5, cdat = $6, mdat = $7,
+                    version = $8, pk = $9, attrs = $10, secret = $11 WHERE id = $12
+            ), d AS (
+                DELETE FROM lookups WHERE item_id = $12 AND digest <> ALL($13::bytea[])
+            )
+            INSERT INTO lookups (digest, item_id) SELECT d, $12 FROM unnest($13::bytea[]) AS d ON CONFLICT DO NOTHING
+            """, Self.bindings(item) + [.int(item.rowID), .byteaArray(item.lookups)])
     }
 
     func delete(rowIDs: [Int64]) throws(StorageError) {
-        for rowID in rowIDs {
-            try connection.run("DELETE FROM lookups WHERE item_id = $1", [.int(rowID)])
-            try connection.run("DELETE FROM items WHERE id = $1", [.int(rowID)])
-        }
+        guard !rowIDs.isEmpty else { return }
+        try connection.run(
+            """
+            WITH l AS (DELETE FROM lookups WHERE item_id = ANY($1::int8[]))
+            DELETE FROM items WHERE id = ANY($1::int8[])
+            """, [.int8Array(rowIDs)])
     }
 
     func setMeta(_ key: String, _ value: [UInt8]?) throws(StorageError) {
@@ -108,12 +121,6 @@ final class PostgresSession: StoreWriter {
         }
         return try connection.run(
             shape: FilterShape(filter, count: count), sql: { ItemSelect.sql(filter, count: count) { "$\($0)" } }, parameters)
-    }
-
-    private func insertLookups(_ lookups: [[UInt8]], rowID: Int64) throws(StorageError) {
-        for digest in lookups {
-            try connection.run("INSERT INTO lookups (digest, item_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", [.blob(digest), .int(rowID)])
-        }
     }
 
     private static func bindings(_ item: ItemRecord) -> [PGValue] {

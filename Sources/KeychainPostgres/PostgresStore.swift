@@ -93,24 +93,25 @@ public final class PostgresStore: KeychainStore {
         }
     }
 
+    /// One transaction for the batch, each body in a savepoint of its own. Transaction control
+    /// travels with its neighbours, several statements in one round trip: per body, its own
+    /// statements and one more.
     private func run(_ batch: [GroupCommit.Pending], on connection: PGConnection) throws {
         let session = PostgresSession(connection: connection)
-        try connection.execute("BEGIN")
-        try connection.execute("SELECT pg_advisory_xact_lock(\(Self.writeLockKey))")
-        for pending in batch {
-            try connection.execute("SAVEPOINT write")
+        try connection.execute("BEGIN; SELECT pg_advisory_xact_lock(\(Self.writeLockKey)); SAVEPOINT write")
+        for (index, pending) in batch.enumerated() {
+            let next = index == batch.count - 1 ? "COMMIT" : "SAVEPOINT write"
             do {
                 pending.result = .success(try pending.body(session))
-                try connection.execute("RELEASE write")
             } catch {
                 // A body that failed because the connection did fails the batch.
                 guard connection.isHealthy else { throw error }
                 pending.result = .failure(error)
-                try connection.execute("ROLLBACK TO write")
-                try connection.execute("RELEASE write")
+                try connection.execute("ROLLBACK TO write; RELEASE write; \(next)")
+                continue
             }
+            try connection.execute("RELEASE write; \(next)")
         }
-        try connection.execute("COMMIT")
     }
 
     private func withReader<T>(_ body: (PGConnection) throws -> T) throws -> T {

@@ -94,15 +94,19 @@ import Testing
     @Test(arguments: StoreBackend.all)
     func replaceRewritesLookupsAndDeleteRemovesThem(backend: StoreBackend) throws {
         let b = try TestStore(backend)
-        let id = try b.store.write { try $0.insert(Self.record(1, lookups: [[0xA]])) }
-        var changed = Self.record(1, lookups: [[0xB]])
+        let id = try b.store.write { try $0.insert(Self.record(1, lookups: [[0xA], [0xC]])) }
+        let other = try b.store.write { try $0.insert(Self.record(2, lookups: [[0xC]])) }
+        // One digest dropped, one kept, one new.
+        var changed = Self.record(1, lookups: [[0xB], [0xC]])
         changed.rowID = id
         changed.version = 2
         try b.store.write { try $0.replace(changed) }
         #expect(try b.store.read { try $0.items(matching: ItemFilter(lookups: [[0xA]])) }.isEmpty)
         #expect(try b.store.read { try $0.items(matching: ItemFilter(lookups: [[0xB]])) }.map(\.version) == [2])
-        try b.store.write { try $0.delete(rowIDs: [id]) }
+        #expect(try b.store.read { try $0.items(matching: ItemFilter(lookups: [[0xC]])) }.map(\.rowID) == [id, other])
+        try b.store.write { try $0.delete(rowIDs: [id, other]) }
         #expect(try b.store.read { try $0.countItems(matching: ItemFilter()) } == 0)
+        #expect(try b.store.read { try $0.countItems(matching: ItemFilter(lookups: [[0xC]])) } == 0)
     }
 
     @Test(arguments: StoreBackend.all)
