@@ -120,7 +120,8 @@ final class PostgresSession: StoreWriter {
             }
         }
         return try connection.run(
-            shape: FilterShape(filter, count: count), sql: { ItemSelect.sql(filter, count: count) { "$\($0)" } }, parameters)
+            shape: FilterShape(filter, count: count),
+            sql: { ItemSelect.sql(filter, count: count, materializeDrivingLookup: true) { "$\($0)" } }, parameters)
     }
 
     private static func bindings(_ item: ItemRecord) -> [PGValue] {

@@ -19,7 +19,14 @@ package enum ItemSelect {
 
     /// The SELECT for `filter`, of the item columns (or of `count(*)` when `count`); its n-th
     /// placeholder is `placeholder(n)` (from 1) and takes the n-th value `forEachBinding` visits.
-    package static func sql(_ filter: ItemFilter, count: Bool, placeholder: (Int) -> String) -> String {
+    ///
+    /// `materializeDrivingLookup` reads the first lookup digest's rows first, in a materialized
+    /// CTE, then each of their items by id, whatever the planner's statistics say: PostgreSQL's
+    /// generic plan for tables it has not analyzed yet would otherwise scan every item of the
+    /// class (0.5 ms at 500 items, against 0.08 ms).
+    package static func sql(
+        _ filter: ItemFilter, count: Bool, materializeDrivingLookup: Bool = false, placeholder: (Int) -> String
+    ) -> String {
         var next = 0
         func value() -> String {
             next += 1
@@ -32,7 +39,12 @@ package enum ItemSelect {
         var conditions: [String] = []
         let drivenByLookup = filter.primaryKeys == nil && !filter.lookups.isEmpty
         if let primaryKeys = filter.primaryKeys { conditions.append("i.pk IN (\(values(primaryKeys.count)))") }
-        if drivenByLookup {
+        if drivenByLookup, materializeDrivingLookup {
+            sql = "WITH l0 AS MATERIALIZED (SELECT item_id FROM lookups WHERE digest = \(value())) " + sql
+            // Each item by its primary key, in a subquery the planner may not flatten (OFFSET 0):
+            // a join would let it scan the items of a class instead.
+            sql += "l0 CROSS JOIN LATERAL (SELECT * FROM items WHERE id = l0.item_id OFFSET 0) i"
+        } else if drivenByLookup {
             sql += "lookups l0 JOIN items i ON i.id = l0.item_id"
             conditions.append("l0.digest = \(value())")
         } else {
