@@ -63,8 +63,8 @@ def state(port, token):
 
 
 def propagation(args):
-    """lock|unlock|revoke FROM TO TOKEN [PASSPHRASE_FILE]: the change made on FROM is seen on TO
-    within 1 s of FROM's answer."""
+    """lock|unlock|sigusr1|settings|revoke FROM TO TOKEN [PASSPHRASE_FILE | PID]: the change made
+    on FROM is seen on TO within 1 s of FROM's answer."""
     what, source, target, token = args[0], int(args[1]), int(args[2]), args[3]
     if what == "unlock":
         with open(args[4]) as f:
@@ -78,6 +78,9 @@ def propagation(args):
         os.kill(int(args[4]), 10)
         status = 200
         seen = lambda: state(target, token) == "locked"
+    elif what == "settings":
+        status, _, _ = request(source, "PUT", "/v1/keychain/settings", {"lockInterval": 1234}, token=token)
+        seen = lambda: (request(target, "GET", "/v1/keychain/settings", token=token)[1] or {}).get("lockInterval") == 1234
     else:  # revoke: a token created on FROM, used on TO, revoked on FROM
         status, body, _ = request(source, "POST", "/v1/tokens", {"name": "propagation", "accessGroups": ["a"],
                                                                   "capabilities": ["read"]}, token=token)

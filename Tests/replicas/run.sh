@@ -2,7 +2,8 @@
 # Issue 11: replicas on one PostgreSQL, for real. The suite starts PostgreSQL (Debian's, initdb
 # as nobody under root) on a free loopback port, two keychaind replicas on it, and nginx with
 # Deploy/nginx.conf rendered for both (Deploy/render-nginx-test.sh), then checks:
-#   - lock, unlock, SIGUSR1 and token revocation on one replica, seen on the other within 1 s;
+#   - lock, unlock, SIGUSR1, a setting and a token revocation on one replica, seen on the other
+#     within 1 s (a token created on one works on the other at once);
 #   - the same item added on both at once, 20 times: one 201 and one 409 each time;
 #   - If-Match increments from both replicas: no update lost;
 #   - 30 rounds of kill -9 of one replica under write load through nginx: no acknowledged write lost;
@@ -82,6 +83,7 @@ check "unlock on replica 2 reaches replica 1" cluster propagation unlock "$port2
 check "SIGUSR1 to replica 1 reaches replica 2" cluster propagation sigusr1 "$port1" "$port2" "$admin" "$replica1_pid"
 cluster propagation unlock "$port1" "$port2" "$admin" "$tmp/pass" >/dev/null
 check "a revocation on replica 1 reaches replica 2" cluster propagation revoke "$port1" "$port2" "$admin"
+check "a setting changed on replica 2 reaches replica 1" cluster propagation settings "$port2" "$port1" "$admin"
 
 # Each replica beats once a second (and at the tick after its state changed): a bounded poll.
 replicas_seen() {
