@@ -99,5 +99,10 @@ struct AppleCalls {
     }
 }
 
+// Calls from many threads at once (Apple's stress tests) go through `APIFixture.call`, whose
+// in-process client serves concurrent requests as the server does; nothing else of the fixture
+// is touched.
+extension AppleCalls: @unchecked Sendable {}
+
 /// Bytes as the API carries them: `data("secret")` is CFDataCreate of the UTF-8 bytes of "secret".
 func data(_ text: String) -> JSON { .string(Base64.encode(Array(text.utf8))) }
