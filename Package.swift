@@ -108,6 +108,7 @@ let package = Package(
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
         .testTarget(
             name: "KeychainAPITests",
-            dependencies: ["KeychainAPI", "KeychainCore", "KeychainCrypto", "KeychainJSON", "MicroHTTP", "TestSupport"]),
+            dependencies: ["KeychainAPI", "KeychainCore", "KeychainCrypto", "KeychainJSON", "MicroHTTP", "TestSupport"],
+            exclude: ["Apple/INVENTORY.md"]),
     ]
 )
