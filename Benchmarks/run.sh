@@ -387,7 +387,7 @@ phase_postgres() {
         printf -v "pid$replica" %s "$SERVER_PID"
     done
     fact pg_threads "$(sed -n 's/.* threads=\([0-9]*\) .*/\1/p' "$LOGS/pg-replica-1.log" | head -1)"
-    local saved_token=$TOKEN saved_url=$KC_URL
+    local saved_token=$TOKEN saved_url=$KC_URL saved_reader=$READER_TOKEN
     TOKEN=$(<"$WORK/pg-token")
     KC_URL=http://127.0.0.1:$port1
     no_auto_lock "$KC_URL"
@@ -421,6 +421,7 @@ phase_postgres() {
     fact pg_items "$PG_ITEMS"
     TOKEN=$saved_token
     KC_URL=$saved_url
+    READER_TOKEN=$saved_reader
     stop_server pg-nginx
     stop_server pg-replica-1
     stop_server pg-replica-2
