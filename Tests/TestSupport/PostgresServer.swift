@@ -71,8 +71,9 @@ public final class PostgresServer: Sendable {
 
     public func url(database: String) -> String { "postgresql://postgres@127.0.0.1:\(port)/\(database)" }
 
-    /// Runs `sql` on the `postgres` database as the superuser.
-    public func execute(_ sql: String, database: String = "postgres") throws {
+    /// Runs `sql` on `database` as the superuser; the first row's first column, if any.
+    @discardableResult
+    public func execute(_ sql: String, database: String = "postgres") throws -> String? {
         guard let connection = PQconnectdb("host=127.0.0.1 port=\(port) user=postgres dbname=\(database)") else {
             throw ServerError("out of memory")
         }
@@ -83,6 +84,8 @@ public final class PostgresServer: Sendable {
         guard [PGRES_COMMAND_OK, PGRES_TUPLES_OK].contains(PQresultStatus(result)) else {
             throw ServerError(String(cString: PQerrorMessage(connection)))
         }
+        guard PQntuples(result) > 0, PQgetisnull(result, 0, 0) == 0 else { return nil }
+        return String(cString: PQgetvalue(result, 0, 0))
     }
 
     /// Debian's newest PostgreSQL, or `KEYCHAIND_PG_BIN`.
