@@ -102,10 +102,28 @@ check "GET /v1/keychain counts two live, unlocked replicas" replicas_seen
 check "one 201 and one 409 for the same item added on both replicas at once" cluster race 20 "$port1" "$port2" "$admin"
 check "If-Match updates from both replicas lose no update" cluster if-match 25 "$port1" "$port2" "$admin"
 
+# start_writer SERVICE: adds items of SERVICE through nginx in the background until stop_writer,
+# recording each acknowledged one in $tmp/acks (emptied first).
+start_writer() {
+    : >"$tmp/acks"
+    python3 "$root/Tests/replicas/cluster.py" writer "$tls_port" "$admin" "$1" "$tmp/acks" tls >"$tmp/writer.out" &
+    writer_pid=$!
+}
+
+# stop_writer WHAT PORT SERVICE: stops the writer, then checks that it saw only 201s and 503s
+# through WHAT and that every write it saw acknowledged is stored (read on PORT).
+stop_writer() {
+    local writer_status
+    kill -TERM "$writer_pid"
+    wait "$writer_pid" && writer_status=0 || writer_status=$?
+    writer_pid=
+    cat "$tmp/writer.out"
+    check "the writer saw only 201s and 503s through $1" test "$writer_status" -eq 0
+    check "no acknowledged write lost to $1" cluster verify "$2" "$admin" "$3" "$tmp/acks"
+}
+
 # --- kill -9 under write load through nginx -----------------------------------------------------
-: >"$tmp/acks"
-python3 "$root/Tests/replicas/cluster.py" writer "$tls_port" "$admin" load "$tmp/acks" tls >"$tmp/writer.out" &
-writer_pid=$!
+start_writer load
 for round in $(seq 30); do
     n=$((round % 2 + 1))
     victim=replica${n}_pid
@@ -119,17 +137,10 @@ for round in $(seq 30); do
     wait "${!victim}" 2>/dev/null || true
     start_replica "$n"
 done
-kill -TERM "$writer_pid"
-wait "$writer_pid" && writer_status=0 || writer_status=$?
-writer_pid=
-cat "$tmp/writer.out"
-check "the writer saw only 201s and 503s through 30 kills" test "$writer_status" -eq 0
-check "no acknowledged write lost to 30 kill -9s" cluster verify "$port1" "$admin" load "$tmp/acks"
+stop_writer "30 kill -9s" "$port1" load
 
 # --- PostgreSQL stopped and started under load --------------------------------------------------
-: >"$tmp/acks"
-python3 "$root/Tests/replicas/cluster.py" writer "$tls_port" "$admin" outage "$tmp/acks" tls >"$tmp/writer.out" &
-writer_pid=$!
+start_writer outage
 as_unprivileged "$pg_bin/pg_ctl" -D "$pgdir/data" -m fast stop >/dev/null
 check "database down: 503 errSecNotAvailable within 10 s" cluster unavailable "$port1" "$admin"
 as_unprivileged "$pg_bin/pg_ctl" -D "$pgdir/data" -l "$pgdir/postgres.log" -w \
@@ -140,11 +151,6 @@ check "replica 2 recovers by itself" cluster recovered "$port2" "$admin"
 # nginx leaves out for 2 s a replica that answered 503: the writer's first acknowledgement
 # through it comes within a few seconds (a bounded poll).
 for _ in $(seq 100); do [[ -s $tmp/acks ]] && break; sleep 0.1; done
-kill -TERM "$writer_pid"
-wait "$writer_pid" && writer_status=0 || writer_status=$?
-writer_pid=
-cat "$tmp/writer.out"
-check "the writer saw only 201s and 503s through the outage" test "$writer_status" -eq 0
-check "no acknowledged write lost to the outage" cluster verify "$port2" "$admin" outage "$tmp/acks"
+stop_writer "the outage" "$port2" outage
 
 report replicas
