@@ -421,7 +421,6 @@ import Testing
     /// once (account1-/account2- in each group), each lane `perLane` distinct accounts at once.
     private func createDeleteConcurrentItems(_ kc: AppleCalls, width: Int, perLane: Int = 3, _ failures: Failures) {
         let lanes = [("account1", Self.group1), ("account2", Self.group1), ("account1", Self.group2), ("account2", Self.group2)]
-        nonisolated(unsafe) let kc = kc  // the responder serves many threads at once, as in the server
         DispatchQueue.concurrentPerform(iterations: width) { me in
             DispatchQueue.concurrentPerform(iterations: lanes.count) { lane in
                 DispatchQueue.concurrentPerform(iterations: perLane) { num in
@@ -436,7 +435,6 @@ import Testing
     /// Apple's `CreateDeleteConcurrentSameItem`: `width` rounds at once, each 10 life cycles at
     /// once, all on account1 in keychain-test1.
     private func createDeleteConcurrentSameItem(_ kc: AppleCalls, width: Int, _ failures: Failures) {
-        nonisolated(unsafe) let kc = kc  // the responder serves many threads at once, as in the server
         DispatchQueue.concurrentPerform(iterations: width * 10) { _ in
             createDeleteItem(kc, account: "account1", group: Self.group1, ignorePedestrianFailures: true, failures)
         }
