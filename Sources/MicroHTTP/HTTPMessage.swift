@@ -225,6 +225,10 @@ public protocol HTTPResponder: Sendable {
     /// Answers a complete request that `preflight` let through, with the plan it gave.
     func respond(to request: HTTPRequest, plan: (any HTTPPlan)?) -> HTTPResponse
 
+    /// Answers through `reply`, at once or later from any thread, a request that preflight sent
+    /// to `.deferred`; `reply` must be called exactly once.
+    func respond(to request: HTTPRequest, plan: (any HTTPPlan)?, reply: @escaping @Sendable (HTTPResponse) -> Void)
+
     /// Builds the response for a refusal made by the transport itself (400 malformed framing,
     /// 413 body over the limit), so that every error a client sees has the application's shape.
     func transportError(_ error: HTTPTransportError, head: HTTPRequestHead?) -> HTTPResponse
@@ -258,6 +262,17 @@ public enum HTTPExecution: Sendable, Equatable {
     /// On a pool of workers: work that blocks without using the CPU (a durable commit waiting
     /// for fsync), so that concurrent requests of this kind can overlap (and commit together).
     case workerPool
+    /// By the responder's `respond(to:plan:reply:)`, which may reply later from another thread
+    /// (a search queued for a database round trip shared with other requests). Until it replies
+    /// the connection is suspended and the polling thread serves others.
+    case deferred
+}
+
+extension HTTPResponder {
+    /// Replies at once with `respond(to:plan:)`.
+    public func respond(to request: HTTPRequest, plan: (any HTTPPlan)?, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+        reply(respond(to: request, plan: plan))
+    }
 }
 
 /// Refusals the transport makes before the application sees a request.

@@ -91,6 +91,7 @@ public final class HTTPServer: Sendable {
             _ = context.inFlight.wait(timeout: .now() + .seconds(drainSeconds))
             context.serialWorker.stop()
             context.pool.stop()
+            context.deferred.wait()
             MHD_stop_daemon(running)
             if listening >= 0 {
                 _ = close(listening)

@@ -12,7 +12,8 @@ final class RequestState: Sendable {
     enum Phase: Sendable {
         /// Headers in, body (if any) arriving.
         case receiving
-        /// The connection is suspended while the worker runs `respond(to:)`; then it holds the answer.
+        /// The connection is suspended while the worker runs `respond(to:)`, or the responder has
+        /// yet to reply to a deferred request; then it holds the answer.
         case offloaded(HTTPResponse?)
         /// A response has been queued; whatever else arrives is discarded.
         case answered
@@ -27,6 +28,8 @@ final class RequestState: Sendable {
         var body: [UInt8] = []
         /// Body bytes seen so far, counted even when they are discarded.
         var received = 0
+        /// A deferred request's connection was suspended: its reply must resume it.
+        var suspended = false
     }
 
     /// The head, as read on the first call.

@@ -19,6 +19,9 @@ final class ServerContext: Sendable {
     let pool: OffloadWorker
     /// Entered when a request's state is created, left when libmicrohttpd completes it.
     let inFlight = DispatchGroup()
+    /// Entered when a request is deferred, left once its reply has resumed its connection:
+    /// `MHD_stop_daemon` must not run while a connection is suspended.
+    let deferred = DispatchGroup()
     /// Set by `shutdown()`: from then on every response closes its connection.
     let isShuttingDown = Atomic(false)
 
@@ -178,8 +181,43 @@ final class ServerContext: Sendable {
                 return offload(request, plan: plan, to: serialWorker, state: state, connection: connection)
             case .workerPool:
                 return offload(request, plan: plan, to: pool, state: state, connection: connection)
+            case .deferred:
+                return deferReply(request, plan: plan, state: state, connection: connection)
             }
         }
+    }
+
+    /// Lets the responder reply when it can. A reply given before `respond` returns is queued at
+    /// once; otherwise the connection is suspended, and the reply resumes it (the final call
+    /// that follows the resume queues it).
+    private func deferReply(
+        _ request: HTTPRequest, plan: (any HTTPPlan)?, state: RequestState, connection: OpaquePointer
+    ) -> MHD_Result {
+        let handle = SuspendedConnection(pointer: connection)
+        let deferred = self.deferred
+        deferred.enter()
+        state.progress.withLock { $0.phase = .offloaded(nil) }
+        responder.respond(to: request, plan: plan) { response in
+            let suspended = state.progress.withLock { progress in
+                progress.phase = .offloaded(response)
+                return progress.suspended
+            }
+            // Resumed before the group is left, so that shutdown never stops a suspended connection.
+            if suspended { MHD_resume_connection(handle.pointer) }
+            deferred.leave()
+        }
+        let reply = state.progress.withLock { progress -> HTTPResponse? in
+            if case .offloaded(let response?) = progress.phase {
+                progress.phase = .answered
+                return response
+            }
+            // Under the lock, so that a reply racing this either is seen above or sees `suspended`.
+            progress.suspended = true
+            MHD_suspend_connection(connection)
+            return nil
+        }
+        guard let reply else { return .YES }
+        return send(reply, on: connection)
     }
 
     /// Suspends the connection and lets `worker` answer; the worker resumes it when done.

@@ -52,6 +52,55 @@ struct HTTPServerLifecycleTests {
         #expect(Set(responder.responded) == ["/pooled/1", "/pooled/2", "/fast"])
     }
 
+    /// A deferred request waits for its reply with its connection suspended: the one polling
+    /// thread serves another connection meanwhile, and the reply, from another thread, resumes it.
+    @Test func aDeferredRequestDoesNotStallOthersAndItsReplyResumesIt() throws {
+        let (server, responder) = try makeServer(threads: 1)
+        defer { server.shutdown() }
+        let waiting = try RawHTTPClient(port: server.port)
+        try waiting.send("GET /deferred HTTP/1.1\r\nHost: t\r\n\r\n")
+        try #require(responder.deferredStarted.wait(timeout: .now() + 10) == .success)
+
+        let fast = try RawHTTPClient(port: server.port)
+        try fast.send("GET /fast HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try fast.readResponse().status == 200)
+
+        responder.replyToDeferred()
+        let response = try waiting.readResponse()
+        #expect(response.status == 200)
+        #expect(response.text == "replied later")
+        #expect(!response.saysClose)
+        try waiting.send("GET /deferred-now HTTP/1.1\r\nHost: t\r\n\r\n")
+        let atOnce = try waiting.readResponse()
+        #expect(atOnce.text == "replied at once")
+        #expect(!atOnce.saysClose)
+        #expect(responder.responded == ["/deferred", "/fast", "/deferred-now"])
+    }
+
+    /// Shutdown waits for a deferred reply (libmicrohttpd must not stop with a suspended
+    /// connection), and the reply still reaches its client.
+    @Test func shutdownWaitsForADeferredReply() throws {
+        // Shutdown drains in-flight requests for 1 s (the connection timeout), then stops.
+        let (server, responder) = try makeServer(connectionTimeoutSeconds: 1)
+        defer { server.shutdown() }
+        let waiting = try RawHTTPClient(port: server.port)
+        try waiting.send("GET /deferred HTTP/1.1\r\nHost: t\r\n\r\n")
+        try #require(responder.deferredStarted.wait(timeout: .now() + 10) == .success)
+
+        let stopped = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            server.shutdown()
+            stopped.signal()
+        }
+        // Past the drain's second, shutdown still waits for the reply.
+        #expect(stopped.wait(timeout: .now() + 2) == .timedOut)
+        responder.replyToDeferred()
+        let response = try waiting.readResponse()
+        #expect(response.status == 200)
+        #expect(response.text == "replied later")
+        try #require(stopped.wait(timeout: .now() + 10) == .success)
+    }
+
     @Test func shutdownStopsAcceptingAndIsIdempotent() throws {
         let (server, _) = try makeServer()
         defer { server.shutdown() }

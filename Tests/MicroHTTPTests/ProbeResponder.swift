@@ -16,10 +16,15 @@ import Darwin
 /// - `/deny…`: preflight refuses with 401 and a body.
 /// - `/slow…`: runs on the serial worker; `respond` signals `slowStarted`, then waits for `slowGate`.
 /// - `/pooled…`: runs on the worker pool, and blocks the same way as `/slow…`.
+/// - `/deferred-now…`: deferred, and replied to before `respond` returns.
+/// - `/deferred…`: deferred; `respond` keeps the reply and signals `deferredStarted`, and
+///   `replyToDeferred()` replies from the caller's thread.
 /// - anything else: echoes method, path, query items, body length and body.
 final class ProbeResponder: HTTPResponder {
     let slowStarted = DispatchSemaphore(value: 0)
     let slowGate = DispatchSemaphore(value: 0)
+    let deferredStarted = DispatchSemaphore(value: 0)
+    private let deferredReplies = Mutex<[@Sendable (HTTPResponse) -> Void]>([])
     private let preflightPaths = Mutex<[String]>([])
     private let respondedPaths = Mutex<[String]>([])
 
@@ -33,6 +38,7 @@ final class ProbeResponder: HTTPResponder {
         }
         if head.path.hasPrefix("/slow") { return .proceed(.serialWorker, plan: nil) }
         if head.path.hasPrefix("/pooled") { return .proceed(.workerPool, plan: nil) }
+        if head.path.hasPrefix("/deferred") { return .proceed(.deferred, plan: nil) }
         return .proceed(.pollingThread, plan: PathPlan(path: head.path))
     }
 
@@ -55,6 +61,21 @@ final class ProbeResponder: HTTPResponder {
             "body=\(String(decoding: request.body, as: UTF8.self))",
         ]
         return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Array(lines.joined(separator: "\n").utf8))
+    }
+
+    func respond(to request: HTTPRequest, plan: (any HTTPPlan)?, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+        respondedPaths.withLock { $0.append(request.head.path) }
+        if request.head.path.hasPrefix("/deferred-now") {
+            return reply(HTTPResponse(status: 200, body: Array("replied at once".utf8)))
+        }
+        deferredReplies.withLock { $0.append(reply) }
+        deferredStarted.signal()
+    }
+
+    /// Replies to the oldest deferred request still waiting, on the caller's thread.
+    func replyToDeferred() {
+        let reply = deferredReplies.withLock { $0.removeFirst() }
+        reply(HTTPResponse(status: 200, body: Array("replied later".utf8)))
     }
 
     func transportError(_ error: HTTPTransportError, head: HTTPRequestHead?) -> HTTPResponse {
