@@ -12,6 +12,7 @@
 #   BENCH_SKIP_BUILD=1       use the existing .build-bench/release/keychaind
 #   BENCH_POSTGRES=1         the PostgreSQL rows (issue 11); 0 skips them
 #   BENCH_PG_ITEMS=10000     items preloaded for them
+#   BENCH_ONLY=postgres      only the PostgreSQL rows (their table has no SQLite or etcd row)
 #   BENCH_ITEMS=100000, BENCH_ITEMS_BIG=1000000  item counts (smaller ones only to try the harness:
 #                            BENCH_ITEMS=2000 BENCH_ITEMS_BIG=5000 BENCH_DURATION=1 BENCH_PAIRS=2)
 #
@@ -466,6 +467,12 @@ main() {
     log "creating a persistent keychain (Argon2id MODERATE)"
     head -c 24 /dev/urandom | base64 >"$WORK/passphrase"
     chmod 600 "$WORK/passphrase"
+    if [[ ${BENCH_ONLY:-} == postgres ]]; then
+        TOKEN='' KC_URL=''
+        phase_postgres
+        "$PY" "$BENCH/report.py" "$RUNS" "$FACTS" "$OUT/results.md"
+        return
+    fi
     "$KEYCHAIND" init --data-dir "$WORK/keychain" --passphrase-file "$WORK/passphrase" \
         --admin-token-file "$WORK/token" >>"$LOGS/init.log" 2>&1 || die "keychaind init failed (see $LOGS/init.log)"
     TOKEN=$(<"$WORK/token")

@@ -12,6 +12,22 @@ extension KeychainResponder {
 
     /// `GET /v1/items` (URL parameters or a JSON body) and `POST /v1/items/search`.
     func search(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
+        let search = try searchRequest(request)
+        return search.response(try keychain.search(search.query, token: token))
+    }
+
+    /// A search route's query, and how its results are answered: `GET /v1/items` (URL parameters
+    /// or a JSON body), `POST /v1/items/search` and `GET /v1/items/{persistentRef}`; `nil` for
+    /// another route.
+    func searchRequest(_ route: Route, _ request: HTTPRequest) throws(KeychainError) -> SearchRequest? {
+        switch (route, request.head.method) {
+        case (.items, "GET"), (.itemsSearch, "POST"): try searchRequest(request)
+        case (.item(let ref), "GET"): try itemRequest(ref, request)
+        default: nil
+        }
+    }
+
+    private func searchRequest(_ request: HTTPRequest) throws(KeychainError) -> SearchRequest {
         let body = try Self.bodyObject(request, allowEmpty: request.head.method == "GET")
         let parameters = Self.parameterObject(request.head)
         if !body.isEmpty, !parameters.isEmpty {
@@ -20,8 +36,7 @@ extension KeychainResponder {
         let query =
             body.isEmpty && request.head.method == "GET"
             ? try QueryParser.parse(parameters, lenient: true) : try QueryParser.parse(body)
-        let results = try keychain.search(query, token: token)
-        return Self.items(200, results)
+        return SearchRequest(query: query, oneItem: false)
     }
 
     /// `PATCH /v1/items`: `{"query": {…}, "attributesToUpdate": {…}}`.
@@ -53,6 +68,11 @@ extension KeychainResponder {
 
     /// `GET /v1/items/{persistentRef}`: return keys from URL parameters; attributes and ref by default.
     func getItem(_ ref: String, _ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
+        let search = try itemRequest(ref, request)
+        return search.response(try keychain.search(search.query, token: token))
+    }
+
+    private func itemRequest(_ ref: String, _ request: HTTPRequest) throws(KeychainError) -> SearchRequest {
         let parameters = Self.parameterObject(request.head)
         for key in parameters.keys where !["returnData", "returnAttributes", "returnPersistentRef"].contains(key) {
             throw .param("\(key): only returnData, returnAttributes and returnPersistentRef apply to one item")
@@ -60,8 +80,7 @@ extension KeychainResponder {
         var query = try QueryParser.parse(parameters, lenient: true)
         query.persistentRef = try Self.checkedRef(ref)
         query.synchronizable = .any
-        let results = try keychain.search(query, token: token)
-        return Self.items(200, results, headers: [Self.etag(results[0])])
+        return SearchRequest(query: query, oneItem: true)
     }
 
     /// `PATCH /v1/items/{persistentRef}`: the body is the attributes to update; `If-Match` honoured.
@@ -114,5 +133,18 @@ extension KeychainResponder {
             throw .preconditionFailed("If-Match: not an ETag this server issued")
         }
         return version
+    }
+}
+
+/// A search as a route asks it: the query, and whether the route names one item (whose answer
+/// carries its `ETag`).
+struct SearchRequest: Sendable {
+    let query: ItemQuery
+    let oneItem: Bool
+
+    func response(_ results: [ItemResult]) -> HTTPResponse {
+        oneItem
+            ? KeychainResponder.items(200, results, headers: [KeychainResponder.etag(results[0])])
+            : KeychainResponder.items(200, results)
     }
 }

@@ -56,7 +56,10 @@ public final class KeychainResponder: HTTPResponder {
                 APIError.methodNotAllowed(head.method, template: route.template, allowed: route.methods)))
         }
         let execution: HTTPExecution =
-            route.runsKDF ? .serialWorker : route.writes(method: head.method) ? .workerPool : .pollingThread
+            route.runsKDF
+            ? .serialWorker
+            : route.writes(method: head.method)
+                ? .workerPool : route.searches(method: head.method) && keychain.answersSearchesLater ? .deferred : .pollingThread
         if route.isPublic || (route == .keychain && keychain.state == .uninitialized) {
             if route == .unlock, let wait = unlockLimiter.acquire(client(head), now: clock.now()) {
                 return .refuse(finish(head, template: route.template, token: nil,
@@ -72,12 +75,9 @@ public final class KeychainResponder: HTTPResponder {
     }
 
     public func respond(to request: HTTPRequest, plan: (any HTTPPlan)?) -> HTTPResponse {
-        // The server hands back preflight's plan unchanged. Checked by exact type (Plan is
-        // final), which spares a dynamic cast's conformance lookup on every request.
-        guard let object = plan, type(of: object) == Plan.self else {
+        guard let plan = Self.plan(plan) else {
             return APIError.response(.notAvailable("request: answered without its preflight"))
         }
-        let plan = unsafeDowncast(object, to: Plan.self)
         let response: HTTPResponse
         do {
             response = try handle(plan.route, request, token: plan.token)
@@ -85,6 +85,40 @@ public final class KeychainResponder: HTTPResponder {
             response = APIError.response(error)
         }
         return finish(request.head, template: plan.route.template, token: plan.token, response)
+    }
+
+    /// Searches reply when the store has read (several requests share a database round trip);
+    /// other routes at once.
+    public func respond(to request: HTTPRequest, plan: (any HTTPPlan)?, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+        guard let plan = Self.plan(plan) else {
+            return reply(APIError.response(.notAvailable("request: answered without its preflight")))
+        }
+        let head = request.head
+        let answer = { @Sendable [self] (outcome: Result<HTTPResponse, KeychainError>) in
+            let response: HTTPResponse
+            switch outcome {
+            case .success(let success): response = success
+            case .failure(let error): response = APIError.response(error)
+            }
+            reply(finish(head, template: plan.route.template, token: plan.token, response))
+        }
+        let search: SearchRequest
+        do {
+            guard let token = plan.token, let found = try searchRequest(plan.route, request) else {
+                return answer(Result { () throws(KeychainError) in try handle(plan.route, request, token: plan.token) })
+            }
+            search = found
+            keychain.search(search.query, token: token) { outcome in answer(outcome.map(search.response)) }
+        } catch {
+            answer(.failure(error))
+        }
+    }
+
+    /// Preflight's plan, handed back unchanged by the server. Checked by exact type (Plan is
+    /// final), which spares a dynamic cast's conformance lookup on every request.
+    private static func plan(_ plan: (any HTTPPlan)?) -> Plan? {
+        guard let object = plan, type(of: object) == Plan.self else { return nil }
+        return unsafeDowncast(object, to: Plan.self)
     }
 
     public func transportError(_ error: HTTPTransportError, head: HTTPRequestHead?) -> HTTPResponse {

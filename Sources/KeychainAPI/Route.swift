@@ -49,6 +49,15 @@ enum Route: Sendable, Equatable {
     /// Whether the route runs Argon2id (~0.5 s): it must run off the polling threads.
     var runsKDF: Bool { self == .unlock || self == .passphrase }
 
+    /// Whether `method` on this route is an item search (SecItemCopyMatching), which a store on
+    /// a server may answer later.
+    func searches(method: String) -> Bool {
+        switch (self, method) {
+        case (.items, "GET"), (.itemsSearch, "POST"), (.item, "GET"): true
+        default: false
+        }
+    }
+
     /// Whether `method` on this route commits to the store (and so waits for an fsync).
     func writes(method: String) -> Bool {
         switch (self, method) {

@@ -38,8 +38,10 @@ extension Keychain {
         try item.reseal(barrier: barrier)
         let record = item.record
         do {
-            _ = try transaction { try $0.insert(record) }
-        } catch where error.status == KeychainError.duplicateItem(persistentRef: nil).status {
+            try store.add(record)
+        } catch {
+            let error = map(error)
+            guard error.status == KeychainError.duplicateItem(persistentRef: nil).status else { throw error }
             // The colliding item shares the primary key, group included: the caller may see it.
             let existing = try snapshot { try $0.item(primaryKey: record.primaryKey) }
             throw .duplicateItem(persistentRef: existing.map { PersistentRef.encode($0.ref) })
@@ -51,6 +53,39 @@ extension Keychain {
 
     /// Searches (SecItemCopyMatching): `matchLimit` one by default; errSecItemNotFound when nothing matches.
     public func search(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> [ItemResult] {
+        let (filter, barrier) = try searchFilter(query, token: token)
+        let records: [ItemRecord]
+        do { records = try store.items(matching: filter) } catch { throw map(error) }
+        return try results(records, query: query, barrier: barrier)
+    }
+
+    /// `search`, answered through `completion`: at once, or later on the store's thread when
+    /// `answersSearchesLater` (a store on a server batches the searches of many requests).
+    public func search(
+        _ query: ItemQuery, token: AccessToken,
+        completion: @escaping @Sendable (Result<[ItemResult], KeychainError>) -> Void
+    ) {
+        let filter: ItemFilter
+        let barrier: Barrier
+        do { (filter, barrier) = try searchFilter(query, token: token) } catch {
+            completion(.failure(error))
+            return
+        }
+        store.items(matching: filter) { [self] outcome in
+            completion(
+                Result { () throws(KeychainError) in
+                    let records: [ItemRecord]
+                    do { records = try outcome.get() } catch { throw map(error) }
+                    return try results(records, query: query, barrier: barrier)
+                })
+        }
+    }
+
+    /// Whether `search(_:token:completion:)` may answer later, on another thread.
+    public var answersSearchesLater: Bool { store.answersReadsLater }
+
+    /// What a search reads: checks the query and the token's capabilities first.
+    private func searchFilter(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> (ItemFilter, Barrier) {
         try query.check(for: .search)
         guard token.has(.read) || token.has(.list) else {
             throw .missingEntitlement("token: the token lacks the read or list capability")
@@ -62,8 +97,11 @@ extension Keychain {
         var filter = try filter(for: query, token: token, barrier: barrier)
         filter.limit = (query.matchLimit ?? .one).sqlLimit
         filter.readsAttributes = query.wantsAttributes || !query.hasReturnKey
-        let records: [ItemRecord]
-        do { records = try store.items(matching: filter) } catch { throw map(error) }
+        return (filter, barrier)
+    }
+
+    /// A search's answer from the records it read.
+    private func results(_ records: [ItemRecord], query: ItemQuery, barrier: Barrier) throws(KeychainError) -> [ItemResult] {
         guard !records.isEmpty else { throw .itemNotFound }
         if query.wantsData {
             // The whole call fails rather than answer a silent part (semantics.md §3).

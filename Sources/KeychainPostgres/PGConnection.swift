@@ -8,10 +8,32 @@ import KeychainStorage
 /// Error messages carry PostgreSQL's SQLSTATE and primary message only: never a DETAIL line
 /// (which quotes the values of a violated key) and never the connection string.
 final class PGConnection {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     /// Prepared statements by SQL text: their names.
     private var prepared: [String: String] = [:]
     private var preparedShapes: [FilterShape: String] = [:]
+    /// Statements prepared so far, which numbers the next one's name.
+    var preparedCount: Int { prepared.count + preparedShapes.count }
+
+    /// What a prepared statement is found by: its SQL text, or the shape of the filter it reads.
+    enum PreparedKey: Hashable {
+        case text(String)
+        case shape(FilterShape)
+    }
+
+    func preparedName(_ key: PreparedKey) -> String? {
+        switch key {
+        case .text(let sql): prepared[sql]
+        case .shape(let shape): preparedShapes[shape]
+        }
+    }
+
+    func remember(_ key: PreparedKey, _ name: String) {
+        switch key {
+        case .text(let sql): prepared[sql] = name
+        case .shape(let shape): preparedShapes[shape] = name
+        }
+    }
 
     /// Settings put before the caller's, which may override them: a dead server or a lost network
     /// shows within seconds rather than after the kernel's TCP timeouts.
@@ -73,46 +95,47 @@ final class PGConnection {
     /// Runs the statement `sql`, prepared on first use, with `parameters` bound in binary.
     @discardableResult
     func run(_ sql: String, _ parameters: [PGValue] = []) throws(StorageError) -> PGResult {
-        let name: String
-        if let known = prepared[sql] {
-            name = known
-        } else {
-            name = try prepare(sql)
-            prepared[sql] = name
-        }
-        return try runPrepared(name, parameters)
+        try run(.text(sql), sql: { sql }, parameters)
     }
 
     /// Runs generated SQL found by its filter's `shape`, so the text is built once per shape.
     func run(shape: FilterShape, sql: () -> String, _ parameters: [PGValue]) throws(StorageError) -> PGResult {
+        try run(.shape(shape), sql: sql, parameters)
+    }
+
+    private func run(_ key: PreparedKey, sql: () -> String, _ parameters: [PGValue]) throws(StorageError) -> PGResult {
         let name: String
-        if let known = preparedShapes[shape] {
+        if let known = preparedName(key) {
             name = known
         } else {
-            name = try prepare(sql())
-            preparedShapes[shape] = name
+            name = "s\(preparedCount)"
+            _ = try check(PQprepare(handle, name, sql(), 0, nil), "prepare")
+            remember(key, name)
         }
         return try runPrepared(name, parameters)
     }
 
-    private func prepare(_ sql: String) throws(StorageError) -> String {
-        let name = "s\(prepared.count + preparedShapes.count)"
-        _ = try check(PQprepare(handle, name, sql, 0, nil), "prepare")
-        return name
-    }
-
     private func runPrepared(_ name: String, _ parameters: [PGValue]) throws(StorageError) -> PGResult {
-        let count = Int32(parameters.count)
-        let lengths = parameters.map { Int32($0.bytes?.count ?? 0) }
-        let formats = [Int32](repeating: 1, count: parameters.count)
-        // Each value's bytes stay alive and unmoved for the call.
-        let result = withPointers(parameters.map(\.bytes)) { values in
+        let result = Self.withParameters(parameters) { count, values, lengths, formats in
             PQexecPrepared(handle, name, count, values, lengths, formats, 1)
         }
         return try check(result, "execute")
     }
 
-    private func check(_ result: OpaquePointer?, _ operation: String) throws(StorageError) -> PGResult {
+    /// Calls `body` with libpq's parameter arrays for `parameters`, all in binary: their count,
+    /// values, lengths and formats. Each value's bytes stay alive and unmoved for the call.
+    static func withParameters<R>(
+        _ parameters: [PGValue],
+        _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>, UnsafePointer<Int32>) -> R
+    ) -> R {
+        let lengths = parameters.map { Int32($0.bytes?.count ?? 0) }
+        let formats = [Int32](repeating: 1, count: parameters.count)
+        return withPointers(parameters.map(\.bytes)) { values in
+            body(Int32(parameters.count), values, lengths, formats)
+        }
+    }
+
+    func check(_ result: OpaquePointer?, _ operation: String) throws(StorageError) -> PGResult {
         guard let result else { throw .unavailable("postgres: \(operation): \(Self.firstLine(PQerrorMessage(handle)))") }
         let wrapped = PGResult(result)
         switch PQresultStatus(result) {
@@ -136,7 +159,7 @@ final class PGConnection {
         }
     }
 
-    private static func firstLine(_ text: UnsafePointer<CChar>?) -> String {
+    static func firstLine(_ text: UnsafePointer<CChar>?) -> String {
         guard let text else { return "unknown error" }
         return String(cString: text).split(separator: "\n").first.map(String.init) ?? "unknown error"
     }

@@ -11,8 +11,7 @@ final class PostgresSession: StoreWriter {
     // MARK: reading
 
     func items(matching filter: ItemFilter) throws(StorageError) -> [ItemRecord] {
-        let result = try select(filter, count: false)
-        return (0..<result.rows).map { Self.item(result, $0) }
+        Self.items(try select(filter, count: false))
     }
 
     func countItems(matching filter: ItemFilter) throws(StorageError) -> Int {
@@ -44,19 +43,32 @@ final class PostgresSession: StoreWriter {
 
     /// The item and its lookup digests in one statement: one round trip.
     func insert(_ item: ItemRecord) throws(StorageError) -> Int64 {
-        let result = try connection.run(
-            """
-            WITH i AS (
-                INSERT INTO items (ref, class, grp, pdmn, sync, cdat, mdat, version, pk, attrs, secret)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id
-            ), l AS (
-                INSERT INTO lookups (digest, item_id) SELECT d, i.id FROM i, unnest($12::bytea[]) AS d
-                ON CONFLICT DO NOTHING
-            )
-            SELECT id FROM i
-            """, Self.bindings(item) + [.byteaArray(item.lookups)])
+        let result = try connection.run(Self.insertSQL(onConflict: ""), Self.insertBindings(item))
         guard result.rows == 1 else { throw .failed("postgres: insert returned no row id") }
         return result.int64(0, 0)
+    }
+
+    /// `insert`'s statement, which answers no row (and inserts nothing) for an item whose primary
+    /// key exists, instead of failing the transaction.
+    static let insertSkippingDuplicateSQL = insertSQL(onConflict: "ON CONFLICT (pk) DO NOTHING")
+
+    /// The item (and its lookup digests, for a row inserted) in one statement; its parameters are
+    /// `insertBindings`.
+    private static func insertSQL(onConflict: String) -> String {
+        """
+        WITH i AS (
+            INSERT INTO items (ref, class, grp, pdmn, sync, cdat, mdat, version, pk, attrs, secret)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \(onConflict) RETURNING id
+        ), l AS (
+            INSERT INTO lookups (digest, item_id) SELECT d, i.id FROM i, unnest($12::bytea[]) AS d
+            ON CONFLICT DO NOTHING
+        )
+        SELECT id FROM i
+        """
+    }
+
+    static func insertBindings(_ item: ItemRecord) -> [PGValue] {
+        bindings(item) + [.byteaArray(item.lookups)]
     }
 
     /// The item and its lookup digests in one statement. Its parts see one snapshot, so the
@@ -112,16 +124,26 @@ final class PostgresSession: StoreWriter {
     // MARK: helpers
 
     private func select(_ filter: ItemFilter, count: Bool) throws(StorageError) -> PGResult {
+        let (shape, sql, parameters) = Self.select(filter, count: count)
+        return try connection.run(shape: shape, sql: sql, parameters)
+    }
+
+    /// The SELECT for `filter`: its shape, its SQL (built only when the shape is not prepared
+    /// yet) and its parameters.
+    static func select(_ filter: ItemFilter, count: Bool) -> (FilterShape, () -> String, [PGValue]) {
         var parameters: [PGValue] = []
-        try ItemSelect.forEachBinding(filter) { (value) throws(StorageError) in
+        ItemSelect.forEachBinding(filter) { value in
             switch value {
             case .int(let v): parameters.append(.int(v))
             case .blob(let b): parameters.append(.blob(b))
             }
         }
-        return try connection.run(
-            shape: FilterShape(filter, count: count),
-            sql: { ItemSelect.sql(filter, count: count, materializeDrivingLookup: true) { "$\($0)" } }, parameters)
+        return (FilterShape(filter, count: count), { ItemSelect.sql(filter, count: count, materializeDrivingLookup: true) { "$\($0)" } }, parameters)
+    }
+
+    /// The items of a result of `select`.
+    static func items(_ result: PGResult) -> [ItemRecord] {
+        (0..<result.rows).map { item(result, $0) }
     }
 
     private static func bindings(_ item: ItemRecord) -> [PGValue] {

@@ -71,7 +71,7 @@ package enum ItemSelect {
 
     /// Visits `filter`'s values in the order of `sql`'s placeholders (one by one: an array of
     /// them would cost allocations on every search).
-    package static func forEachBinding(_ filter: ItemFilter, _ visit: (Binding) throws(StorageError) -> Void) throws(StorageError) {
+    package static func forEachBinding<E: Error>(_ filter: ItemFilter, _ visit: (Binding) throws(E) -> Void) throws(E) {
         for digest in filter.primaryKeys ?? [] { try visit(.blob(digest)) }
         for digest in filter.lookups { try visit(.blob(digest)) }
         if let ref = filter.ref { try visit(.blob(ref)) }

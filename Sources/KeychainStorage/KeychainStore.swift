@@ -45,6 +45,15 @@ public protocol KeychainStore: Sendable {
     /// The items matching `filter`, read in one statement (its own snapshot): the search fast
     /// path, without a transaction's begin and commit around it.
     func items(matching filter: ItemFilter) throws(StorageError) -> [ItemRecord]
+    /// `items(matching:)`, answered through `completion`, which may run later and on another
+    /// thread: a store on a server batches the searches of many requests into one round trip.
+    func items(matching filter: ItemFilter, completion: @escaping @Sendable (Result<[ItemRecord], StorageError>) -> Void)
+    /// Whether `items(matching:completion:)` answers later, so that a caller should not wait for
+    /// it on a thread that serves other requests too. `false`: it answers before returning.
+    var answersReadsLater: Bool { get }
+    /// Adds one item, durably when it returns, in a transaction of its own (which a store may
+    /// share with concurrent writes); `uniqueViolation` when its primary key exists.
+    func add(_ item: ItemRecord) throws
     /// Releases connections; further calls fail with `unavailable`.
     func close()
     /// Whether other processes may use the store at the same time (replicas on one database):
@@ -54,4 +63,18 @@ public protocol KeychainStore: Sendable {
 
 extension KeychainStore {
     public var isShared: Bool { false }
+
+    /// At once, on the caller's thread.
+    public func items(
+        matching filter: ItemFilter, completion: @escaping @Sendable (Result<[ItemRecord], StorageError>) -> Void
+    ) {
+        completion(Result { () throws(StorageError) in try items(matching: filter) })
+    }
+
+    public var answersReadsLater: Bool { false }
+
+    /// A write of one insert.
+    public func add(_ item: ItemRecord) throws {
+        _ = try write { try $0.insert(item) }
+    }
 }

@@ -200,6 +200,60 @@ import Testing
 
 }
 
+/// The searches of many requests, answered through completions: on PostgreSQL they share a
+/// pipelined round trip, on SQLite each is answered at once.
+@Suite struct CompletionSearchTests {
+    @Test(arguments: StoreBackend.all)
+    func concurrentSearchesAnswerAsTheDirectRead(backend: StoreBackend) throws {
+        let b = try TestStore(backend)
+        try b.store.write { w in
+            for n in 0..<40 { _ = try w.insert(StoreConformanceTests.record(UInt8(n), group: UInt8(n % 3), lookups: [[UInt8(n % 5)]])) }
+        }
+        let filters: [ItemFilter] = (0..<120).map { n in
+            switch n % 4 {
+            case 0: ItemFilter(primaryKeys: [StoreConformanceTests.record(UInt8(n % 40)).primaryKey])
+            case 1: ItemFilter(groups: [[UInt8(n % 3)]], lookups: [[UInt8(n % 5)]])
+            case 2: ItemFilter(lookups: [[UInt8(n % 5)]], limit: 2)
+            default: ItemFilter(ref: [UInt8](repeating: 77, count: 16))
+            }
+        }
+        let expected = try filters.map { try b.store.items(matching: $0) }
+        let answers = Mutex<[Int: Result<[ItemRecord], StorageError>]>([:])
+        let done = DispatchGroup()
+        let store = b.store
+        DispatchQueue.concurrentPerform(iterations: filters.count) { n in
+            done.enter()
+            store.items(matching: filters[n]) { result in
+                answers.withLock { $0[n] = result }
+                done.leave()
+            }
+        }
+        try #require(done.wait(timeout: .now() + 30) == .success)
+        for n in filters.indices {
+            let answer = try #require(answers.withLock { $0[n] })
+            #expect(try answer.get() == expected[n], "filter \(n)")
+        }
+        #expect(expected.contains { !$0.isEmpty } && expected.contains(where: \.isEmpty))
+    }
+
+    /// A search queued after a write was acknowledged sees it.
+    @Test(arguments: StoreBackend.all)
+    func aSearchSeesTheWritesAcknowledgedBeforeIt(backend: StoreBackend) throws {
+        let b = try TestStore(backend)
+        for n in UInt8(0)..<10 {
+            try b.store.add(StoreConformanceTests.record(n))
+            let answered = DispatchSemaphore(value: 0)
+            let found = Mutex<[ItemRecord]?>(nil)
+            b.store.items(matching: ItemFilter(primaryKeys: [StoreConformanceTests.record(n).primaryKey])) { result in
+                found.withLock { $0 = try? result.get() }
+                answered.signal()
+            }
+            try #require(answered.wait(timeout: .now() + 10) == .success)
+            #expect(found.withLock { $0 }?.map(\.ref) == [StoreConformanceTests.record(n).ref])
+        }
+    }
+}
+
 @Suite struct GroupCommitTests {
     struct Refused: Error {}
 
@@ -240,5 +294,59 @@ import Testing
         }
         #expect(failures.load(ordering: .relaxed) == 4)
         #expect(try b.store.read { try $0.countItems(matching: ItemFilter()) } == 1 + 28)
+    }
+
+    /// Adds, concurrent with bodies: each add commits unless its primary key exists (then
+    /// `uniqueViolation` for it alone), and of two adds of one key exactly one commits.
+    @Test(arguments: StoreBackend.all)
+    func addsCommitWithConcurrentWritesAndADuplicateFailsOnlyItself(backend: StoreBackend) throws {
+        let b = try TestStore(backend)
+        try b.store.add(StoreConformanceTests.record(200))
+        let store = b.store
+        let outcomes = Mutex<[Int: String]>([:])
+        DispatchQueue.concurrentPerform(iterations: 64) { n in
+            var record = StoreConformanceTests.record(UInt8(n))
+            if n == 0 || n == 16 { record.primaryKey = StoreConformanceTests.record(200).primaryKey }  // exists
+            if n >= 48 { record.primaryKey = StoreConformanceTests.record(UInt8(n - 16)).primaryKey }  // twin of n - 16
+            let outcome: String
+            do {
+                if n % 4 == 3 {
+                    try store.write { _ = try $0.insert(StoreConformanceTests.record(UInt8(100 + n))) }
+                }
+                try store.add(record)
+                outcome = "added"
+            } catch let error as StorageError where error == .uniqueViolation {
+                outcome = "duplicate"
+            } catch {
+                outcome = "\(error)"
+            }
+            outcomes.withLock { $0[n] = outcome }
+        }
+        let all = outcomes.withLock { $0 }
+        #expect(all.values.allSatisfy { $0 == "added" || $0 == "duplicate" })
+        for n in [0, 16] { #expect(all[n] == "duplicate", "\(n) has an existing item's key") }
+        for n in 48..<64 {
+            #expect([all[n], all[n - 16]].filter { $0 == "added" }.count == 1, "twins \(n - 16) and \(n)")
+        }
+        let stored = try b.store.read { try $0.items(matching: ItemFilter()) }
+        #expect(stored.count == 1 + (64 - 2 - 16) + 16)
+        #expect(Set(stored.map(\.primaryKey)).count == stored.count)
+    }
+
+    /// An add the database refuses for another reason than its primary key (here its ref, which
+    /// is unique too) fails alone: on PostgreSQL its batch runs again, each add for itself.
+    @Test(arguments: StoreBackend.all)
+    func anAddRefusedForItsRefFailsAlone(backend: StoreBackend) throws {
+        let b = try TestStore(backend)
+        try b.store.add(StoreConformanceTests.record(1))
+        let store = b.store
+        let failures = Mutex<[Int: StorageError]>([:])
+        DispatchQueue.concurrentPerform(iterations: 16) { n in
+            var record = StoreConformanceTests.record(UInt8(10 + n))
+            if n == 5 { record.ref = StoreConformanceTests.record(1).ref }
+            do { try store.add(record) } catch { failures.withLock { $0[n] = error as? StorageError } }
+        }
+        #expect(failures.withLock { $0 } == [5: .uniqueViolation])
+        #expect(try b.store.read { try $0.countItems(matching: ItemFilter()) } == 16)
     }
 }
