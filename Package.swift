@@ -42,7 +42,7 @@ let package = Package(
         // The embedded default store: SQLite in WAL mode.
         .target(name: "KeychainSQLite", dependencies: ["CSQLite", "KeychainStorage"]),
         // Several replicas' shared store: PostgreSQL through libpq.
-        .target(name: "KeychainPostgres", dependencies: ["CPostgres", "KeychainStorage"]),
+        .target(name: "KeychainPostgres", dependencies: ["CPostgres", "KeychainStorage", "SleepingLock"]),
         // JSON values, a parser linear in its input, and a serializer: the wire format.
         .target(name: "KeychainJSON", swiftSettings: strictSettings),
         // Keychain Services semantics over any store: typed queries and results, tokens, lock
@@ -55,10 +55,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
+        // A lock whose waiters sleep at once, for locks that many threads on one core take often.
+        .target(name: "SleepingLock", swiftSettings: strictSettings),
+        // Log lines written in batches by a thread of their own, and a swift-log handler on it.
+        .target(
+            name: "KeychainLog",
+            dependencies: ["SleepingLock", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings),
         // HTTP/1.1 transport on libmicrohttpd: framing, limits, keep-alive, suspend/resume.
         .target(
             name: "MicroHTTP",
-            dependencies: ["CMicroHTTPD", "CLinux", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CMicroHTTPD", "CLinux", "SleepingLock", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
         // The keychaind HTTP API: routes, JSON bodies, the error mapping.
         .target(
@@ -72,7 +79,8 @@ let package = Package(
         .executableTarget(
             name: "keychaind",
             dependencies: [
-                "KeychainAPI", "KeychainCore", "KeychainJSON", "KeychainPostgres", "KeychainSQLite", "KeychainStorage", "CLinux",
+                "KeychainAPI", "KeychainCore", "KeychainJSON", "KeychainLog", "KeychainPostgres", "KeychainSQLite", "KeychainStorage",
+                "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
@@ -106,6 +114,7 @@ let package = Package(
             name: "KeychainCoreTests",
             dependencies: ["KeychainCore", "KeychainStorage", "KeychainCrypto", "KeychainJSON", "TestSupport"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
+        .testTarget(name: "KeychainLogTests", dependencies: ["KeychainLog", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "KeychainAPITests",
             dependencies: ["KeychainAPI", "KeychainCore", "KeychainCrypto", "KeychainJSON", "MicroHTTP", "TestSupport"],

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import SleepingLock
 
 /// Threads that run requests off libmicrohttpd's polling threads: one (serial), or a pool.
 ///
@@ -19,7 +19,8 @@ final class OffloadWorker: Sendable {
         var head = 0
     }
 
-    private let state = Mutex(State())
+    /// Taken by every request handed over and by every worker taking one: a lock whose waiters sleep.
+    private let state = SleepingLock(State())
     private let available = DispatchSemaphore(value: 0)
     private let pending = DispatchGroup()
     private let threads: Int
@@ -33,21 +34,24 @@ final class OffloadWorker: Sendable {
         }
     }
 
-    /// Runs `prepare` then enqueues `job`, both under the lock, unless the worker has stopped.
+    /// Runs `prepare`, then enqueues `job`, unless the worker has stopped.
     ///
     /// `prepare` is where the caller suspends its connection: doing it before the job is
-    /// enqueued guarantees the job's resume can never come before the suspend.
+    /// enqueued guarantees the job's resume can never come before the suspend. It runs outside
+    /// the lock (suspending takes libmicrohttpd's own locks and a system call, and the threads
+    /// waiting for this lock would spin meanwhile); the job's place is taken first, under the
+    /// lock, so `stop()` waits for it.
     /// - Returns: `false`, having run neither, once `stop()` has begun.
     func submit(prepare: () -> Void, job: @escaping @Sendable () -> Void) -> Bool {
         let accepted = state.withLock { state in
-            guard state.accepting else { return false }
-            prepare()
-            pending.enter()
-            state.jobs.append(job)
-            return true
+            if state.accepting { pending.enter() }
+            return state.accepting
         }
-        if accepted { available.signal() }
-        return accepted
+        guard accepted else { return false }
+        prepare()
+        state.withLock { $0.jobs.append(job) }
+        available.signal()
+        return true
     }
 
     /// Refuses further jobs, returns once every job already submitted has finished, and lets

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KeychainCore
+import KeychainLog
 import KeychainJSON
 import KeychainCrypto
 import KeychainPostgres
@@ -166,8 +167,9 @@ func writePrivateFile(_ path: String, _ contents: String) throws {
     guard write(fd, bytes, bytes.count) == bytes.count else { throw ValidationError("cannot write \(path)") }
 }
 
+/// A logger writing to standard error through the buffered writer (flushed at exit and on SIGHUP).
 func makeLogger(level: String?) -> Logger {
-    var logger = Logger(label: "keychaind")
+    var logger = Logger(label: "keychaind") { label in BufferedLogHandler(label: label, writer: .standardError) }
     logger.logLevel = level.flatMap(Logger.Level.init(rawValue:)) ?? .info
     return logger
 }

@@ -5,6 +5,7 @@ import Foundation
 import KeychainAPI
 import KeychainCore
 import KeychainCrypto
+import KeychainLog
 import Logging
 import MicroHTTP
 
@@ -177,17 +178,20 @@ enum Hardening {
     }
 }
 
-/// SIGTERM and SIGINT shut down cleanly; SIGUSR1 locks the keychain at once ("lock on sleep").
+/// SIGTERM and SIGINT shut down cleanly; SIGUSR1 locks the keychain at once ("lock on sleep");
+/// SIGHUP writes the buffered log lines.
 enum Signals {
     static func run(server: KeychainServer, logger: Logger) {
         let done = DispatchSemaphore(value: 0)
         let queue = DispatchQueue(label: "keychaind.signals")
         var sources: [any DispatchSourceSignal] = []
-        for signalNumber in [SIGTERM, SIGINT, SIGUSR1] {
+        for signalNumber in [SIGTERM, SIGINT, SIGUSR1, SIGHUP] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
             source.setEventHandler {
-                if signalNumber == SIGUSR1 {
+                if signalNumber == SIGHUP {
+                    LogWriter.standardError.flush()
+                } else if signalNumber == SIGUSR1 {
                     try? server.keychain.lock()
                     logger.notice("locked on SIGUSR1")
                 } else {
@@ -202,5 +206,6 @@ enum Signals {
         server.shutdown()
         sources.forEach { $0.cancel() }
         logger.notice("stopped; keys zeroed, store closed")
+        LogWriter.standardError.flush()
     }
 }

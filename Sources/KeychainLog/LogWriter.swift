@@ -1,0 +1,199 @@
+import Dispatch
+import Foundation
+import SleepingLock
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Log lines written in batches by a thread of their own, as nginx's `access_log … buffer=`:
+/// callers append whole lines to a buffer, and the writer hands it to the file descriptor in one
+/// `write` when it holds `flushThreshold` bytes, a second after its first unwritten line, at
+/// once for an urgent line (a warning), and on `flush()` (SIGHUP, exit).
+///
+/// - Lines are never interleaved: each is appended whole, under one lock, and chunks are
+///   written in the order they were taken.
+/// - Memory is bounded: a caller that finds `capacity` bytes waiting writes them itself before
+///   appending (the back-pressure of a slow disk or a full pipe reaches the callers, and no line
+///   is dropped).
+/// - A timestamp is formatted once a second (UTC, so no time-zone file is read per line).
+public final class LogWriter: Sendable {
+    private struct State {
+        var buffer: [UInt8] = []
+        /// When the oldest unwritten line was appended (monotonic nanoseconds); 0 when none.
+        var oldest: UInt64 = 0
+        var stopped = false
+        var second = -1
+        var timestamp: [UInt8] = []
+    }
+
+    /// Where chunks go: a file descriptor, or a test's recorder.
+    public typealias Output = @Sendable ([UInt8]) -> Void
+
+    private let state = SleepingLock(State())
+    /// Held while a chunk is taken and written: chunks reach the output in the order taken.
+    private let writing = SleepingLock(())
+    private let wake = DispatchSemaphore(value: 0)
+    private let stoppedSignal = DispatchSemaphore(value: 0)
+    private let output: Output
+    private let flushThreshold: Int
+    private let capacity: Int
+    private let interval: Duration
+
+    /// The process's standard error, where keychaind logs; flushed when the process exits.
+    public static let standardError: LogWriter = {
+        let writer = LogWriter(fileDescriptor: 2)
+        atexit { LogWriter.standardError.flush() }
+        return writer
+    }()
+
+    public convenience init(fileDescriptor: Int32) {
+        self.init { chunk in Self.writeAll(chunk, to: fileDescriptor) }
+    }
+
+    /// - Parameters:
+    ///   - flushThreshold: buffered bytes that wake the writer.
+    ///   - capacity: buffered bytes past which a caller writes them itself.
+    ///   - interval: the longest a line waits to be written.
+    public init(flushThreshold: Int = 64 << 10, capacity: Int = 256 << 10, interval: Duration = .seconds(1), output: @escaping Output) {
+        self.output = output
+        self.flushThreshold = flushThreshold
+        self.capacity = max(capacity, flushThreshold)
+        self.interval = interval
+        let thread = Thread { [self] in run() }
+        thread.name = "log-writer"
+        thread.start()
+    }
+
+    /// Appends one line: `line` writes its bytes after the timestamp it is handed (`2026-11-24T06:50:37+0000`),
+    /// and a newline follows. `urgent` lines are written at once (by the writer thread).
+    public func append(urgent: Bool = false, _ line: (_ timestamp: [UInt8], _ into: inout [UInt8]) -> Void) {
+        if state.withLock({ $0.buffer.count >= capacity }) { flushNow() }
+        let wakeWriter = state.withLock { state -> Bool in
+            let now = Self.realtimeSecond()
+            if now != state.second {
+                state.second = now
+                state.timestamp = Self.format(now)
+            }
+            let before = state.buffer.count
+            line(state.timestamp, &state.buffer)
+            state.buffer.append(0x0A)
+            if state.oldest == 0 { state.oldest = DispatchTime.now().uptimeNanoseconds }
+            return urgent || (before < flushThreshold && state.buffer.count >= flushThreshold)
+        }
+        if wakeWriter { wake.signal() }
+    }
+
+    /// Writes everything appended so far before returning.
+    public func flush() { flushNow() }
+
+    /// Writes what is buffered and stops the writer thread; later lines are written by their callers.
+    public func stop() {
+        let first = state.withLock { state in
+            defer { state.stopped = true }
+            return !state.stopped
+        }
+        guard first else { return }
+        wake.signal()
+        stoppedSignal.wait()
+        flushNow()
+    }
+
+    private func flushNow() {
+        writing.withLock { _ in
+            let chunk = state.withLock { state -> [UInt8] in
+                state.oldest = 0
+                return state.buffer.isEmpty ? [] : swapBuffer(&state.buffer)
+            }
+            if !chunk.isEmpty { output(chunk) }
+        }
+    }
+
+    /// The buffer's bytes, leaving an empty buffer of the same capacity in its place.
+    private func swapBuffer(_ buffer: inout [UInt8]) -> [UInt8] {
+        var fresh: [UInt8] = []
+        fresh.reserveCapacity(min(buffer.capacity, capacity + flushThreshold))
+        swap(&fresh, &buffer)
+        return fresh
+    }
+
+    private func run() {
+        let intervalNanoseconds = UInt64(interval.components.seconds) * 1_000_000_000
+            + UInt64(interval.components.attoseconds / 1_000_000_000)
+        while true {
+            let (stopped, oldest) = state.withLock { ($0.stopped, $0.oldest) }
+            if stopped {
+                stoppedSignal.signal()
+                return
+            }
+            let now = DispatchTime.now().uptimeNanoseconds
+            if oldest != 0, now &- oldest >= intervalNanoseconds || state.withLock({ $0.buffer.count >= flushThreshold }) {
+                flushNow()
+                continue
+            }
+            // Until the oldest line is due, or a second when there is none; an urgent line or a
+            // full threshold wakes it earlier.
+            let wait = oldest == 0 ? intervalNanoseconds : intervalNanoseconds - (now &- oldest)
+            if wake.wait(timeout: .now() + .nanoseconds(Int(min(wait, intervalNanoseconds)))) == .success {
+                flushNow()
+            }
+        }
+    }
+
+    private static func writeAll(_ chunk: [UInt8], to fileDescriptor: Int32) {
+        chunk.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0, errno == EINTR {
+                    continue
+                } else {
+                    return  // a closed or failing log: the lines are lost, never the request
+                }
+            }
+        }
+    }
+
+    private static func realtimeSecond() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME_COARSE, &now)
+        return now.tv_sec
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS+0000`.
+    static func format(_ second: Int) -> [UInt8] {
+        var time = time_t(second)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        var text: [UInt8] = []
+        text.reserveCapacity(24)
+        func put(_ value: Int32, _ digits: Int) {
+            var divisor: Int32 = 1
+            for _ in 1..<digits { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                text.append(UInt8(48 + (rest / divisor) % 10))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        put(parts.tm_year + 1900, 4)
+        text.append(UInt8(ascii: "-"))
+        put(parts.tm_mon + 1, 2)
+        text.append(UInt8(ascii: "-"))
+        put(parts.tm_mday, 2)
+        text.append(UInt8(ascii: "T"))
+        put(parts.tm_hour, 2)
+        text.append(UInt8(ascii: ":"))
+        put(parts.tm_min, 2)
+        text.append(UInt8(ascii: ":"))
+        put(parts.tm_sec, 2)
+        text.append(contentsOf: "+0000".utf8)
+        return text
+    }
+}
