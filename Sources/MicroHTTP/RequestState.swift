@@ -28,6 +28,8 @@ final class RequestState: Sendable {
         var body: [UInt8] = []
         /// Body bytes seen so far, counted even when they are discarded.
         var received = 0
+        /// The request was deferred (`ServerContext.deferred` was entered for it).
+        var deferred = false
         /// A deferred request's connection was suspended: its reply must resume it.
         var suspended = false
     }

@@ -19,8 +19,9 @@ final class ServerContext: Sendable {
     let pool: OffloadWorker
     /// Entered when a request's state is created, left when libmicrohttpd completes it.
     let inFlight = DispatchGroup()
-    /// Entered when a request is deferred, left once its reply has resumed its connection:
-    /// `MHD_stop_daemon` must not run while a connection is suspended.
+    /// Entered when a request is deferred, left when libmicrohttpd completes it (its reply sent,
+    /// or its connection closed): `MHD_stop_daemon` must not run while a connection is
+    /// suspended, nor close a resumed one before its reply is out.
     let deferred = DispatchGroup()
     /// Set by `shutdown()`: from then on every response closes its connection.
     let isShuttingDown = Atomic(false)
@@ -68,7 +69,8 @@ final class ServerContext: Sendable {
     func complete(requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
         guard let opaque = requestContext.pointee else { return }
         requestContext.pointee = nil
-        Unmanaged<RequestState>.fromOpaque(opaque).release()
+        let state = Unmanaged<RequestState>.fromOpaque(opaque).takeRetainedValue()
+        if state.progress.withLock({ $0.deferred }) { deferred.leave() }
         inFlight.leave()
     }
 
@@ -194,17 +196,17 @@ final class ServerContext: Sendable {
         _ request: HTTPRequest, plan: (any HTTPPlan)?, state: RequestState, connection: OpaquePointer
     ) -> MHD_Result {
         let handle = SuspendedConnection(pointer: connection)
-        let deferred = self.deferred
         deferred.enter()
-        state.progress.withLock { $0.phase = .offloaded(nil) }
+        state.progress.withLock { progress in
+            progress.phase = .offloaded(nil)
+            progress.deferred = true
+        }
         responder.respond(to: request, plan: plan) { response in
             let suspended = state.progress.withLock { progress in
                 progress.phase = .offloaded(response)
                 return progress.suspended
             }
-            // Resumed before the group is left, so that shutdown never stops a suspended connection.
             if suspended { MHD_resume_connection(handle.pointer) }
-            deferred.leave()
         }
         let reply = state.progress.withLock { progress -> HTTPResponse? in
             if case .offloaded(let response?) = progress.phase {
