@@ -5,9 +5,20 @@ import MicroHTTP
 extension KeychainResponder {
     /// `POST /v1/items`: 201 with `Location` and `ETag`.
     func add(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
-        let result = try keychain.add(QueryParser.parse(Self.bodyObject(request)), token: token)
-        return Self.items(
-            201, [result], headers: [(name: "Location", value: "/v1/items/\(result.persistentRef)"), Self.etag(result)])
+        Self.added(try keychain.add(QueryParser.parse(Self.bodyObject(request)), token: token))
+    }
+
+    /// `POST /v1/items` answered through `reply` once the item is durable.
+    func add(_ request: HTTPRequest, _ token: AccessToken, reply: @escaping @Sendable (Result<HTTPResponse, KeychainError>) -> Void) {
+        let query: ItemQuery
+        do { query = try QueryParser.parse(Self.bodyObject(request)) } catch {
+            return reply(.failure(error))
+        }
+        keychain.add(query, token: token) { outcome in reply(outcome.map(Self.added)) }
+    }
+
+    static func added(_ result: ItemResult) -> HTTPResponse {
+        items(201, [result], headers: [(name: "Location", value: "/v1/items/\(result.persistentRef)"), etag(result)])
     }
 
     /// `GET /v1/items` (URL parameters or a JSON body) and `POST /v1/items/search`.

@@ -56,10 +56,13 @@ public final class KeychainResponder: HTTPResponder {
                 APIError.methodNotAllowed(head.method, template: route.template, allowed: route.methods)))
         }
         let execution: HTTPExecution =
-            route.runsKDF
-            ? .serialWorker
-            : route.writes(method: head.method)
-                ? .workerPool : route.searches(method: head.method) && keychain.answersSearchesLater ? .deferred : .pollingThread
+            if route.runsKDF {
+                .serialWorker
+            } else if keychain.answersLater, route.answersLater(method: head.method) {
+                .deferred
+            } else {
+                route.writes(method: head.method) ? .workerPool : .pollingThread
+            }
         if route.isPublic || (route == .keychain && keychain.state == .uninitialized) {
             if route == .unlock, let wait = unlockLimiter.acquire(client(head), now: clock.now()) {
                 return .refuse(finish(head, template: route.template, token: nil,
@@ -87,8 +90,8 @@ public final class KeychainResponder: HTTPResponder {
         return finish(request.head, template: plan.route.template, token: plan.token, response)
     }
 
-    /// Searches reply when the store has read (several requests share a database round trip);
-    /// other routes at once.
+    /// Searches reply when the store has read, adds when it has committed (several requests
+    /// share a database round trip); other routes at once.
     public func respond(to request: HTTPRequest, plan: (any HTTPPlan)?, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         guard let plan = Self.plan(plan) else {
             return reply(APIError.response(.notAvailable("request: answered without its preflight")))
@@ -102,12 +105,13 @@ public final class KeychainResponder: HTTPResponder {
             }
             reply(finish(head, template: plan.route.template, token: plan.token, response))
         }
-        let search: SearchRequest
+        if let token = plan.token, plan.route == .items, head.method == "POST" {
+            return add(request, token, reply: answer)
+        }
         do {
-            guard let token = plan.token, let found = try searchRequest(plan.route, request) else {
+            guard let token = plan.token, let search = try searchRequest(plan.route, request) else {
                 return answer(Result { () throws(KeychainError) in try handle(plan.route, request, token: plan.token) })
             }
-            search = found
             keychain.search(search.query, token: token) { outcome in answer(outcome.map(search.response)) }
         } catch {
             answer(.failure(error))

@@ -49,11 +49,11 @@ enum Route: Sendable, Equatable {
     /// Whether the route runs Argon2id (~0.5 s): it must run off the polling threads.
     var runsKDF: Bool { self == .unlock || self == .passphrase }
 
-    /// Whether `method` on this route is an item search (SecItemCopyMatching), which a store on
-    /// a server may answer later.
-    func searches(method: String) -> Bool {
+    /// Whether `method` on this route is an item search (SecItemCopyMatching) or add
+    /// (SecItemAdd), which a store on a server may answer later.
+    func answersLater(method: String) -> Bool {
         switch (self, method) {
-        case (.items, "GET"), (.itemsSearch, "POST"), (.item, "GET"): true
+        case (.items, "GET"), (.itemsSearch, "POST"), (.item, "GET"), (.items, "POST"): true
         default: false
         }
     }

@@ -9,6 +9,36 @@ extension Keychain {
     /// Adds an item (SecItemAdd). Returns the new item shaped by the query's return keys
     /// (attributes and ref when there are none).
     public func add(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> ItemResult {
+        let (record, barrier) = try addedRecord(query, token: token)
+        do { try store.add(record) } catch { throw duplicateOrFailure(error, record) }
+        return try shape(record, query: query, barrier: barrier, secret: query.valueData)
+    }
+
+    /// `add`, answered through `completion` once durable: at once, or later on the store's
+    /// thread when `answersLater` (a store on a server commits the adds of many requests together).
+    public func add(
+        _ query: ItemQuery, token: AccessToken, completion: @escaping @Sendable (Result<ItemResult, KeychainError>) -> Void
+    ) {
+        let record: ItemRecord
+        let barrier: Barrier
+        do { (record, barrier) = try addedRecord(query, token: token) } catch {
+            completion(.failure(error))
+            return
+        }
+        store.add(record) { [self] outcome in
+            completion(
+                Result { () throws(KeychainError) in
+                    do { try outcome.get() } catch { throw duplicateOrFailure(error, record) }
+                    return try shape(record, query: query, barrier: barrier, secret: query.valueData)
+                })
+        }
+    }
+
+    /// Whether `add` and `search` with a completion may answer later, on another thread.
+    public var answersLater: Bool { store.answersLater }
+
+    /// The sealed record an add writes, after checking the query, the token and the lock.
+    private func addedRecord(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> (ItemRecord, Barrier) {
         try require(.write, token, for: "add")
         try query.check(for: .add)
         let barrier = try barrier()
@@ -36,17 +66,20 @@ extension Keychain {
             item.record.secret = try seal(secret, for: item, barrier: barrier)
         }
         try item.reseal(barrier: barrier)
-        let record = item.record
+        return (item.record, barrier)
+    }
+
+    /// A failed add's error: errSecDuplicateItem with the colliding item's reference (it shares
+    /// the primary key, group included, so the caller may see it), or the store's failure.
+    private func duplicateOrFailure(_ error: any Error, _ record: ItemRecord) -> KeychainError {
+        let error = map(error)
+        guard error.status == KeychainError.duplicateItem(persistentRef: nil).status else { return error }
         do {
-            try store.add(record)
-        } catch {
-            let error = map(error)
-            guard error.status == KeychainError.duplicateItem(persistentRef: nil).status else { throw error }
-            // The colliding item shares the primary key, group included: the caller may see it.
             let existing = try snapshot { try $0.item(primaryKey: record.primaryKey) }
-            throw .duplicateItem(persistentRef: existing.map { PersistentRef.encode($0.ref) })
+            return .duplicateItem(persistentRef: existing.map { PersistentRef.encode($0.ref) })
+        } catch {
+            return error
         }
-        return try shape(record, query: query, barrier: barrier, secret: query.valueData)
     }
 
     // MARK: SecItemCopyMatching
@@ -60,7 +93,7 @@ extension Keychain {
     }
 
     /// `search`, answered through `completion`: at once, or later on the store's thread when
-    /// `answersSearchesLater` (a store on a server batches the searches of many requests).
+    /// `answersLater` (a store on a server batches the searches of many requests).
     public func search(
         _ query: ItemQuery, token: AccessToken,
         completion: @escaping @Sendable (Result<[ItemResult], KeychainError>) -> Void
@@ -80,9 +113,6 @@ extension Keychain {
                 })
         }
     }
-
-    /// Whether `search(_:token:completion:)` may answer later, on another thread.
-    public var answersSearchesLater: Bool { store.answersReadsLater }
 
     /// What a search reads: checks the query and the token's capabilities first.
     private func searchFilter(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> (ItemFilter, Barrier) {

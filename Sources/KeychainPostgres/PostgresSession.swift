@@ -57,41 +57,55 @@ final class PostgresSession: StoreWriter {
     private static func insertSQL(onConflict: String) -> String {
         """
         WITH i AS (
-            INSERT INTO items (ref, class, grp, pdmn, sync, cdat, mdat, version, pk, attrs, secret)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \(onConflict) RETURNING id
+            INSERT INTO items (ref, class, grp, pdmn, sync, cdat, mdat, version, pk, attrs, secret, digests)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \(onConflict) RETURNING id
         ), l AS (
             INSERT INTO lookups (digest, item_id) SELECT d, i.id FROM i, unnest($12::bytea[]) AS d
-            ON CONFLICT DO NOTHING
         )
         SELECT id FROM i
         """
     }
 
+    /// The item's columns, then its lookup digests, each once: the new item has none yet, so
+    /// they go in without `ON CONFLICT`, whose check is an index probe per digest.
     static func insertBindings(_ item: ItemRecord) -> [PGValue] {
-        bindings(item) + [.byteaArray(item.lookups)]
+        bindings(item) + [.byteaArray(distinct(item.lookups))]
     }
 
-    /// The item and its lookup digests in one statement. Its parts see one snapshot, so the
-    /// digests it keeps are not deleted (and re-inserting them does nothing), those it drops are,
-    /// and the new ones are inserted.
+    /// The digests, each once (a folded value can equal the value itself).
+    private static func distinct(_ digests: [[UInt8]]) -> [[UInt8]] {
+        var seen = Set<[UInt8]>()
+        return digests.filter { seen.insert($0).inserted }
+    }
+
+    /// The item and its lookup digests in one statement. Its parts see one snapshot, so the old
+    /// digests they read are the item's before the update: those it drops are deleted, and those
+    /// it adds are inserted.
     func replace(_ item: ItemRecord) throws(StorageError) {
         try connection.run(
             """
-            WITH u AS (
+            WITH old AS (
+                SELECT unnest(digests) AS d FROM items WHERE id = $12
+            ), u AS (
                 UPDATE items SET ref = $1, class = $2, grp = $3, pdmn = $4, sync = $5, cdat = $6, mdat = $7,
-                    version = $8, pk = $9, attrs = $10, secret = $11 WHERE id = $12
-            ), d AS (
-                DELETE FROM lookups WHERE item_id = $12 AND digest <> ALL($13::bytea[])
+                    version = $8, pk = $9, attrs = $10, secret = $11, digests = $13 WHERE id = $12
+            ), gone AS (
+                DELETE FROM lookups WHERE item_id = $12 AND digest IN (SELECT d FROM old) AND digest <> ALL($13::bytea[])
             )
-            INSERT INTO lookups (digest, item_id) SELECT d, $12 FROM unnest($13::bytea[]) AS d ON CONFLICT DO NOTHING
-            """, Self.bindings(item) + [.int(item.rowID), .byteaArray(item.lookups)])
+            INSERT INTO lookups (digest, item_id)
+                SELECT d, $12 FROM unnest($13::bytea[]) AS d WHERE d NOT IN (SELECT d FROM old)
+            """, Self.bindings(item) + [.int(item.rowID), .byteaArray(Self.distinct(item.lookups))])
     }
 
+    /// The items and their lookup digests, found by their primary key (digest, item_id).
     func delete(rowIDs: [Int64]) throws(StorageError) {
         guard !rowIDs.isEmpty else { return }
         try connection.run(
             """
-            WITH l AS (DELETE FROM lookups WHERE item_id = ANY($1::int8[]))
+            WITH l AS (
+                DELETE FROM lookups USING (SELECT id, unnest(digests) AS d FROM items WHERE id = ANY($1::int8[])) x
+                WHERE lookups.digest = x.d AND lookups.item_id = x.id
+            )
             DELETE FROM items WHERE id = ANY($1::int8[])
             """, [.int8Array(rowIDs)])
     }

@@ -1,3 +1,4 @@
+import Dispatch
 public import KeychainStorage
 import Synchronization
 
@@ -23,8 +24,10 @@ public final class PostgresStore: KeychainStore {
     private let writer = Mutex<PGConnection?>(nil)
     private let readers = Mutex<[PGConnection]>([])
     private let closed = Atomic<Bool>(false)
-    private let groupCommit = GroupCommit<WriteJob>()
-    private let reads: PipelinedReads
+    private let groupCommit = GroupCommit()
+    /// Searches and adds of every request, each kind in batches on a connection of its own.
+    private let searches: BatchingThreads<Search>
+    private let adds: BatchingThreads<Add>
 
     /// The advisory lock key every write transaction takes: "kcdwrite" as eight bytes.
     static let writeLockKey: Int64 = 0x6B63_6477_7269_7465
@@ -36,7 +39,13 @@ public final class PostgresStore: KeychainStore {
         try PGConnection.refusePassword(in: url)
         self.url = url
         self.password = password
-        reads = PipelinedReads { () throws(StorageError) in try PGConnection(url: url, password: password) }
+        let connect = { @Sendable () throws(StorageError) in try PGConnection(url: url, password: password) }
+        searches = BatchingThreads(
+            name: "postgres-searches", threads: 1, handle: { batch, connection in Self.answer(batch, on: &connection, connect: connect) },
+            refuse: { $0.completion(.failure(.unavailable("store is closed"))) })
+        adds = BatchingThreads(
+            name: "postgres-adds", threads: 2, handle: { batch, connection in Self.commit(batch, on: &connection, connect: connect) },
+            refuse: { $0.completion(.failure(.unavailable("store is closed"))) })
         let connection = try connect()
         try PostgresMigrations.apply(on: connection)
         writer.withLock { $0 = connection }
@@ -47,7 +56,8 @@ public final class PostgresStore: KeychainStore {
 
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        reads.close()
+        searches.close()
+        adds.close()
         readers.withLock { $0.removeAll() }
         writer.withLock { $0 = nil }
     }
@@ -72,35 +82,42 @@ public final class PostgresStore: KeychainStore {
         return try PostgresSession(connection: connection).items(matching: filter)
     }
 
-    /// Queued for the reads' thread, which sends every queued search in one round trip
-    /// (`PipelinedReads`); `completion` runs there.
+    /// Queued for the searches' thread, which sends every queued search in one round trip;
+    /// `completion` runs there.
     public func items(
         matching filter: ItemFilter, completion: @escaping @Sendable (Result<[ItemRecord], StorageError>) -> Void
     ) {
-        reads.submit(filter, completion: completion)
+        searches.submit(Search(filter: filter, completion: completion))
     }
 
-    public var answersReadsLater: Bool { true }
-
-    /// A queued write: a body of `StoreWriter` calls, or an item to add, which needs no answer
-    /// from the database before the batch's COMMIT and so travels in its pipeline.
-    enum WriteJob {
-        case body(WriteBody)
-        case add(ItemRecord)
+    /// Queued for the adds' thread, which commits every queued add in one transaction and one
+    /// round trip, with no write lock (see `commit(_:on:connect:)`); `completion` runs there,
+    /// after the COMMIT.
+    public func add(_ item: ItemRecord, completion: @escaping @Sendable (Result<Void, StorageError>) -> Void) {
+        adds.submit(Add(item: item, completion: completion))
     }
+
+    /// Durable when it returns: the add's batch has committed.
+    public func add(_ item: ItemRecord) throws {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<Void, StorageError>?>(nil)
+        add(item) { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        try outcome.withLock { $0! }.get()
+    }
+
+    public var answersLater: Bool { true }
 
     /// Durable when it returns. Concurrent callers are committed together (see `GroupCommit`):
     /// one transaction for the batch, each body in a savepoint of its own.
     public func write<T>(_ body: @escaping (any StoreWriter) throws -> T) throws -> T {
-        try groupCommit.submit(.body({ try body($0) })) { batch in self.commit(batch) }
+        try groupCommit.submit(body) { batch in self.commit(batch) }
     }
 
-    /// Durable when it returns. Committed with concurrent writes, in the batch's first round trip.
-    public func add(_ item: ItemRecord) throws {
-        try groupCommit.submit(.add(item)) { batch in self.commit(batch) } as Void
-    }
-
-    private func commit(_ batch: [GroupCommit<WriteJob>.Pending]) {
+    private func commit(_ batch: [GroupCommit.Pending]) {
         writer.withLock { slot in
             do {
                 guard !closed.load(ordering: .acquiring) else { throw StorageError.unavailable("store is closed") }
@@ -118,55 +135,16 @@ public final class PostgresStore: KeychainStore {
         }
     }
 
-    /// One transaction for the batch. The first round trip carries BEGIN, the write lock and
-    /// every add (`ON CONFLICT (pk) DO NOTHING`: no row back is a duplicate), and the COMMIT
-    /// too when the batch has nothing else; the bodies follow, each in a savepoint of its own,
-    /// with one more round trip each. An add the database refused with an error aborts the
-    /// transaction: then the whole batch runs again, each add as a body, for each its own outcome.
-    private func run(_ batch: [GroupCommit<WriteJob>.Pending], on connection: PGConnection) throws {
-        var adds: [(GroupCommit<WriteJob>.Pending, ItemRecord)] = []
-        var bodies: [(GroupCommit<WriteJob>.Pending, WriteBody)] = []
-        for pending in batch {
-            switch pending.job {
-            case .add(let item): adds.append((pending, item))
-            case .body(let body): bodies.append((pending, body))
-            }
-        }
-        var statements: [PGConnection.PipelinedStatement] = [
-            .unprepared("BEGIN"), .unprepared("SELECT pg_advisory_xact_lock($1)", [.int(Self.writeLockKey)]),
-        ]
-        statements += adds.map { .prepared(PostgresSession.insertSkippingDuplicateSQL, PostgresSession.insertBindings($0.1)) }
-        statements.append(.unprepared(bodies.isEmpty ? "COMMIT" : "SAVEPOINT write"))
-        let results = try connection.pipeline(statements)
-        guard results.allSatisfy({ if case .success? = $0 { true } else { false } }) else {
-            if let failure = results.lazy.compactMap({ $0 }).first, case .failure(let error) = failure, !connection.isHealthy {
-                throw error
-            }
-            try connection.execute("ROLLBACK")
-            try run(bodies + adds.map { pending, item in (pending, { try $0.insert(item) }) }, on: connection)
-            return
-        }
-        for (n, (pending, _)) in adds.enumerated() {
-            pending.result = try results[2 + n]!.get().rows == 1 ? .success(()) : .failure(StorageError.uniqueViolation)
-        }
-        guard !bodies.isEmpty else { return }
-        try run(bodies, on: connection, begun: true)
-    }
-
-    /// The bodies in one transaction, each in a savepoint of its own. Transaction control
+    /// One transaction for the batch, each body in a savepoint of its own. Transaction control
     /// travels with its neighbours, several statements in one round trip: per body, its own
-    /// statements and one more. `begun`: the transaction, its lock and the first savepoint are in place.
-    private func run(
-        _ bodies: [(GroupCommit<WriteJob>.Pending, WriteBody)], on connection: PGConnection, begun: Bool = false
-    ) throws {
+    /// statements and one more.
+    private func run(_ batch: [GroupCommit.Pending], on connection: PGConnection) throws {
         let session = PostgresSession(connection: connection)
-        if !begun {
-            try connection.execute("BEGIN; SELECT pg_advisory_xact_lock(\(Self.writeLockKey)); SAVEPOINT write")
-        }
-        for (index, (pending, body)) in bodies.enumerated() {
-            let next = index == bodies.count - 1 ? "COMMIT" : "SAVEPOINT write"
+        try connection.execute("BEGIN; SELECT pg_advisory_xact_lock(\(Self.writeLockKey)); SAVEPOINT write")
+        for (index, pending) in batch.enumerated() {
+            let next = index == batch.count - 1 ? "COMMIT" : "SAVEPOINT write"
             do {
-                pending.result = .success(try body(session))
+                pending.result = .success(try pending.body(session))
             } catch {
                 // A body that failed because the connection did fails the batch.
                 guard connection.isHealthy else { throw error }

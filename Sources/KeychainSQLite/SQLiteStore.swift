@@ -23,7 +23,7 @@ public final class SQLiteStore: KeychainStore {
     private let writer: Mutex<SQLiteConnection?>
     private let readers: Mutex<[SQLiteConnection]>
     private let closed = Atomic<Bool>(false)
-    private let groupCommit = GroupCommit<WriteBody>()
+    private let groupCommit = GroupCommit()
     private let checkpointer: WALCheckpointer
     /// Commits so far: raised after each COMMIT returns, before any writer is answered.
     private let generation = Atomic<UInt64>(0)
@@ -98,11 +98,11 @@ public final class SQLiteStore: KeychainStore {
     /// Durable when it returns. Concurrent callers are committed together (see `GroupCommit`):
     /// one transaction and one fsync for the batch, each body in a savepoint of its own.
     public func write<T>(_ body: @escaping (any StoreWriter) throws -> T) throws -> T {
-        try groupCommit.submit({ try body($0) }) { batch in self.commit(batch) }
+        try groupCommit.submit(body) { batch in self.commit(batch) }
     }
 
     /// Runs `batch` in one transaction on the writer connection and records each outcome.
-    private func commit(_ batch: [GroupCommit<WriteBody>.Pending]) {
+    private func commit(_ batch: [GroupCommit.Pending]) {
         writer.withLock { slot in
             guard let connection = slot, !closed.load(ordering: .acquiring) else {
                 for pending in batch { pending.result = .failure(StorageError.unavailable("store is closed")) }
@@ -114,7 +114,7 @@ public final class SQLiteStore: KeychainStore {
                 for pending in batch {
                     try connection.statement("SAVEPOINT write").run([])
                     do {
-                        pending.result = .success(try pending.job(session))
+                        pending.result = .success(try pending.body(session))
                         try connection.statement("RELEASE write").run([])
                     } catch {
                         pending.result = .failure(error)

@@ -9,18 +9,15 @@ import Synchronization
 /// savepoint; the others commit. Nobody is woken before the COMMIT has returned, so every
 /// acknowledged write is durable. The leader then hands leadership to the oldest waiting caller
 /// (if any), so no caller serves others' writes for longer than its own batch.
-///
-/// A job is a body to run (`StoreWriter` calls) or, for a store that knows other kinds of
-/// write, what its `commit` makes of them (PostgreSQL pipelines plain inserts).
-package final class GroupCommit<Job>: Sendable {
-    /// One queued job and its outcome. `@unchecked Sendable`: `result` is written by the leader
+package final class GroupCommit: Sendable {
+    /// One queued body and its outcome. `@unchecked Sendable`: `result` is written by the leader
     /// before it signals `wake`, and read by the owner only after `wake` returns.
     package final class Pending: @unchecked Sendable {
-        package let job: Job
+        package let body: (any StoreWriter) throws -> Any
         package var result: Result<Any, any Error>?
         let wake = DispatchSemaphore(value: 0)
 
-        init(_ job: Job) { self.job = job }
+        init(_ body: @escaping (any StoreWriter) throws -> Any) { self.body = body }
     }
 
     private struct State {
@@ -35,10 +32,12 @@ package final class GroupCommit<Job>: Sendable {
         self.maxBatch = maxBatch
     }
 
-    /// Queues `job` and returns its result once its batch has committed (or its error).
+    /// Queues `body` and returns its result once its batch has committed (or its error).
     /// `commit` runs one batch in one transaction; it is only ever called by one leader at a time.
-    package func submit<T>(_ job: Job, commit: ([Pending]) -> Void) throws -> T {
-        let mine = Pending(job)
+    package func submit<T>(
+        _ body: @escaping (any StoreWriter) throws -> T, commit: ([Pending]) -> Void
+    ) throws -> T {
+        let mine = Pending { try body($0) }
         let leads = state.withLock { state in
             state.queue.append(mine)
             guard !state.leading else { return false }
@@ -70,6 +69,3 @@ package final class GroupCommit<Job>: Sendable {
         next?.wake.signal()
     }
 }
-
-/// The job of a store whose writes are all bodies.
-package typealias WriteBody = (any StoreWriter) throws -> Any

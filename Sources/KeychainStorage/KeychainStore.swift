@@ -48,9 +48,12 @@ public protocol KeychainStore: Sendable {
     /// `items(matching:)`, answered through `completion`, which may run later and on another
     /// thread: a store on a server batches the searches of many requests into one round trip.
     func items(matching filter: ItemFilter, completion: @escaping @Sendable (Result<[ItemRecord], StorageError>) -> Void)
-    /// Whether `items(matching:completion:)` answers later, so that a caller should not wait for
-    /// it on a thread that serves other requests too. `false`: it answers before returning.
-    var answersReadsLater: Bool { get }
+    /// `add(_:)`, answered through `completion` once durable, which may run later and on
+    /// another thread: a store on a server batches the adds of many requests into one round trip.
+    func add(_ item: ItemRecord, completion: @escaping @Sendable (Result<Void, StorageError>) -> Void)
+    /// Whether the calls with a completion answer later, so that a caller should not wait for
+    /// them on a thread that serves other requests too. `false`: they answer before returning.
+    var answersLater: Bool { get }
     /// Adds one item, durably when it returns, in a transaction of its own (which a store may
     /// share with concurrent writes); `uniqueViolation` when its primary key exists.
     func add(_ item: ItemRecord) throws
@@ -71,10 +74,17 @@ extension KeychainStore {
         completion(Result { () throws(StorageError) in try items(matching: filter) })
     }
 
-    public var answersReadsLater: Bool { false }
+    public var answersLater: Bool { false }
 
     /// A write of one insert.
     public func add(_ item: ItemRecord) throws {
         _ = try write { try $0.insert(item) }
+    }
+
+    /// At once, on the caller's thread.
+    public func add(_ item: ItemRecord, completion: @escaping @Sendable (Result<Void, StorageError>) -> Void) {
+        completion(Result { () throws(StorageError) in
+            do { try add(item) } catch let error as StorageError { throw error } catch { throw .failed("\(error)") }
+        })
     }
 }

@@ -1,5 +1,5 @@
 import Dispatch
-import KeychainPostgres
+@testable import KeychainPostgres
 import KeychainStorage
 import Synchronization
 import TestSupport
@@ -28,8 +28,8 @@ import Testing
         #expect(stores.withLock { $0.count } == 8)
         stores.withLock { $0.forEach { $0.close() } }
         let database = String(url.split(separator: "/").last ?? "")
-        #expect(try server.execute("SELECT count(*) FROM keychaind_schema", database: database) == "1")
-        #expect(try server.execute("SELECT max(version) FROM keychaind_schema", database: database) == "1")
+        #expect(try server.execute("SELECT count(*) FROM keychaind_schema", database: database) == "2")
+        #expect(try server.execute("SELECT max(version) FROM keychaind_schema", database: database) == "2")
     }
 
     /// A password in the URL (its user part, a parameter, a keyword) is refused before any
@@ -83,5 +83,38 @@ import Testing
         }
         #expect(writeRefusals <= 1 && readRefusals <= 1)
         #expect(try store.read { try $0.meta("k") } == [2])
+    }
+
+    /// A database written by the first schema (lookups found by an index on their item) opens
+    /// under the second: each item's digests are copied to it, and a replace or a delete then
+    /// removes exactly that item's lookups.
+    @Test func theSecondMigrationKeepsEveryLookup() throws {
+        let server = try PostgresServer.shared
+        let url = try server.createDatabase()
+        let database = String(url.split(separator: "/").last ?? "")
+        try server.execute(
+            "CREATE TABLE keychaind_schema (version bigint NOT NULL); \(PostgresMigrations.steps[0]); INSERT INTO keychaind_schema VALUES (1)",
+            database: database)
+        for n in 1...2 {
+            try server.execute(
+                """
+                WITH i AS (INSERT INTO items (ref, class, grp, pdmn, sync, cdat, mdat, version, pk, attrs, secret)
+                    VALUES ('\\x0\(n)', 1, '\\x01', 1, 0, 1, 1, 1, '\\x0\(n)aa', '\\x0\(n)', NULL) RETURNING id)
+                INSERT INTO lookups (digest, item_id) SELECT d, i.id FROM i, unnest(ARRAY['\\x0a', '\\x1\(n)']::bytea[]) AS d
+                """, database: database)
+        }
+        let store = try PostgresStore(url: url)
+        defer { store.close() }
+        #expect(try server.execute("SELECT count(*) FROM pg_indexes WHERE indexname = 'lookups_item'", database: database) == "0")
+        let both = try store.items(matching: ItemFilter(lookups: [[0x0A]]))
+        #expect(both.map(\.ref) == [[0x01], [0x02]])
+
+        var first = both[0]
+        first.lookups = [[0x1B], [0x0C]]
+        try store.write { try $0.replace(first) }
+        try store.write { try $0.delete(rowIDs: [both[1].rowID]) }
+        #expect(try store.items(matching: ItemFilter(lookups: [[0x0A]])).isEmpty)
+        #expect(try store.items(matching: ItemFilter(lookups: [[0x0C]])).map(\.ref) == [[0x01]])
+        #expect(try server.execute("SELECT string_agg(encode(digest, 'hex'), ',' ORDER BY digest) FROM lookups", database: database) == "0c,1b")
     }
 }

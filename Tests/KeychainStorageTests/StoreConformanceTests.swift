@@ -236,6 +236,35 @@ import Testing
         #expect(expected.contains { !$0.isEmpty } && expected.contains(where: \.isEmpty))
     }
 
+    /// Adds answered through completions, from many threads at once: each answers once, a
+    /// primary key that exists is `uniqueViolation`, and of two adds of one key one is added.
+    @Test(arguments: StoreBackend.all)
+    func addsThroughCompletionsAnswerEachOnce(backend: StoreBackend) throws {
+        let b = try TestStore(backend)
+        try b.store.add(StoreConformanceTests.record(100))
+        let outcomes = Mutex<[Int: [Result<Void, StorageError>]]>([:])
+        let done = DispatchGroup()
+        let store = b.store
+        DispatchQueue.concurrentPerform(iterations: 60) { n in
+            var record = StoreConformanceTests.record(UInt8(n))
+            if n == 7 { record.primaryKey = StoreConformanceTests.record(100).primaryKey }
+            if n >= 50 { record.primaryKey = StoreConformanceTests.record(UInt8(n - 10)).primaryKey }  // twin of n - 10
+            done.enter()
+            store.add(record) { result in
+                outcomes.withLock { $0[n, default: []].append(result) }
+                done.leave()
+            }
+        }
+        try #require(done.wait(timeout: .now() + 30) == .success)
+        let all = outcomes.withLock { $0 }
+        #expect(all.count == 60 && all.values.allSatisfy { $0.count == 1 })
+        func added(_ n: Int) -> Bool { (try? all[n]?.first?.get()) != nil }
+        #expect(!added(7))
+        #expect(all[7]?.first.map { if case .failure(.uniqueViolation) = $0 { true } else { false } } == true)
+        for n in 50..<60 { #expect(added(n) != added(n - 10), "twins \(n - 10) and \(n)") }
+        #expect(try b.store.read { try $0.countItems(matching: ItemFilter()) } == 1 + 60 - 1 - 10)
+    }
+
     /// A search queued after a write was acknowledged sees it.
     @Test(arguments: StoreBackend.all)
     func aSearchSeesTheWritesAcknowledgedBeforeIt(backend: StoreBackend) throws {
