@@ -260,7 +260,7 @@ def build(runs, facts):
                   f"16 connections ≤ 0.5 × 1; measured {ratio:.2f}× (median of {len(one)})", verdict(ratio <= 0.5))
 
     b_pg, b_pg2, c_pg, c_pg2 = Series(runs, "Bpg"), Series(runs, "Bpg2"), Series(runs, "Cpg"), Series(runs, "Cpg2")
-    ps, pi = Series(runs, "PS"), Series(runs, "PI")
+    ps, pi, pa = Series(runs, "PS"), Series(runs, "PI"), Series(runs, "PA")
     if b_pg.measured:
         pg_items = int(facts.get("pg_items", "0"))
         version = facts.get("postgres_version", "?")
@@ -281,9 +281,14 @@ def build(runs, facts):
         table.add("PI", "pgbench single-row INSERT (16-byte unique key, 150-byte payload), own transaction, "
                   "16 connections", per_second(pi.rate, "tx/s"), "", "", "", "(the engine's durable-insert ceiling)",
                   pi.failure() or "info")
+        table.add("PA", "pgbench: what one add writes (an item row and its 5 lookup digests, keychaind's schema), "
+                  "own transaction, 16 connections", per_second(pa.rate, "tx/s"), "", "", "",
+                  "(the engine's ceiling for the same work)", pa.failure() or "info")
         throughput, _, pairs = paired(c_pg, pi)
+        same_work, _, _ = paired(c_pg, pa)
         table.add("Cpg", "C on PostgreSQL: adds to one replica", per_second(c_pg.rate, "adds/s"), ms(c_pg.p50),
-                  ms(c_pg.p99), cpu_text(c_pg), f"≥ 0.5 × PI, measured {times(throughput)} ({pairs} pairs)",
+                  ms(c_pg.p99), cpu_text(c_pg),
+                  f"≥ 0.5 × PI, measured {times(throughput)} ({pairs} pairs); {times(same_work)} PA",
                   verdict(None if throughput is None else throughput >= 0.5, c_pg, pi))
         throughput, _, pairs = paired(c_pg2, pi)
         table.add("Cpg2", "C through nginx to two replicas", per_second(c_pg2.rate, "adds/s"), ms(c_pg2.p50),

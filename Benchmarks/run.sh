@@ -330,13 +330,13 @@ phase_writes() {
 }
 
 # pgbench LABEL ROUND ARGUMENTS...: one pgbench run of DURATION seconds on the client core with
-# 16 connections, appended to runs.jsonl (its rate: transactions a second, connection set-up
-# excluded).
+# 16 connections on database $PGBENCH_DB (default pgbench), appended to runs.jsonl (its rate:
+# transactions a second, connection set-up excluded).
 run_pgbench() {
     local label=$1 round=$2 log=$LOGS/pgbench-$1-$2.txt rate
     shift 2
     timeout $((DURATION + 30)) taskset -c "$CLIENT_CORE" "$PG_BIN/pgbench" -h 127.0.0.1 -p "$PG_PORT" -U postgres \
-        -c "$CONNECTIONS" -j 1 -T "$DURATION" -M prepared -n "$@" pgbench >"$log" 2>&1 || log "warning: pgbench failed (see $log)"
+        -c "$CONNECTIONS" -j 1 -T "$DURATION" -M prepared -n "$@" "${PGBENCH_DB:-pgbench}" >"$log" 2>&1 || log "warning: pgbench failed (see $log)"
     rate=$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)$/\1/p' "$log")
     printf '{"label": "%s", "round": %d, "rate": %s, "seconds": %s, "ok": %s}\n' "$label" "$round" "${rate:-null}" \
         "$DURATION" "$([[ -n $rate ]] && echo true || echo false)" >>"$RUNS"
@@ -374,6 +374,24 @@ phase_postgres() {
     local url="postgresql://postgres@127.0.0.1:$PG_PORT/keychain" port1 port2 tls_port
     "$KEYCHAIND" init --data-dir "$WORK/pg-r1" --database "$url" --passphrase-file "$WORK/passphrase" \
         --admin-token-file "$WORK/pg-token" >>"$LOGS/init.log" 2>&1 || die "keychaind init --database failed"
+    # The same work's anchor: what one add writes (an item row and its five lookup digests, in
+    # keychaind's own schema, made by keychaind init in a database of its own), each add its own
+    # transaction, random keys of the sizes keychaind writes.
+    "${psql[@]}" -c "CREATE DATABASE pgsame" || die "cannot create the databases"
+    "$KEYCHAIND" init --data-dir "$WORK/pg-same" --database "postgresql://postgres@127.0.0.1:$PG_PORT/pgsame" \
+        --passphrase-file "$WORK/passphrase" --admin-token-file "$WORK/pg-same-token" >>"$LOGS/init.log" 2>&1 ||
+        die "keychaind init --database (pgsame) failed"
+    cat >"$WORK/add_rows.sql" <<'SQL'
+WITH i AS (
+    INSERT INTO items (ref, class, grp, pdmn, sync, cdat, mdat, version, pk, attrs, secret, digests)
+    VALUES (decode(md5(random()::text || clock_timestamp()::text), 'hex'), 1, decode('01', 'hex'), 1, 0, 1, 1, 1,
+        decode(md5(random()::text || clock_timestamp()::text), 'hex'), decode(repeat('ab', 103), 'hex'),
+        decode(repeat('cd', 73), 'hex'),
+        ARRAY(SELECT decode(md5(random()::text || g::text), 'hex') FROM generate_series(1, 5) AS g))
+    RETURNING id, digests
+)
+INSERT INTO lookups (digest, item_id) SELECT unnest(i.digests), i.id FROM i;
+SQL
     mkdir -m 0700 "$WORK/pg-r2"
     cp "$WORK/pg-r1/instance.key" "$WORK/pg-r2/"
     port1=$(free_port)
@@ -416,6 +434,7 @@ phase_postgres() {
         KEYCHAIND_TOKEN=$READER_TOKEN run_wrk Bpg "$round" "$pid1" "$KC_URL/" "$BENCH/get_random.lua" "$PG_ITEMS"
         KEYCHAIND_TOKEN=$READER_TOKEN run_wrk Bpg2 "$round" "$pid1" "$proxy/" "$BENCH/get_random.lua" "$PG_ITEMS"
         run_pgbench PI "$round" -f "$WORK/insert.sql"
+        PGBENCH_DB=pgsame run_pgbench PA "$round" -f "$WORK/add_rows.sql"
         KEYCHAIND_TOKEN=$TOKEN run_wrk Cpg "$round" "$pid1" "$KC_URL/" "$BENCH/add_unique.lua" "pg$round"
         KEYCHAIND_TOKEN=$TOKEN run_wrk Cpg2 "$round" "$pid1" "$proxy/" "$BENCH/add_unique.lua" "pg2-$round"
     done
@@ -424,6 +443,10 @@ phase_postgres() {
     KC_URL=$saved_url
     READER_TOKEN=$saved_reader
     stop_server pg-nginx
+    cp "$WORK/nginx/error.log" "$LOGS/pg-nginx-error.log" 2>/dev/null || true
+    # The access log's statuses counted, and its first lines of another status than 2xx.
+    awk '{ print $6 }' "$WORK/nginx/access.log" 2>/dev/null | sort | uniq -c >"$LOGS/pg-nginx-statuses.txt" || true
+    awk '$6 !~ /^2/' "$WORK/nginx/access.log" 2>/dev/null | head -20 >>"$LOGS/pg-nginx-statuses.txt" || true
     stop_server pg-replica-1
     stop_server pg-replica-2
     as_unprivileged "$PG_BIN/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1 || true

@@ -2,19 +2,20 @@ import Dispatch
 public import KeychainStorage
 import Synchronization
 
-/// A store on PostgreSQL, shared by every replica: one writer connection and a pool of readers
-/// per process, through libpq.
+/// A store on PostgreSQL, shared by every replica, through libpq: per process, one writer
+/// connection, a pool of readers, one connection for batched searches and two for batched adds.
 ///
 /// Writes: concurrent writers of this process share one transaction (`GroupCommit`), and every
-/// transaction, from any replica, first takes one transaction-scoped advisory lock. Writers thus
-/// run one at a time across replicas, as SQLite's `BEGIN IMMEDIATE` makes them run on one file:
-/// what a writer reads is what it will overwrite (the `StoreWriter` contract), and primary keys
-/// are decided by the unique index. A write returns after its COMMIT, which PostgreSQL makes
-/// durable (`synchronous_commit` on, its default).
+/// such transaction, from any replica, first takes one transaction-scoped advisory lock. Writers
+/// thus run one at a time across replicas, as SQLite's `BEGIN IMMEDIATE` makes them run on one
+/// file: what a writer reads is what it will overwrite (the `StoreWriter` contract). Adds read
+/// nothing and take no lock: the unique index on the primary key decides (see `commit(_:on:connect:)`).
+/// A write returns after its COMMIT, which PostgreSQL makes durable (`synchronous_commit` on, its default).
 ///
 /// Reads: a `read` runs in a REPEATABLE READ, READ ONLY transaction (one snapshot for all its
-/// reads); `items(matching:)` is one statement, its own snapshot. Both begin after the calls
-/// that return before them, so a write acknowledged by any replica is seen by the next read.
+/// reads); `items(matching:)` is one statement, its own snapshot, and so is each search of a
+/// batch. All begin after the calls that return before them, so a write acknowledged by any
+/// replica is seen by the next read.
 ///
 /// Failures: a connection that fails is dropped and the call answers `unavailable`; the next
 /// call connects again, so the store recovers by itself when the database comes back.
