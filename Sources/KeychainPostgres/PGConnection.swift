@@ -249,13 +249,17 @@ private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeP
 
 /// Calls `body` with a C array of pointers to each value's bytes (NULL for a SQL NULL).
 private func withPointers<R>(_ values: [[UInt8]?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
-    let buffers: [UnsafeMutablePointer<CChar>?] = values.map { bytes in
+    // One buffer for every value's bytes (a statement binds a dozen: one allocation, not twelve).
+    let total = values.reduce(0) { $0 + max($1?.count ?? 0, 1) }
+    let storage = UnsafeMutableRawPointer.allocate(byteCount: max(total, 1), alignment: 1)
+    defer { storage.deallocate() }
+    var offset = 0
+    let pointers: [UnsafePointer<CChar>?] = values.map { bytes in
         guard let bytes else { return nil }
-        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes.count, 1))
-        bytes.withUnsafeBytes { UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(buffer), byteCount: $0.count) }
-        return buffer
+        let start = storage + offset
+        bytes.withUnsafeBytes { if let base = $0.baseAddress { start.copyMemory(from: base, byteCount: $0.count) } }
+        offset += max(bytes.count, 1)
+        return UnsafePointer(start.assumingMemoryBound(to: CChar.self))
     }
-    defer { buffers.forEach { $0?.deallocate() } }
-    let pointers = buffers.map { UnsafePointer($0) }
     return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
 }

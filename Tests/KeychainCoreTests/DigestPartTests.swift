@@ -1,3 +1,4 @@
+import Foundation
 @testable import KeychainCore
 import TestSupport
 import KeychainCrypto
@@ -13,5 +14,22 @@ import Testing
     func streamedValueEqualsItsDigestBytes(value: AttributeValue) throws {
         let digest = try KeyedDigest(key: SecureBytes.random(count: 32))
         #expect(digest.digest { value.appendDigestPart(to: $0) } == digest.digest(parts: [value.digestBytes]))
+    }
+}
+
+/// The ASCII fast path of case folding gives what the full path gives: folded lookups written by
+/// earlier builds keep matching.
+@Suite struct CaseFoldingTests {
+    @Test func asciiFoldEqualsTheFullFold() {
+        let printable = (0x20...0x7E).map { String(UnicodeScalar(UInt8($0))) }.joined()
+        for text in [printable, "", "Svc-1", "ACCT", "already lower", "MiXeD 123 !?"] {
+            #expect(CaseFolding.asciiFold(text) == text.uppercased().lowercased().precomposedStringWithCanonicalMapping)
+        }
+    }
+
+    @Test(arguments: ["Straße", "É", "e\u{301}", "Σίσυφος"])
+    func anythingElseTakesTheFullFold(text: String) {
+        #expect(CaseFolding.asciiFold(text) == nil)
+        #expect(CaseFolding.fold(text) == text.uppercased().lowercased().precomposedStringWithCanonicalMapping)
     }
 }
