@@ -135,6 +135,126 @@ EOF
 }
 check "no layer holds the passphrase, the instance key or the admin token" no_secret_in_layers
 
+# --- Deploy/compose.yaml, as Deploy/README.md runs it ---------------------------------------------
+
+# What the compose file names and no registry gives: keychaind:latest (the image above) and
+# nginx:stable (Debian's nginx-light on the same base, with the official image's cache directory).
+"$docker" tag keychaind:test keychaind:latest
+printf '%s\n' 'FROM debian:bookworm-slim' \
+    'RUN apt-get update && apt-get install -y --no-install-recommends nginx-light && rm -rf /var/lib/apt/lists/* && mkdir -p /var/cache/nginx' \
+    'CMD ["nginx", "-g", "daemon off;"]' | "$docker" build --network host -t nginx:stable - >"$tmp/nginx-build.log" 2>&1 ||
+    fail_with_log "container: the nginx image did not build" "$tmp/nginx-build.log"
+
+# The deployment directory: the three files a user copies, then the README's steps 1 to 3.
+deploy=$tmp/deploy
+mkdir -p "$deploy"
+cp Deploy/compose.yaml Deploy/.env Deploy/nginx.conf "$deploy/"
+cd "$deploy"
+umask 077
+mkdir -p secrets tls
+openssl rand -base64 32 >secrets/passphrase
+touch secrets/db_password
+chown -R 10001:10001 secrets
+"$docker" volume create keychaind-data >/dev/null
+"$docker" volume create keychaind-postgres >/dev/null
+"$docker" run --rm -v keychaind-data:/var/lib/keychaind -v "$PWD/secrets:/secrets" \
+    --entrypoint keychaind keychaind:latest init --data-dir /var/lib/keychaind \
+    --key-file /secrets/instance.key --passphrase-file /secrets/passphrase \
+    --admin-token-file /secrets/admin-token >"$tmp/compose-init.log" 2>&1 ||
+    fail_with_log "container: the README's keychaind init failed" "$tmp/compose-init.log"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
+    -subj /CN=keychaind.example -addext subjectAltName=DNS:keychaind.example \
+    -keyout tls/tls.key -out tls/tls.crt 2>/dev/null
+chmod 0644 tls/tls.crt tls/tls.key
+umask 022
+
+# Published on loopback only, on a free port.
+https_port=$(free_port)
+export KEYCHAIND_PUBLISH=127.0.0.1:$https_port
+compose() { docker-compose "$@" >>"$tmp/compose.log" 2>&1; }
+base=https://keychaind.example:$https_port
+tls_curl() { curl -sS --max-time 10 --cacert "$deploy/tls/tls.crt" --resolve "keychaind.example:$https_port:127.0.0.1" "$@"; }
+admin="Authorization: Bearer $(<secrets/admin-token)"
+
+# up_and_healthy: `docker-compose up -d`, then a bounded poll (90 s) until keychaind's health
+# check says healthy and nginx answers /v1/health?lockedcode=200 over TLS.
+up_and_healthy() {
+    compose up -d || { cat "$tmp/compose.log" >&2; return 1; }
+    local container
+    container=$(docker-compose ps -q keychaind)
+    for _ in $(seq 450); do
+        if [[ $("$docker" inspect -f '{{.State.Health.Status}}' "$container" 2>/dev/null) == healthy ]] &&
+            [[ $(tls_curl -o /dev/null -w '%{http_code}' "$base/v1/health?lockedcode=200" 2>/dev/null) == 200 ]]; then
+            return 0
+        fi
+        sleep 0.2
+    done
+    cat "$tmp/compose.log" >&2
+    docker-compose logs --tail 30 >&2
+    return 1
+}
+check "docker-compose up: keychaind's health check turns healthy, nginx answers over TLS" up_and_healthy
+keychaind_container=$(docker-compose ps -q keychaind)
+
+# The README's walk-through, as written, through nginx over TLS on the published port.
+awk '/<!-- walkthrough -->/{on=1; next} /<!-- \/walkthrough -->/{on=0} on' "$root/README.md" | sed '1d;$d' |
+    sed "s|^KC=http://127.0.0.1:8700$|KC=$base|" >"$tmp/walkthrough.sh"
+mkdir -p "$tmp/curlhome"
+printf 'cacert = "%s"\nresolve = "keychaind.example:%s:127.0.0.1"\n' "$deploy/tls/tls.crt" "$https_port" >"$tmp/curlhome/.curlrc"
+walkthrough() {
+    KEYCHAIND_TOKEN=$(<secrets/admin-token) KEYCHAIND_PASSPHRASE=$(<secrets/passphrase) CURL_HOME="$tmp/curlhome" \
+        bash -euo pipefail "$tmp/walkthrough.sh" >"$tmp/walkthrough.out" 2>&1 &&
+        grep -qF '{"items":[{"valueData":"aHVudGVyMg=="}]}' "$tmp/walkthrough.out" &&
+        grep -qF 'HTTP/1.1 423 Locked' "$tmp/walkthrough.out" && grep -qF '"state":"unlocked"' "$tmp/walkthrough.out" &&
+        grep -qF '{"deleted":1}' "$tmp/walkthrough.out" || { cat "$tmp/walkthrough.out" >&2; return 1; }
+}
+check "the README's walk-through runs through nginx over TLS" walkthrough
+
+# An item acknowledged before `docker kill` is there after `docker-compose up` (the volume).
+added=$(tls_curl -o /dev/null -w '%{http_code}' -X POST "$base/v1/items" -H "$admin" \
+    -d '{"class":"genericPassword","service":"kept","account":"kill","valueData":"a2VwdA=="}' || true)
+check "an item is added through nginx (201)" test "$added" = 201
+"$docker" kill "$keychaind_container" >/dev/null
+check "after docker kill, docker-compose up brings keychaind back healthy" up_and_healthy
+check "the item acknowledged before the kill is read back" \
+    test "$(tls_curl "$base/v1/items?service=kept&account=kill&returnData=true" -H "$admin" || true)" = '{"items":[{"valueData":"a2VwdA=="}]}'
+
+# Inside the running container: key material locked in memory, and a read-only root.
+keychaind_container=$(docker-compose ps -q keychaind)
+vmlck_kb() { "$docker" exec "$keychaind_container" sh -c "awk '/^VmLck/ { print \$2 }' /proc/1/status"; }
+check "sodium_malloc memory is locked (VmLck > 0 inside the container)" test "$(vmlck_kb || echo 0)" -gt 0
+root_mount() { "$docker" exec "$keychaind_container" awk '$2 == "/" { split($4, o, ","); print o[1] }' /proc/mounts; }
+check "the root file system is mounted read-only" test "$(root_mount || true)" = ro
+
+# Without the passphrase secret (and its --passphrase-file), keychaind starts locked.
+python3 - compose.yaml <<'EOF'
+import sys
+path = sys.argv[1]
+text = open(path).read()
+single = text.split("  keychaind:\n", 1)
+head, rest = single[0], single[1]
+service, tail = rest.split("\n\n", 1)
+service = service.replace("      - --passphrase-file\n      - /run/secrets/passphrase\n", "")
+service = service.replace("      - passphrase\n", "")
+open(path, "w").write(head + "  keychaind:\n" + service + "\n\n" + tail)
+EOF
+compose up -d || true
+locked() {
+    local state
+    for _ in $(seq 450); do
+        state=$(tls_curl "$base/v1/keychain" -H "$admin" 2>/dev/null || true)
+        [[ $state == *'"state":"locked"'* ]] && return 0
+        sleep 0.2
+    done
+    echo "GET /v1/keychain: $state" >&2
+    return 1
+}
+check "without the passphrase secret, keychaind starts locked" locked
+check "and one unlock through nginx opens it" \
+    test "$(tls_curl -o /dev/null -w '%{http_code}' -X POST "$base/v1/keychain/unlock" -d "{\"passphrase\":\"$(<secrets/passphrase)\"}" || true)" = 200
+compose down || true
+cd "$root"
+
 size=$("$docker" image inspect -f '{{.Size}}' keychaind:test)
 echo "container: image keychaind:test is $((size / 1024 / 1024)) MiB (keychaind release build, the Swift runtime it links, Debian bookworm-slim made here); its layers:"
 "$docker" history --format '  {{.Size}}  {{.CreatedBy}}' keychaind:test | cut -c1-140
