@@ -10,7 +10,13 @@
 #     default stage compiles in the Swift image instead, which cannot be pulled here).
 # Then it checks the image: it runs as uid 10001, ldd finds every library, `keychaind init` and
 # `serve` work in it, no layer holds the test's passphrase, instance key or admin token (docker
-# save, searched byte for byte), and it reports the image's size.
+# save, searched byte for byte), and it reports the image's size. And it runs Deploy/compose.yaml
+# with Debian's docker-compose (1.29) through Deploy/README.md's steps, published on 127.0.0.1
+# only: the `single` profile (health, the README walk-through through nginx over TLS, an item
+# kept across `docker kill`, locked memory, a read-only root, a locked start without the
+# passphrase secret) and the `replicas` profile (PostgreSQL, three replicas, nginx: one unlock
+# and one lock through nginx reach all three). nginx:stable and postgres:15 are stand-ins built
+# here on the same base from Debian's nginx-light and postgresql-15.
 #
 # Environment: KEYCHAIND_CONTAINER_MIRROR (default: the first Debian URI apt uses).
 set -euo pipefail
@@ -252,6 +258,69 @@ locked() {
 check "without the passphrase secret, keychaind starts locked" locked
 check "and one unlock through nginx opens it" \
     test "$(tls_curl -o /dev/null -w '%{http_code}' -X POST "$base/v1/keychain/unlock" -d "{\"passphrase\":\"$(<secrets/passphrase)\"}" || true)" = 200
+compose down || true
+
+# The `replicas` profile, as Deploy/README.md's section on replicas runs it, in a directory of
+# its own: PostgreSQL, `init --database` once, three replicas (locked) and nginx; then one unlock
+# and one lock through nginx, each seen by all three.
+"$docker" build --network host -t postgres:15 "$root/Tests/container/postgres" >"$tmp/postgres-build.log" 2>&1 ||
+    fail_with_log "container: the postgres image did not build" "$tmp/postgres-build.log"
+replicas=$tmp/replicas
+mkdir -p "$replicas"
+cp "$root/Deploy/compose.yaml" "$root/Deploy/.env" "$root/Deploy/nginx.conf" "$replicas/"
+cp -r "$deploy/tls" "$replicas/"
+cd "$replicas"
+umask 077
+mkdir -p secrets
+openssl rand -base64 32 >secrets/db_password
+openssl rand -base64 32 >secrets/passphrase
+chown -R 10001:10001 secrets
+umask 022
+export COMPOSE_PROFILES=replicas
+https_port=$(free_port)
+export KEYCHAIND_PUBLISH=127.0.0.1:$https_port
+base=https://keychaind.example:$https_port
+tls_curl() { curl -sS --max-time 10 --cacert "$replicas/tls/tls.crt" --resolve "keychaind.example:$https_port:127.0.0.1" "$@"; }
+
+# healthy SERVICE: a bounded poll (90 s) until the service's container reports healthy.
+healthy() {
+    local container
+    container=$(docker-compose ps -q "$1")
+    for _ in $(seq 450); do
+        [[ $("$docker" inspect -f '{{.State.Health.Status}}' "$container" 2>/dev/null) == healthy ]] && return 0
+        sleep 0.2
+    done
+    docker-compose logs --tail 30 "$1" >&2
+    return 1
+}
+compose up -d postgres || true
+check "PostgreSQL's container turns healthy" healthy postgres
+"$docker" run --rm --network keychaind_backend -v "$PWD/secrets:/secrets" --entrypoint keychaind \
+    keychaind:latest init --data-dir /tmp/keychaind --key-file /secrets/instance.key \
+    --database postgresql://keychaind@postgres:5432/keychaind --database-password-file /secrets/db_password \
+    --passphrase-file /secrets/passphrase --admin-token-file /secrets/admin-token >"$tmp/replicas-init.log" 2>&1 ||
+    fail_with_log "container: the README's init --database failed" "$tmp/replicas-init.log"
+admin="Authorization: Bearer $(<secrets/admin-token)"
+compose up -d || true
+# replicas_say TEXT: a bounded poll (60 s) until GET /v1/keychain through nginx contains TEXT.
+replicas_say() {
+    local status=''
+    for _ in $(seq 300); do
+        status=$(tls_curl "$base/v1/keychain" -H "$admin" 2>/dev/null || true)
+        [[ $status == *"$1"* ]] && return 0
+        sleep 0.2
+    done
+    echo "GET /v1/keychain: $status" >&2
+    cat "$tmp/compose.log" >&2
+    return 1
+}
+check "three replicas come up behind nginx, locked" replicas_say '"replicas":{"live":3,"unlocked":0}'
+check "one unlock through nginx is answered 200" \
+    test "$(tls_curl -o /dev/null -w '%{http_code}' -X POST "$base/v1/keychain/unlock" -d "{\"passphrase\":\"$(<secrets/passphrase)\"}" || true)" = 200
+check "and unlocks all three" replicas_say '"replicas":{"live":3,"unlocked":3}'
+check "one lock through nginx is answered 200" \
+    test "$(tls_curl -o /dev/null -w '%{http_code}' -X POST "$base/v1/keychain/lock" -H "$admin" || true)" = 200
+check "and locks all three" replicas_say '"replicas":{"live":3,"unlocked":0}'
 compose down || true
 cd "$root"
 
