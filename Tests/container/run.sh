@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Issue 12: the container image built from Deploy/Dockerfile and checked for real.
+# Issue 12: the container deployment, built and run for real.
 #
 # No image registry is reachable here, so the suite makes what the Dockerfile names itself:
-#   - a Docker engine of its own (Debian's docker.io): dockerd with its data root, exec root and
-#     socket under a temporary directory, stopped by its PID at the end (never a host-wide one);
+#   - a Docker engine of its own (Debian's docker.io and docker-compose, installed when missing):
+#     dockerd with its data root, exec root and socket under a temporary directory, stopped by
+#     its PID at the end (never a host-wide one);
 #   - debian:bookworm-slim from debootstrap (minbase) and the Debian mirror apt uses;
 #   - keychaind built for release on this (bookworm) host, put with the Swift runtime libraries
 #     it links in Deploy/prebuilt/, for the Dockerfile's KEYCHAIND_BUILD=prebuilt stage (the
@@ -29,7 +30,7 @@ source Tests/lib.sh
 # dockerd and debootstrap need root.
 if [[ $(id -u) -ne 0 ]]; then exec sudo --preserve-env=PATH,KEYCHAIND_CONTAINER_MIRROR bash "$0" "$@"; fi
 missing=()
-for package in docker.io debootstrap; do dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package"); done
+for package in docker.io docker-compose debootstrap; do dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package"); done
 if ((${#missing[@]})); then
     echo "container: installing ${missing[*]}" >&2
     DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
