@@ -30,7 +30,10 @@ source Tests/lib.sh
 # dockerd and debootstrap need root.
 if [[ $(id -u) -ne 0 ]]; then exec sudo --preserve-env=PATH,KEYCHAIND_CONTAINER_MIRROR bash "$0" "$@"; fi
 missing=()
-for package in docker.io docker-compose debootstrap; do dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package"); done
+for package in docker.io docker-compose debootstrap; do
+    # Installed, not merely known (a removed package keeps its configuration files and status).
+    [[ $(dpkg-query -W -f '${Status}' "$package" 2>/dev/null) == "install ok installed" ]] || missing+=("$package")
+done
 if ((${#missing[@]})); then
     echo "container: installing ${missing[*]}" >&2
     DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
