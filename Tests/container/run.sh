@@ -249,17 +249,18 @@ service = service.replace("      - passphrase\n", "")
 open(path, "w").write(head + "  keychaind:\n" + service + "\n\n" + tail)
 EOF
 compose up -d || true
-locked() {
-    local state
+# keychain_says TEXT: a bounded poll (90 s) until GET /v1/keychain through nginx contains TEXT.
+keychain_says() {
+    local status=''
     for _ in $(seq 450); do
-        state=$(tls_curl "$base/v1/keychain" -H "$admin" 2>/dev/null || true)
-        [[ $state == *'"state":"locked"'* ]] && return 0
+        status=$(tls_curl "$base/v1/keychain" -H "$admin" 2>/dev/null || true)
+        [[ $status == *"$1"* ]] && return 0
         sleep 0.2
     done
-    echo "GET /v1/keychain: $state" >&2
+    echo "GET /v1/keychain: $status" >&2
     return 1
 }
-check "without the passphrase secret, keychaind starts locked" locked
+check "without the passphrase secret, keychaind starts locked" keychain_says '"state":"locked"'
 check "and one unlock through nginx opens it" \
     test "$(tls_curl -o /dev/null -w '%{http_code}' -X POST "$base/v1/keychain/unlock" -d "{\"passphrase\":\"$(<secrets/passphrase)\"}" || true)" = 200
 compose down || true
@@ -306,25 +307,13 @@ check "PostgreSQL's container turns healthy" healthy postgres
     fail_with_log "container: the README's init --database failed" "$tmp/replicas-init.log"
 admin="Authorization: Bearer $(<secrets/admin-token)"
 compose up -d || true
-# replicas_say TEXT: a bounded poll (60 s) until GET /v1/keychain through nginx contains TEXT.
-replicas_say() {
-    local status=''
-    for _ in $(seq 300); do
-        status=$(tls_curl "$base/v1/keychain" -H "$admin" 2>/dev/null || true)
-        [[ $status == *"$1"* ]] && return 0
-        sleep 0.2
-    done
-    echo "GET /v1/keychain: $status" >&2
-    cat "$tmp/compose.log" >&2
-    return 1
-}
-check "three replicas come up behind nginx, locked" replicas_say '"replicas":{"live":3,"unlocked":0}'
+check "three replicas come up behind nginx, locked" keychain_says '"replicas":{"live":3,"unlocked":0}'
 check "one unlock through nginx is answered 200" \
     test "$(tls_curl -o /dev/null -w '%{http_code}' -X POST "$base/v1/keychain/unlock" -d "{\"passphrase\":\"$(<secrets/passphrase)\"}" || true)" = 200
-check "and unlocks all three" replicas_say '"replicas":{"live":3,"unlocked":3}'
+check "and unlocks all three" keychain_says '"replicas":{"live":3,"unlocked":3}'
 check "one lock through nginx is answered 200" \
     test "$(tls_curl -o /dev/null -w '%{http_code}' -X POST "$base/v1/keychain/lock" -H "$admin" || true)" = 200
-check "and locks all three" replicas_say '"replicas":{"live":3,"unlocked":0}'
+check "and locks all three" keychain_says '"replicas":{"live":3,"unlocked":0}'
 compose down || true
 cd "$root"
 
