@@ -219,13 +219,14 @@ record_machine() {
 
 # --- the servers ------------------------------------------------------------------------------
 
-# The persistent keychain of B, M, T and U. Logs at notice: start and stop only, with the pool size.
+# The persistent keychain of B, M, T and U, as shipped: the default log level writes a line per
+# request (to its log file in $LOGS, through keychaind's buffered writer).
 KC_PORT='' KC_URL='' TOKEN=''
 start_keychain() {
     local name=$1
     shift
     start_server "$name" "$KC_URL/v1/health" "$KEYCHAIND" serve --data-dir "$WORK/keychain" --allow-root \
-        --listen "127.0.0.1:$KC_PORT" --passphrase-file "$WORK/passphrase" --log-level notice "$@"
+        --listen "127.0.0.1:$KC_PORT" --passphrase-file "$WORK/passphrase" "$@"
 }
 
 ETCD_PORT='' ETCD_URL='' ETCD_TOKEN=''
@@ -303,7 +304,7 @@ phase_writes() {
     # --dev keeps its data under TMPDIR: the same directory as the raw SQLite database.
     start_server adds "$url/v1/health" env TMPDIR="$WORK" "$KEYCHAIND" serve --dev --allow-root \
         --listen "127.0.0.1:$port" --dev-token-file "$WORK/dev-token" --dev-passphrase-file "$WORK/dev-passphrase" \
-        --log-level warning --threads 1
+        --threads 1
     local pid=$SERVER_PID dev_token
     dev_token=$(<"$WORK/dev-token")
     TOKEN=$dev_token no_auto_lock "$url"
@@ -459,7 +460,7 @@ phase_start_and_unlock() {
     printf '{"passphrase":"%s"}' "$(<"$WORK/passphrase")" >"$WORK/unlock.json"
     for ((i = 1; i <= starts; i++)); do
         start_server "locked-$i" "$KC_URL/v1/health?lockedcode=200" "$KEYCHAIND" serve --data-dir "$WORK/keychain" \
-            --allow-root --listen "127.0.0.1:$KC_PORT" --log-level warning --threads 1
+            --allow-root --listen "127.0.0.1:$KC_PORT" --threads 1
         startups+=("$READY_MS")
         read -r code seconds < <(curl -sS -o "$LOGS/unlock-$i.json" -w '%{http_code} %{time_total}\n' --max-time 60 \
             -H 'Content-Type: application/json' --data-binary "@$WORK/unlock.json" "$KC_URL/v1/keychain/unlock")
