@@ -16,9 +16,9 @@ import Darwin
 ///
 /// - Lines are never interleaved: each is appended whole, under one lock, and chunks are
 ///   written in the order they were taken.
-/// - Memory is bounded: a caller that finds `capacity` bytes waiting writes them itself before
-///   appending (the back-pressure of a slow disk or a full pipe reaches the callers, and no line
-///   is dropped).
+/// - Memory is bounded: a caller whose line fills the buffer to `capacity` bytes writes them
+///   itself (the back-pressure of a slow disk or a full pipe reaches the callers, and no line is
+///   dropped).
 /// - A timestamp is formatted once a second (UTC, so no time-zone file is read per line).
 public final class LogWriter: Sendable {
     private struct State {
@@ -71,8 +71,8 @@ public final class LogWriter: Sendable {
     /// Appends one line: `line` writes its bytes after the timestamp it is handed (`2026-11-24T06:50:37+0000`),
     /// and a newline follows. `urgent` lines are written at once (by the writer thread).
     public func append(urgent: Bool = false, _ line: (_ timestamp: [UInt8], _ into: inout [UInt8]) -> Void) {
-        if state.withLock({ $0.buffer.count >= capacity }) { flushNow() }
-        let wakeWriter = state.withLock { state -> Bool in
+        enum Next { case none, wakeWriter, writeNow }
+        let next = state.withLock { state -> Next in
             let now = Self.realtimeSecond()
             if now != state.second {
                 state.second = now
@@ -82,9 +82,14 @@ public final class LogWriter: Sendable {
             line(state.timestamp, &state.buffer)
             state.buffer.append(0x0A)
             if state.oldest == 0 { state.oldest = DispatchTime.now().uptimeNanoseconds }
-            return urgent || (before < flushThreshold && state.buffer.count >= flushThreshold)
+            if state.buffer.count >= capacity { return .writeNow }
+            return urgent || (before < flushThreshold && state.buffer.count >= flushThreshold) ? .wakeWriter : .none
         }
-        if wakeWriter { wake.signal() }
+        switch next {
+        case .none: break
+        case .wakeWriter: wake.signal()
+        case .writeNow: flushNow()
+        }
     }
 
     /// Writes everything appended so far before returning.
