@@ -191,7 +191,7 @@ admin="Authorization: Bearer $(<secrets/admin-token)"
 up_and_healthy() {
     compose up -d || { cat "$tmp/compose.log" >&2; return 1; }
     local container
-    container=$(docker-compose ps -q keychaind)
+    container=$(docker-compose ps -q keychaind 2>/dev/null)
     for _ in $(seq 450); do
         if [[ $("$docker" inspect -f '{{.State.Health.Status}}' "$container" 2>/dev/null) == healthy ]] &&
             [[ $(tls_curl -o /dev/null -w '%{http_code}' "$base/v1/health?lockedcode=200" 2>/dev/null) == 200 ]]; then
@@ -204,7 +204,7 @@ up_and_healthy() {
     return 1
 }
 check "docker-compose up: keychaind's health check turns healthy, nginx answers over TLS" up_and_healthy
-keychaind_container=$(docker-compose ps -q keychaind)
+keychaind_container=$(docker-compose ps -q keychaind 2>/dev/null)
 
 # The README's walk-through, as written, through nginx over TLS on the published port.
 awk '/<!-- walkthrough -->/{on=1; next} /<!-- \/walkthrough -->/{on=0} on' "$root/README.md" | sed '1d;$d' |
@@ -230,7 +230,7 @@ check "the item acknowledged before the kill is read back" \
     test "$(tls_curl "$base/v1/items?service=kept&account=kill&returnData=true" -H "$admin" || true)" = '{"items":[{"valueData":"a2VwdA=="}]}'
 
 # Inside the running container: key material locked in memory, and a read-only root.
-keychaind_container=$(docker-compose ps -q keychaind)
+keychaind_container=$(docker-compose ps -q keychaind 2>/dev/null)
 vmlck_kb() { "$docker" exec "$keychaind_container" sh -c "awk '/^VmLck/ { print \$2 }' /proc/1/status"; }
 check "sodium_malloc memory is locked (VmLck > 0 inside the container)" test "$(vmlck_kb || echo 0)" -gt 0
 root_mount() { "$docker" exec "$keychaind_container" awk '$2 == "/" { split($4, o, ","); print o[1] }' /proc/mounts; }
@@ -290,7 +290,7 @@ tls_curl() { curl -sS --max-time 10 --cacert "$replicas/tls/tls.crt" --resolve "
 # healthy SERVICE: a bounded poll (90 s) until the service's container reports healthy.
 healthy() {
     local container
-    container=$(docker-compose ps -q "$1")
+    container=$(docker-compose ps -q "$1" 2>/dev/null)
     for _ in $(seq 450); do
         [[ $("$docker" inspect -f '{{.State.Health.Status}}' "$container" 2>/dev/null) == healthy ]] && return 0
         sleep 0.2
