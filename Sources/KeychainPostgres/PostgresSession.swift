@@ -72,10 +72,13 @@ final class PostgresSession: StoreWriter {
         bindings(item) + [.byteaArray(distinct(item.lookups))]
     }
 
-    /// The digests, each once (a folded value can equal the value itself).
-    private static func distinct(_ digests: [[UInt8]]) -> [[UInt8]] {
-        var seen = Set<[UInt8]>()
-        return digests.filter { seen.insert($0).inserted }
+    /// The digests, each once (a folded value can equal the value itself). An item has a handful:
+    /// comparing each with those before it costs less than hashing them.
+    static func distinct(_ digests: [[UInt8]]) -> [[UInt8]] {
+        var kept: [[UInt8]] = []
+        kept.reserveCapacity(digests.count)
+        for digest in digests where !kept.contains(digest) { kept.append(digest) }
+        return kept
     }
 
     /// The item and its lookup digests in one statement. Its parts see one snapshot, so the old
@@ -168,12 +171,15 @@ final class PostgresSession: StoreWriter {
         ]
     }
 
-    private static func item(_ result: PGResult, _ row: Int32) -> ItemRecord {
-        ItemRecord(
-            rowID: result.int64(row, 0), ref: result.blob(row, 1), itemClass: Int(result.int64(row, 2)), group: result.blob(row, 3),
-            protection: Int(result.int64(row, 4)), synchronizable: result.int64(row, 5) != 0, created: result.int64(row, 6),
-            modified: result.int64(row, 7), version: result.int64(row, 8), primaryKey: result.blob(row, 9),
-            attributes: result.blob(row, 10), secret: result.isNull(row, 11) ? nil : result.blob(row, 11), lookups: [])
+    /// The item in `row`, its columns from `first` on (in `ItemSelect.columns` order).
+    static func item(_ result: PGResult, _ row: Int32, from first: Int32 = 0) -> ItemRecord {
+        let c = first
+        return ItemRecord(
+            rowID: result.int64(row, c), ref: result.blob(row, c + 1), itemClass: Int(result.int64(row, c + 2)),
+            group: result.blob(row, c + 3), protection: Int(result.int64(row, c + 4)), synchronizable: result.int64(row, c + 5) != 0,
+            created: result.int64(row, c + 6), modified: result.int64(row, c + 7), version: result.int64(row, c + 8),
+            primaryKey: result.blob(row, c + 9), attributes: result.blob(row, c + 10),
+            secret: result.isNull(row, c + 11) ? nil : result.blob(row, c + 11), lookups: [])
     }
 
     private static func token(_ result: PGResult, _ row: Int32) -> TokenRecord {

@@ -15,22 +15,42 @@ extension PostgresStore {
         let completion: @Sendable (Result<Void, StorageError>) -> Void
     }
 
-    /// Every search's SELECT, then one sync. Each SELECT takes its own snapshot (READ COMMITTED)
-    /// after the search was queued, so it sees every write acknowledged before it was asked.
-    /// Returns the searches the server skipped after a failed one.
+    /// The batch's SELECTs, then one sync. Each SELECT takes its own snapshot (READ COMMITTED)
+    /// after its searches were queued, so it sees every write acknowledged before they were asked.
+    /// Searches by primary key alone (`Fold`) share one SELECT when there are several of them.
+    /// Returns the searches the server skipped after a failed statement.
     static func answer(_ batch: [Search], on connection: inout PGConnection?, connect: () throws(StorageError) -> PGConnection)
         -> [Search]
     {
+        // Each statement and the searches it answers: one, or a fold's (their indices in `batch`).
+        var statements: [PGConnection.PipelinedStatement] = []
+        var answers: [Answer] = []
+        var folds: [Bool: [Int]] = [:]
+        for (n, search) in batch.enumerated() {
+            if Fold.takes(search.filter) {
+                folds[search.filter.readsAttributes, default: []].append(n)
+            } else {
+                let (shape, sql, parameters) = PostgresSession.select(search.filter, count: false)
+                statements.append(.shape(shape, sql: sql, parameters))
+                answers.append(.one(n))
+            }
+        }
+        for (readsAttributes, members) in folds.sorted(by: { !$0.key && $1.key }) {
+            if members.count == 1 {
+                let (shape, sql, parameters) = PostgresSession.select(batch[members[0]].filter, count: false)
+                statements.append(.shape(shape, sql: sql, parameters))
+                answers.append(.one(members[0]))
+            } else {
+                statements.append(.prepared(Fold.sql(readsAttributes: readsAttributes), Fold.parameters(members.map { batch[$0].filter })))
+                answers.append(.fold(members))
+            }
+        }
         let results: [Result<PGResult, StorageError>?]
         do throws(StorageError) {
             let open: PGConnection
             if let connection { open = connection } else { open = try connect() }
             connection = open
-            results = try open.pipeline(
-                batch.map { search in
-                    let (shape, sql, parameters) = PostgresSession.select(search.filter, count: false)
-                    return .shape(shape, sql: sql, parameters)
-                })
+            results = try open.pipeline(statements)
         } catch {
             // The connection failed (or could not be made): the next batch connects again.
             connection = nil
@@ -39,14 +59,79 @@ extension PostgresStore {
         }
         if connection?.isHealthy == false { connection = nil }
         var skipped: [Search] = []
-        for (search, result) in zip(batch, results) {
-            guard let result else {
-                skipped.append(search)
-                continue
+        for (answer, result) in zip(answers, results) {
+            switch (answer, result) {
+            case (.one(let n), nil): skipped.append(batch[n])
+            case (.one(let n), let result?): batch[n].completion(result.map(PostgresSession.items))
+            case (.fold(let members), nil): skipped += members.map { batch[$0] }
+            case (.fold(let members), .failure(let error)?): for n in members { batch[n].completion(.failure(error)) }
+            case (.fold(let members), .success(let rows)?):
+                for (n, items) in zip(members, Fold.items(rows, searches: members.count, filters: members.map { batch[$0].filter })) {
+                    batch[n].completion(.success(items))
+                }
             }
-            search.completion(result.map(PostgresSession.items))
         }
         return skipped
+    }
+
+    /// Which searches of a batch a statement answers.
+    private enum Answer {
+        case one(Int)
+        case fold([Int])
+    }
+
+    /// Searches that name their items by primary key and otherwise filter only by class, group,
+    /// synchronizable and a limit (a token's read of its own credentials): one SELECT reads every
+    /// such search's items through the primary-key index, each row tagged with its search, and the
+    /// other conditions are applied here. PostgreSQL then starts one executor for the batch, not
+    /// one per search.
+    enum Fold {
+        static func takes(_ filter: ItemFilter) -> Bool {
+            filter.primaryKeys != nil && filter.lookups.isEmpty && filter.ref == nil && filter.created == nil && filter.modified == nil
+        }
+
+        /// `$1`: every search's primary keys; `$2`: the search (from 0) each key belongs to. Each
+        /// key is read through the index in a subquery the planner may not flatten (OFFSET 0), as
+        /// for a search driven by a lookup digest; rows come in search order, then insertion order.
+        static func sql(readsAttributes: Bool) -> String { readsAttributes ? withAttributes : withoutAttributes }
+        private static let withAttributes = sql(columns: ItemSelect.columns)
+        private static let withoutAttributes = sql(columns: ItemSelect.columnsWithoutAttributes)
+        private static func sql(columns: String) -> String {
+            """
+            SELECT k.n, \(columns)
+            FROM unnest($1::bytea[], $2::int8[]) AS k (pk, n)
+            CROSS JOIN LATERAL (SELECT * FROM items WHERE pk = k.pk OFFSET 0) i
+            ORDER BY k.n, i.id
+            """
+        }
+
+        static func parameters(_ filters: [ItemFilter]) -> [PGValue] {
+            var keys: [[UInt8]] = []
+            var owners: [Int64] = []
+            for (n, filter) in filters.enumerated() {
+                for key in filter.primaryKeys ?? [] {
+                    keys.append(key)
+                    owners.append(Int64(n))
+                }
+            }
+            return [.byteaArray(keys), .int8Array(owners)]
+        }
+
+        /// Each search's items: the rows tagged with it that meet its other conditions, at most its limit.
+        static func items(_ result: PGResult, searches: Int, filters: [ItemFilter]) -> [[ItemRecord]] {
+            var found = [[ItemRecord]](repeating: [], count: searches)
+            for row in 0..<result.rows {
+                let n = Int(result.int64(row, 0))
+                let filter = filters[n]
+                if let limit = filter.limit, found[n].count >= limit { continue }
+                let item = PostgresSession.item(result, row, from: 1)
+                if let classes = filter.classes, !classes.contains(item.itemClass) { continue }
+                if let groups = filter.groups, !groups.contains(item.group) { continue }
+                if let synchronizable = filter.synchronizable, item.synchronizable != synchronizable { continue }
+                found[n].append(item)
+            }
+            return found
+        }
     }
 
     /// The batch in one transaction and one round trip: BEGIN, each add (`ON CONFLICT (pk) DO
@@ -83,6 +168,9 @@ extension PostgresStore {
 
     /// The items in one transaction: each one's outcome (added, or `uniqueViolation` for an
     /// existing primary key), or the error of a statement that failed, the transaction rolled back.
+    ///
+    /// One INSERT per item: a single INSERT of every item from arrays (`unnest`) was measured too,
+    /// and PostgreSQL spent as much per add (the rows and index entries cost, not the statements).
     private static func insert(_ items: [ItemRecord], on connection: PGConnection) throws(StorageError)
         -> Result<[Result<Void, StorageError>], StorageError>
     {

@@ -85,6 +85,54 @@ import Testing
         #expect(try store.read { try $0.meta("k") } == [2])
     }
 
+    /// A batch of searches by primary key shares one SELECT (one statement prepared on the
+    /// connection, whatever the batch holds), and each search gets what it would alone: its class,
+    /// group, synchronizable and limit conditions applied, its items in insertion order, its
+    /// attributes left unread when it asks so. A search of another kind keeps its own statement.
+    @Test func aBatchOfPrimaryKeySearchesSharesOneStatementAndEachAnswersAsAlone() throws {
+        let url = try PostgresServer.shared.createDatabase()
+        let store = try PostgresStore(url: url)
+        defer { store.close() }
+        func record(_ n: UInt8) -> ItemRecord {
+            ItemRecord(
+                ref: [n], itemClass: Int(n % 2), group: [n % 3], protection: 1, synchronizable: n % 4 == 0, created: 1, modified: 1,
+                version: 1, primaryKey: [n, 0xAA], attributes: [n], secret: [n, n], lookups: [[n % 5]])
+        }
+        try store.write { w in for n in UInt8(0)..<12 { _ = try w.insert(record(n)) } }
+        func keys(_ ns: [UInt8]) -> [[UInt8]] { ns.map { record($0).primaryKey } }
+        var withoutAttributes = ItemFilter(primaryKeys: keys([5, 6]))
+        withoutAttributes.readsAttributes = false
+        let filters: [ItemFilter] = [
+            ItemFilter(primaryKeys: keys([3])),
+            ItemFilter(primaryKeys: keys([9, 1, 4])),  // insertion order, not the keys' order
+            ItemFilter(primaryKeys: keys([9, 1, 4]), limit: 2),
+            ItemFilter(classes: [0], primaryKeys: keys([1, 2, 3, 4])),
+            ItemFilter(groups: [[1], [2]], primaryKeys: keys([3, 4, 5, 6])),
+            ItemFilter(synchronizable: true, primaryKeys: keys([3, 4, 8])),
+            ItemFilter(primaryKeys: keys([3]), lookups: [[3]]),  // not folded: a lookup
+            ItemFilter(primaryKeys: [[0xEE]]),
+            ItemFilter(primaryKeys: keys([7])),  // a duplicate of another search's key
+            ItemFilter(primaryKeys: keys([7]), limit: 1),
+            withoutAttributes,
+        ]
+        let expected = try filters.map { try store.items(matching: $0) }
+        #expect(expected[1].map(\.ref) == [[1], [4], [9]])
+        #expect(expected[10].allSatisfy { $0.attributes.isEmpty && $0.primaryKey.isEmpty } && expected[10].count == 2)
+
+        let answers = Mutex<[Int: Result<[ItemRecord], StorageError>]>([:])
+        let batch = filters.enumerated().map { n, filter in
+            PostgresStore.Search(filter: filter) { result in answers.withLock { $0[n] = result } }
+        }
+        var connection: PGConnection? = try PGConnection(url: url, password: nil)
+        let skipped = PostgresStore.answer(batch, on: &connection) { () throws(StorageError) in try PGConnection(url: url, password: nil) }
+        #expect(skipped.isEmpty)
+        // The fold reading attributes, the one leaving them unread, and the search with a lookup.
+        #expect(connection?.preparedCount == 3)
+        for n in filters.indices {
+            #expect(try answers.withLock { $0[n] }?.get() == expected[n], "search \(n)")
+        }
+    }
+
     /// A database written by the first schema (lookups found by an index on their item) opens
     /// under the second: each item's digests are copied to it, and a replace or a delete then
     /// removes exactly that item's lookups.
