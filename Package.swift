@@ -42,7 +42,7 @@ let package = Package(
         // The embedded default store: SQLite in WAL mode.
         .target(name: "KeychainSQLite", dependencies: ["CSQLite", "KeychainStorage"]),
         // Several replicas' shared store: PostgreSQL through libpq.
-        .target(name: "KeychainPostgres", dependencies: ["CPostgres", "KeychainStorage", "SleepingLock"]),
+        .target(name: "KeychainPostgres", dependencies: ["CPostgres", "CLinux", "KeychainStorage", "SleepingLock"]),
         // JSON values, a parser linear in its input, and a serializer: the wire format.
         .target(name: "KeychainJSON", swiftSettings: strictSettings),
         // Keychain Services semantics over any store: typed queries and results, tokens, lock

@@ -16,4 +16,11 @@ static inline int kcd_usable_cpus(void) {
     if (sched_getaffinity(0, sizeof(set), &set) != 0) return 0;
     return CPU_COUNT(&set);
 }
+
+// The calling thread (pid 0 is the caller on Linux) as SCHED_BATCH: when woken it does not preempt
+// the thread running on its core, and runs when that one blocks or its slice ends.
+static inline int kcd_schedule_calling_thread_as_batch(void) {
+    struct sched_param param = {.sched_priority = 0};
+    return sched_setscheduler(0, SCHED_BATCH, &param);
+}
 #endif

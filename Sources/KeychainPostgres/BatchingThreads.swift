@@ -1,3 +1,4 @@
+internal import CLinux
 import Dispatch
 import Foundation
 import KeychainStorage
@@ -7,6 +8,9 @@ import SleepingLock
 /// one waits for the database, more jobs queue, and the next round trip carries them all. A
 /// blocking call per request costs a round trip and two context switches on each side per
 /// request (PostgreSQL's backend and the caller's thread); here both are paid once a batch.
+///
+/// The threads run as `SCHED_BATCH`: a job's wake-up does not preempt the polling thread that
+/// queued it, so the thread takes its batch once that one has queued every request it had ready.
 ///
 /// One thread suits work the database answers at once (searches): batches grow while it waits.
 /// Two suit commits, which wait for the disk's flush: one sends its batch while the other waits.
@@ -86,6 +90,7 @@ final class BatchingThreads<Job: Sendable>: Sendable {
     }
 
     private func run() {
+        _ = kcd_schedule_calling_thread_as_batch()  // a policy any thread may take; nothing to do if refused
         var connection: PGConnection?
         var retry: [Job] = []
         while true {

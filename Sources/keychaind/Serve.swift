@@ -19,7 +19,7 @@ extension Keychaind {
         @Option(help: "Address to listen on, host:port or [v6]:port (env KEYCHAIND_LISTEN; default 127.0.0.1:8700).")
         var listen: String?
 
-        @Option(help: "Worker threads (env KEYCHAIND_THREADS; default: the number of cores, 4 × as many with --database).")
+        @Option(help: "Polling threads (env KEYCHAIND_THREADS; default: the number of cores).")
         var threads: Int?
 
         @Option(name: .customLong("trusted-proxy"), help: "A proxy address whose X-Forwarded-For is believed (repeatable; env KEYCHAIND_TRUSTED_PROXIES, comma-separated).")
@@ -63,8 +63,7 @@ extension Keychaind {
             let logger = makeLogger(level: try store.setting(logLevel, env: "KEYCHAIND_LOG_LEVEL", key: "logLevel"))
             let (host, port) = try Listen.parse(try store.setting(listen, env: "KEYCHAIND_LISTEN", key: "listen") ?? "127.0.0.1:8700")
             var http = HTTPServerConfiguration(host: host, port: port)
-            let explicitThreads = try int(threads, "KEYCHAIND_THREADS", "threads")
-            if let explicitThreads { http.threads = explicitThreads }
+            if let threads = try int(threads, "KEYCHAIND_THREADS", "threads") { http.threads = threads }
             if let max = try int(maxBodyBytes, "KEYCHAIND_MAX_BODY_BYTES", "maxBodyBytes") { http.maxBodyBytes = max }
             if let timeout = try int(connectionTimeout, "KEYCHAIND_CONNECTION_TIMEOUT", "connectionTimeout") {
                 http.connectionTimeoutSeconds = timeout
@@ -89,11 +88,6 @@ extension Keychaind {
             } else {
                 configuration = try store.keychainConfiguration()
                 storeChoice = try store.storeChoice()
-            }
-            if case .postgres = storeChoice, explicitThreads == nil {
-                // A polling thread waits for the database on every read: more of them than cores
-                // keep the cores busy (a round trip on loopback is tens of microseconds).
-                http.threads = max(4, 4 * HTTPServerConfiguration.usableCores)
             }
             if let max = try int(maxSecretBytes, "KEYCHAIND_MAX_SECRET_BYTES", "maxSecretBytes") { configuration.maxSecretBytes = max }
             let keychain = try openKeychain(configuration, store: storeChoice, logger: logger)

@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 @testable import KeychainPostgres
 import KeychainStorage
 import Synchronization
@@ -83,6 +84,24 @@ import Testing
         }
         #expect(writeRefusals <= 1 && readRefusals <= 1)
         #expect(try store.read { try $0.meta("k") } == [2])
+    }
+
+    /// The threads that send batches run as SCHED_BATCH (3 in <sched.h>), so that a wake-up
+    /// does not preempt the polling thread still reading requests for the same batch.
+    @Test func batchingThreadsRunAsBatchScheduled() throws {
+        let policy = Mutex<Int32?>(nil)
+        let handled = DispatchSemaphore(value: 0)
+        let threads = BatchingThreads<Int>(
+            name: "test-batches", threads: 1,
+            handle: { _, _ in
+                policy.withLock { $0 = sched_getscheduler(0) }
+                handled.signal()
+                return []
+            }, refuse: { _ in })
+        defer { threads.close() }
+        threads.submit(1)
+        try #require(handled.wait(timeout: .now() + 10) == .success)
+        #expect(policy.withLock { $0 } == 3)
     }
 
     /// A batch of searches by primary key shares one SELECT (one statement prepared on the
