@@ -201,6 +201,9 @@ build() {
         || die "cannot build minimal_mhd.c"
     cc -O2 -Wall -Wextra -o "$OUT/bin/sqlite_inserts" "$BENCH/sqlite_inserts.c" -lsqlite3 \
         || die "cannot build sqlite_inserts.c"
+    # shellcheck disable=SC2046
+    cc -O2 -Wall -Wextra -o "$OUT/bin/same_work" "$BENCH/same_work.c" $(pkg-config --cflags --libs libmicrohttpd libsodium) \
+        -lsqlite3 || die "cannot build same_work.c"
 }
 
 record_machine() {
@@ -262,9 +265,27 @@ start_etcd() {
     [[ $answer != 200 ]] || die "etcd: a range without a token succeeded: auth is not on"
 }
 
+# start_same_work COUNT: H, same_work.c, on its own database of COUNT items, accepting the reader
+# token only. Checks that it answers item 0 with exactly keychaind's bytes, and a wrong token with 401.
+start_same_work() {
+    local port body expected answer
+    port=$(free_port)
+    H_URL=http://127.0.0.1:$port
+    printf '%s\n' "$READER_TOKEN" >"$WORK/same-work-token"
+    start_server same-work "$H_URL/v1/health" \
+        "$OUT/bin/same_work" "$WORK/same-work.db" "$1" "$WORK/same-work-token" "$port"
+    H_PID=$SERVER_PID
+    local query='v1/items?service=svc-0&account=acct-0&returnData=true'
+    body=$(curl -sS --max-time 5 -H "Authorization: Bearer $READER_TOKEN" "$H_URL/$query") || die "same_work does not answer"
+    expected=$(curl -sS --max-time 5 -H "Authorization: Bearer $READER_TOKEN" "$KC_URL/$query") || die "keychaind does not answer"
+    [[ $body == "$expected" ]] || die "same_work answers $body where keychaind answers $expected"
+    answer=$(curl -sS -o /dev/null -w '%{http_code}' --max-time 5 -H "Authorization: Bearer x$READER_TOKEN" "$H_URL/$query")
+    [[ $answer == 401 ]] || die "same_work answered $answer to a wrong token"
+}
+
 # --- the phases -------------------------------------------------------------------------------
 
-A_URL='' A_PID='' KC_PID=''
+A_URL='' A_PID='' KC_PID='' H_URL='' H_PID=''
 
 # reader_token URL: creates a token as a service reading its own credentials holds one: group
 # `default` (where the admin token's adds went), capability read. Sets READER_TOKEN.
@@ -275,17 +296,23 @@ reader_token() {
         "$PY" -c 'import json, sys; print(json.load(sys.stdin)["token"])') || die "cannot create the reader token"
 }
 
-# phase_reads LABEL_A LABEL_B COUNT ROUNDS WITH_ETCD [LABEL_ALL]: A, B (the reader token), D when
-# WITH_ETCD is 1, and B with the admin token of every group under LABEL_ALL when given.
+# phase_reads LABEL_A LABEL_B COUNT ROUNDS WITH_ANCHORS [LABEL_ALL]: A, B (the reader token), H
+# and D when WITH_ANCHORS is 1, and B with the admin token of every group under LABEL_ALL when given.
 phase_reads() {
     local label_a=$1 label_b=$2 count=$3 rounds=$4 with_etcd=$5 label_all=${6:-} round
     log "warming up"
     warm_up "$A_URL/"
     KEYCHAIND_TOKEN=$READER_TOKEN warm_up "$KC_URL/" "$BENCH/get_random.lua" "$count"
-    if [[ $with_etcd == 1 ]]; then ETCD_TOKEN=$ETCD_TOKEN warm_up "$ETCD_URL/" "$BENCH/etcd_range.lua" "$ETCD_KEY_B64"; fi
+    if [[ $with_etcd == 1 ]]; then
+        KEYCHAIND_TOKEN=$READER_TOKEN warm_up "$H_URL/" "$BENCH/get_random.lua" "$count"
+        ETCD_TOKEN=$ETCD_TOKEN warm_up "$ETCD_URL/" "$BENCH/etcd_range.lua" "$ETCD_KEY_B64"
+    fi
     for ((round = 1; round <= rounds; round++)); do
         log "round $round of $rounds"
         run_wrk "$label_a" "$round" "$A_PID" "$A_URL/"
+        if [[ $with_etcd == 1 ]]; then
+            KEYCHAIND_TOKEN=$READER_TOKEN run_wrk H "$round" "$H_PID" "$H_URL/" "$BENCH/get_random.lua" "$count"
+        fi
         KEYCHAIND_TOKEN=$READER_TOKEN run_wrk "$label_b" "$round" "$KC_PID" "$KC_URL/" "$BENCH/get_random.lua" "$count"
         if [[ $with_etcd == 1 ]]; then
             ETCD_TOKEN=$ETCD_TOKEN run_wrk D "$round" "$ETCD_PID" "$ETCD_URL/" "$BENCH/etcd_range.lua" "$ETCD_KEY_B64"
@@ -523,6 +550,9 @@ main() {
     A_PID=$SERVER_PID
     [[ $(curl -sS --max-time 5 "$A_URL/" | wc -c) == 60 ]] || die "minimal_mhd does not answer 60 bytes"
 
+    log "starting the hand-written C server doing B's work (creating its $ITEMS items)"
+    start_same_work "$ITEMS"
+
     log "starting etcd with authentication"
     start_etcd
     ETCD_KEY_B64=$(printf %s "$ETCD_KEY" | base64)
@@ -570,6 +600,7 @@ main() {
         fact million skipped
     fi
     stop_server minimal
+    stop_server same-work
 
     fact load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
     local elapsed=$((SECONDS - began))
