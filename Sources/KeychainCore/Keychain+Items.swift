@@ -9,9 +9,9 @@ extension Keychain {
     /// Adds an item (SecItemAdd). Returns the new item shaped by the query's return keys
     /// (attributes and ref when there are none).
     public func add(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> ItemResult {
-        let (record, barrier) = try addedRecord(query, token: token)
-        do { try store.add(record) } catch { throw duplicateOrFailure(error, record) }
-        return try shape(record, query: query, barrier: barrier, secret: query.valueData)
+        let (item, barrier) = try addedItem(query, token: token)
+        do { try store.add(item.record) } catch { throw duplicateOrFailure(error, item.record) }
+        return try shape(item.record, query: query, barrier: barrier, secret: query.valueData, decoded: item)
     }
 
     /// `add`, answered through `completion` once durable: at once, or later on the store's
@@ -19,17 +19,17 @@ extension Keychain {
     public func add(
         _ query: ItemQuery, token: AccessToken, completion: @escaping @Sendable (Result<ItemResult, KeychainError>) -> Void
     ) {
-        let record: ItemRecord
+        let item: DecodedItem
         let barrier: Barrier
-        do { (record, barrier) = try addedRecord(query, token: token) } catch {
+        do { (item, barrier) = try addedItem(query, token: token) } catch {
             completion(.failure(error))
             return
         }
-        store.add(record) { [self] outcome in
+        store.add(item.record) { [self] outcome in
             completion(
                 Result { () throws(KeychainError) in
-                    do { try outcome.get() } catch { throw duplicateOrFailure(error, record) }
-                    return try shape(record, query: query, barrier: barrier, secret: query.valueData)
+                    do { try outcome.get() } catch { throw duplicateOrFailure(error, item.record) }
+                    return try shape(item.record, query: query, barrier: barrier, secret: query.valueData, decoded: item)
                 })
         }
     }
@@ -37,8 +37,8 @@ extension Keychain {
     /// Whether `add` and `search` with a completion may answer later, on another thread.
     public var answersLater: Bool { store.answersLater }
 
-    /// The sealed record an add writes, after checking the query, the token and the lock.
-    private func addedRecord(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> (ItemRecord, Barrier) {
+    /// The item an add writes (its record sealed), after checking the query, the token and the lock.
+    private func addedItem(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> (DecodedItem, Barrier) {
         try require(.write, token, for: "add")
         try query.check(for: .add)
         let barrier = try barrier()
@@ -66,7 +66,7 @@ extension Keychain {
             item.record.secret = try seal(secret, for: item, barrier: barrier)
         }
         try item.reseal(barrier: barrier)
-        return (item.record, barrier)
+        return (item, barrier)
     }
 
     /// A failed add's error: errSecDuplicateItem with the colliding item's reference (it shares
@@ -369,12 +369,17 @@ extension Keychain {
     }
 
     /// Shapes one record as the query's return keys ask (attributes and ref when none is given).
-    private func shape(_ record: ItemRecord, query: ItemQuery, barrier: Barrier, secret known: [UInt8]?)
+    /// `decoded`: the record's attributes already open (an add's), which are then not opened again.
+    private func shape(_ record: ItemRecord, query: ItemQuery, barrier: Barrier, secret known: [UInt8]?, decoded: DecodedItem? = nil)
         throws(KeychainError) -> ItemResult
     {
         var attributes: ItemAttributes?
         if query.wantsAttributes || !query.hasReturnKey {
-            attributes = try DecodedItem(record, barrier: barrier, logger: logger).itemAttributes
+            if let decoded {
+                attributes = decoded.itemAttributes
+            } else {
+                attributes = try DecodedItem(record, barrier: barrier, logger: logger).itemAttributes
+            }
         }
         var secret: [UInt8]?
         if query.wantsData, let sealed = record.secret {
