@@ -279,7 +279,7 @@ def build(runs, facts):
                   per_second(ps.rate, "tx/s"), "", "", "", "(the engine's read ceiling)", ps.failure() or "info")
         throughput, _, pairs = paired(b_pg, ps)
         over_etcd = b_pg.rate / d.rate if b_pg.rate and d.rate else None
-        table.add("Bpg", f"B on PostgreSQL: one replica ({threads} threads, as shipped), a random item of "
+        table.add("Bpg", f"B on PostgreSQL: one replica ({threads} polling thread{'' if threads == '1' else 's'}, as shipped), a random item of "
                   f"{pg_items:,}, returnData", per_second(b_pg.rate), ms(b_pg.p50), ms(b_pg.p99), cpu_text(b_pg),
                   f"≥ 0.5 × PS, measured {times(throughput)} ({pairs} pairs); ≥ 4 × D, measured {times(over_etcd)}",
                   verdict(None if throughput is None or over_etcd is None else throughput >= 0.5 and over_etcd >= 4,
