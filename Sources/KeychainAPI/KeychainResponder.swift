@@ -63,15 +63,17 @@ public final class KeychainResponder: HTTPResponder {
             } else {
                 route.writes(method: head.method) ? .workerPool : .pollingThread
             }
+        // A passphrase's body is small: a larger one is refused before it is read, let alone parsed.
+        let bodyLimit = route.runsKDF ? Self.passphraseBodyLimit : nil
         if route.isPublic || (route == .keychain && keychain.state == .uninitialized) {
             if route == .unlock, let wait = unlockLimiter.acquire(client(head), now: clock.now()) {
                 return .refuse(finish(head, template: route.template, token: nil,
                     APIError.response(.unlockThrottled(retryAfter: wait))))
             }
-            return .proceed(execution, plan: Plan(route: route, token: nil))
+            return .proceed(execution, plan: Plan(route: route, token: nil), maxBodyBytes: bodyLimit)
         }
         do {
-            return .proceed(execution, plan: Plan(route: route, token: try authenticate(head)))
+            return .proceed(execution, plan: Plan(route: route, token: try authenticate(head)), maxBodyBytes: bodyLimit)
         } catch {
             return .refuse(finish(head, template: route.template, token: nil, APIError.response(error)))
         }
@@ -130,12 +132,25 @@ public final class KeychainResponder: HTTPResponder {
             switch error {
             case .malformedFraming(let reason): APIError.response(.param("framing: \(reason)"))
             case .bodyTooLarge(let limit): APIError.response(.dataTooLarge("body: larger than the limit of \(limit) bytes"))
+            case .serialWorkerBusy(let waiting):
+                // Each derivation takes about half a second on this build's limits.
+                APIError.response(
+                    .notAvailable(
+                        "passphrase: \(waiting) passphrase derivations (Argon2id, one at a time) are already waiting; "
+                            + "retry after \(Self.derivationRetrySeconds(waiting: waiting)) s"),
+                    httpStatus: 429, headers: [(name: "Retry-After", value: String(Self.derivationRetrySeconds(waiting: waiting)))])
             }
         if let head {
             return finish(head, template: Route(path: head.path)?.template ?? "-", token: nil, response)
         }
         return response
     }
+
+    /// The largest body of an unlock or a passphrase change: a JSON object of one or two passphrases.
+    public static let passphraseBodyLimit = 4096
+
+    /// How long the derivations already waiting take, about half a second each, rounded up.
+    static func derivationRetrySeconds(waiting: Int) -> Int { (waiting + 2) / 2 }
 
     // MARK: dispatch
 

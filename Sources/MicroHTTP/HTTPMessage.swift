@@ -250,7 +250,9 @@ public enum HTTPPreflight: Sendable {
     /// request is parsed and authenticated once; an object, so that handing it over costs one
     /// reference count. Off the polling threads, the connection is suspended while a worker
     /// answers, so that no polling thread stalls and other connections keep being served.
-    case proceed(HTTPExecution, plan: (any HTTPPlan)?)
+    /// `maxBodyBytes` lowers the server's body limit for this request (an anonymous route's
+    /// small body): a larger one, declared or counted, is refused with `bodyTooLarge`.
+    case proceed(HTTPExecution, plan: (any HTTPPlan)?, maxBodyBytes: Int? = nil)
 }
 
 /// Where a request's answer is computed.
@@ -279,6 +281,9 @@ extension HTTPResponder {
 public enum HTTPTransportError: Sendable, Equatable {
     /// `Content-Length` with `Transfer-Encoding`, two `Content-Length`, two `Host` headers, or an unparsable length.
     case malformedFraming(String)
-    /// The body (declared or counted so far) exceeds `maxBodyBytes`.
+    /// The body (declared or counted so far) exceeds `maxBodyBytes`, or preflight's lower limit.
     case bodyTooLarge(limit: Int)
+    /// The serial worker already has `serialWorkerQueueLimit` requests waiting (each one, say,
+    /// an Argon2id derivation): answered at once instead of queued.
+    case serialWorkerBusy(queued: Int)
 }

@@ -36,7 +36,7 @@ public final class HTTPServer: Sendable {
         }
         let context = ServerContext(
             responder: responder, logger: logger, maxBodyBytes: configuration.maxBodyBytes,
-            poolThreads: configuration.workerPoolThreads)
+            poolThreads: configuration.workerPoolThreads, serialWorkerQueueLimit: configuration.serialWorkerQueueLimit)
         let contextPointer = Unmanaged.passRetained(context).toOpaque()
         let started = address.withSockAddrPointer { sockAddr in
             var options: [MHD_OptionItem] = [
@@ -127,6 +127,7 @@ public final class HTTPServer: Sendable {
             (configuration.connectionLimit >= 1, "connectionLimit must be at least 1"),
             (configuration.perConnectionMemoryLimit >= 4096, "perConnectionMemoryLimit must be at least 4096"),
             (configuration.maxBodyBytes >= 0, "maxBodyBytes must not be negative"),
+            (configuration.serialWorkerQueueLimit >= 0, "serialWorkerQueueLimit must not be negative"),
         ]
         if let failed = checks.first(where: { !$0.0 }) {
             throw HTTPServerError.invalidConfiguration(failed.1)

@@ -30,6 +30,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// Threads for requests the responder sends to the worker pool (durable writes): how many
     /// such requests can wait for their commit at once, and so how many can share one fsync.
     public var workerPoolThreads: Int = 16
+    /// Requests that may wait for the serial worker (Argon2id derivations, one at a time) besides
+    /// the one it runs; one more is refused with `HTTPTransportError.serialWorkerBusy` at once.
+    public var serialWorkerQueueLimit: Int = 4
 
     /// A configuration with every default; set the fields to change it.
     public init() {}

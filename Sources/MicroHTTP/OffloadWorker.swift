@@ -17,6 +17,8 @@ final class OffloadWorker: Sendable {
         var accepting = true
         var jobs: [@Sendable () -> Void] = []
         var head = 0
+        /// Places taken whose job is not in `jobs` yet (its caller is suspending its connection).
+        var reserved = 0
     }
 
     /// Taken by every request handed over and by every worker taking one: a lock whose waiters sleep.
@@ -34,24 +36,43 @@ final class OffloadWorker: Sendable {
         }
     }
 
-    /// Runs `prepare`, then enqueues `job`, unless the worker has stopped.
+    /// What became of a job handed to `submit`.
+    enum Submission: Equatable {
+        case accepted
+        /// `waiting` jobs were already waiting (none started yet): neither closure ran.
+        case full(waiting: Int)
+        /// The worker has stopped: neither closure ran.
+        case stopped
+    }
+
+    /// Runs `prepare`, then enqueues `job`, unless the worker has stopped or `queueLimit` jobs
+    /// are already waiting for a thread.
     ///
     /// `prepare` is where the caller suspends its connection: doing it before the job is
     /// enqueued guarantees the job's resume can never come before the suspend. It runs outside
     /// the lock (suspending takes libmicrohttpd's own locks and a system call, and the threads
     /// waiting for this lock would spin meanwhile); the job's place is taken first, under the
     /// lock, so `stop()` waits for it.
-    /// - Returns: `false`, having run neither, once `stop()` has begun.
-    func submit(prepare: () -> Void, job: @escaping @Sendable () -> Void) -> Bool {
-        let accepted = state.withLock { state in
-            if state.accepting { pending.enter() }
-            return state.accepting
+    ///
+    /// A job counts as waiting from the moment its place is taken until a thread starts it, so
+    /// the limit holds for callers racing each other.
+    func submit(queueLimit: Int = .max, prepare: () -> Void, job: @escaping @Sendable () -> Void) -> Submission {
+        let verdict = state.withLock { state -> Submission in
+            guard state.accepting else { return .stopped }
+            let waiting = state.reserved + state.jobs.count - state.head
+            guard waiting < queueLimit else { return .full(waiting: waiting) }
+            state.reserved += 1
+            pending.enter()
+            return .accepted
         }
-        guard accepted else { return false }
+        guard verdict == .accepted else { return verdict }
         prepare()
-        state.withLock { $0.jobs.append(job) }
+        state.withLock { state in
+            state.reserved -= 1
+            state.jobs.append(job)
+        }
         available.signal()
-        return true
+        return .accepted
     }
 
     /// Refuses further jobs, returns once every job already submitted has finished, and lets

@@ -39,6 +39,8 @@ final class RequestState: Sendable {
     /// Where to answer and preflight's plan; `nil` when the request was refused on its headers.
     let plan: (execution: HTTPExecution, plan: (any HTTPPlan)?)?
     let progress: Mutex<Progress>
+    /// The largest body this request may have: the server's limit, or preflight's lower one.
+    let maxBodyBytes: Int
 
     init(
         head: HTTPRequestHead, plan: (execution: HTTPExecution, plan: (any HTTPPlan)?)?, pendingAnswer: HTTPResponse?,
@@ -46,6 +48,7 @@ final class RequestState: Sendable {
     ) {
         self.head = head
         self.plan = plan
+        self.maxBodyBytes = maxBodyBytes
         var progress = Progress()
         progress.pendingAnswer = pendingAnswer
         if pendingAnswer == nil, let expectedLength {

@@ -11,6 +11,8 @@ final class ServerContext: Sendable {
     let responder: any HTTPResponder
     let logger: Logger
     let maxBodyBytes: Int
+    /// Requests that may wait for the serial worker besides the one it runs.
+    let serialWorkerQueueLimit: Int
     /// Body bytes read in all (kept or discarded) past which a request's connection is dropped.
     let discardLimit: Int
     /// Argon2id and the like, one at a time.
@@ -26,12 +28,13 @@ final class ServerContext: Sendable {
     /// Set by `shutdown()`: from then on every response closes its connection.
     let isShuttingDown = Atomic(false)
 
-    init(responder: any HTTPResponder, logger: Logger, maxBodyBytes: Int, poolThreads: Int) {
+    init(responder: any HTTPResponder, logger: Logger, maxBodyBytes: Int, poolThreads: Int, serialWorkerQueueLimit: Int) {
         serialWorker = OffloadWorker(threads: 1, name: "http-serial")
         pool = OffloadWorker(threads: poolThreads, name: "http-pool")
         self.responder = responder
         self.logger = logger
         self.maxBodyBytes = maxBodyBytes
+        self.serialWorkerQueueLimit = serialWorkerQueueLimit
         let (limit, overflow) = maxBodyBytes.addingReportingOverflow(max(maxBodyBytes, 64 * 1024))
         self.discardLimit = overflow ? Int.max : limit
     }
@@ -89,10 +92,18 @@ final class ServerContext: Sendable {
             switch responder.preflight(head) {
             case .refuse(let answer):
                 state = RequestState(head: head, plan: nil, pendingAnswer: answer, expectedLength: nil, maxBodyBytes: maxBodyBytes)
-            case .proceed(let execution, let plan):
+            case .proceed(let execution, let plan, let requestLimit):
+                let limit = min(maxBodyBytes, requestLimit ?? .max)
+                if let declared = framing.declaredLength, declared > limit {
+                    // Over preflight's lower limit: refused at once, before any of the body is read.
+                    let refusal = transportRefusal(.bodyTooLarge(limit: limit), head: head)
+                    state = RequestState(head: head, plan: nil, pendingAnswer: nil, expectedLength: nil, maxBodyBytes: limit)
+                    state.progress.withLock { $0.phase = .answered }
+                    return (state, refusal)
+                }
                 state = RequestState(
                     head: head, plan: (execution, plan), pendingAnswer: nil, expectedLength: framing.declaredLength,
-                    maxBodyBytes: maxBodyBytes)
+                    maxBodyBytes: limit)
             }
             return (state, nil)
         }
@@ -116,7 +127,7 @@ final class ServerContext: Sendable {
             if answered {
                 return progress.received > discardLimit ? .abort : .discarded
             }
-            guard progress.received <= maxBodyBytes else {
+            guard progress.received <= state.maxBodyBytes else {
                 progress.body = []
                 return .overLimit
             }
@@ -130,7 +141,7 @@ final class ServerContext: Sendable {
             logger.info("dropped connection: body far over the limit", metadata: ["http.method": "\(state.head.method)"])
             return false
         case .overLimit:
-            let refusal = transportRefusal(.bodyTooLarge(limit: maxBodyBytes), head: state.head)
+            let refusal = transportRefusal(.bodyTooLarge(limit: state.maxBodyBytes), head: state.head)
             state.progress.withLock { $0.pendingAnswer = refusal }
             return true
         }
@@ -180,7 +191,8 @@ final class ServerContext: Sendable {
                 state.progress.withLock { $0.phase = .answered }
                 return send(responder.respond(to: request, plan: plan), on: connection)
             case .serialWorker:
-                return offload(request, plan: plan, to: serialWorker, state: state, connection: connection)
+                return offload(
+                    request, plan: plan, to: serialWorker, queueLimit: serialWorkerQueueLimit, state: state, connection: connection)
             case .workerPool:
                 return offload(request, plan: plan, to: pool, state: state, connection: connection)
             case .deferred:
@@ -223,13 +235,15 @@ final class ServerContext: Sendable {
     }
 
     /// Suspends the connection and lets `worker` answer; the worker resumes it when done.
+    /// With `queueLimit` jobs already waiting, answers `serialWorkerBusy` at once instead.
     private func offload(
-        _ request: HTTPRequest, plan: (any HTTPPlan)?, to worker: OffloadWorker, state: RequestState,
+        _ request: HTTPRequest, plan: (any HTTPPlan)?, to worker: OffloadWorker, queueLimit: Int = .max, state: RequestState,
         connection: OpaquePointer
     ) -> MHD_Result {
         let handle = SuspendedConnection(pointer: connection)
         let responder = self.responder
         let submitted = worker.submit(
+            queueLimit: queueLimit,
             prepare: {
                 state.progress.withLock { $0.phase = .offloaded(nil) }
                 MHD_suspend_connection(connection)
@@ -239,8 +253,17 @@ final class ServerContext: Sendable {
                 state.progress.withLock { $0.phase = .offloaded(response) }
                 MHD_resume_connection(handle.pointer)
             })
-        // Only while the server is stopping: close rather than block a polling thread.
-        return submitted ? .YES : .NO
+        switch submitted {
+        case .accepted:
+            return .YES
+        case .full(let waiting):
+            state.progress.withLock { $0.phase = .answered }
+            logger.info("refused request: serial worker busy", metadata: ["http.method": "\(request.head.method)", "waiting": "\(waiting)"])
+            return send(responder.transportError(.serialWorkerBusy(queued: waiting), head: request.head), on: connection)
+        case .stopped:
+            // Only while the server is stopping: close rather than block a polling thread.
+            return .NO
+        }
     }
 
     private func send(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {

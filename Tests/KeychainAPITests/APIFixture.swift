@@ -19,6 +19,8 @@ final class APIFixture {
     private let http: HTTPServerConfiguration
     private let api: APIConfiguration
     private let inProcess: InProcessClient
+    /// The responder the in-process calls reach.
+    var responder: any HTTPResponder { inProcess.responder }
     private var started: KeychainServer?
 
     /// `initialize: false` leaves the keychain uninitialized.

@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 @testable import KeychainCore
 import KeychainCrypto
+import MicroHTTP
 import Synchronization
 import Testing
 
@@ -31,6 +32,31 @@ import Testing
         #expect(unlocked.status == 200)
         #expect(unlocked.json["state"] == "unlocked")
         try f.call("POST", "/v1/keychain/unlock", json: #"{"pass":"x"}"#, headers: []).expectError(400, -50, naming: "pass")
+    }
+
+    /// An unlock or passphrase body over 4 KiB is refused with 413 before it is parsed (its
+    /// passphrase never tried), and the keychain stays as it was; at 4 KiB it is read.
+    @Test func passphraseBodiesOverFourKiBAreRefusedUnread() throws {
+        let f = try APIFixture()
+        _ = try f.call("POST", "/v1/keychain/lock")
+        let padding = String(repeating: " ", count: 4096 - #"{"passphrase":""}"#.utf8.count - testPassphrase.utf8.count)
+        let atLimit = #"{"passphrase":"\#(testPassphrase)"}"# + padding
+        try f.call("POST", "/v1/keychain/unlock", json: atLimit + " ", headers: []).expectError(413, -25302, naming: "body")
+        try f.call("POST", "/v1/keychain/passphrase", json: #"{"old":"\#(testPassphrase)","new":"x"}"# + padding + "  ")
+            .expectError(413, -25302, naming: "body")
+        #expect(try f.call("GET", "/v1/keychain").json["state"] == "locked")
+        #expect(try f.call("POST", "/v1/keychain/unlock", json: atLimit, headers: []).status == 200)
+    }
+
+    /// Past the serial worker's queue limit, an unlock is answered at once: 429, errSecNotAvailable
+    /// naming the passphrase, and a Retry-After for the derivations already waiting.
+    @Test func aFullDerivationQueueAnswers429WithRetryAfter() throws {
+        let f = try APIFixture()
+        let head = HTTPRequestHead(method: "POST", path: "/v1/keychain/unlock", queryItems: [], headers: HTTPHeaders([]), remoteAddress: "127.0.0.1")
+        let response = f.responder.transportError(.serialWorkerBusy(queued: 4), head: head)
+        let raw = RawResponse(status: response.status, headers: response.headers, body: response.body)
+        raw.expectError(429, -25291, naming: "passphrase")
+        #expect(raw.header("Retry-After") == "3")
     }
 
     @Test func passphraseChangeReWrapsKeys() throws {

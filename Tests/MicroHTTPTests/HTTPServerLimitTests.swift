@@ -1,5 +1,6 @@
 import Dispatch
 import Logging
+import Synchronization
 import MicroHTTP
 import Testing
 
@@ -37,6 +38,72 @@ struct HTTPServerLimitTests {
         #expect(client.isClosedByServer())
         #expect(responder.preflighted == ["/chunks"])
         #expect(responder.responded.isEmpty)
+    }
+
+    /// Preflight lowers the body limit for one request (keychaind's anonymous unlock): a larger
+    /// declared length is refused at once, a larger chunked body after its last chunk, and
+    /// neither reaches `respond`; a body at the limit does, and other paths keep the server's.
+    @Test func aPreflightBodyLimitRefusesALargerBody() throws {
+        let (server, responder) = try makeServer(maxBodyBytes: 1024)
+        defer { server.shutdown() }
+        let declared = try RawHTTPClient(port: server.port)
+        try declared.send("POST /small HTTP/1.1\r\nHost: t\r\nContent-Length: 1000\r\n\r\n")
+        let refused = try declared.readResponse()
+        #expect(refused.status == 413)
+        #expect(refused.text == "transport: over 16")
+        #expect(refused.saysClose)
+
+        let chunked = try RawHTTPClient(port: server.port)
+        try chunked.send("POST /small HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n11\r\n" + String(repeating: "x", count: 17) + "\r\n0\r\n\r\n")
+        #expect(try chunked.readResponse().text == "transport: over 16")
+        #expect(responder.responded.isEmpty)
+
+        let fits = try RawHTTPClient(port: server.port)
+        try fits.send("POST /small HTTP/1.1\r\nHost: t\r\nContent-Length: 16\r\n\r\n" + String(repeating: "y", count: 16))
+        #expect(try fits.readResponse().text.contains("length=16"))
+        try fits.send("POST /other HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\n" + String(repeating: "z", count: 100))
+        #expect(try fits.readResponse().text.contains("length=100"))
+        #expect(responder.responded == ["/small", "/other"])
+    }
+
+    /// With one request running on the serial worker and the queue limit at 1, of two more sent
+    /// together exactly one waits and the other is answered 429 at once, without waiting.
+    @Test func theSerialWorkerRefusesPastItsQueueLimit() throws {
+        let (server, responder) = try makeServer(threads: 1, serialWorkerQueueLimit: 1)
+        defer { server.shutdown() }
+        let running = try RawHTTPClient(port: server.port)
+        try running.send("POST /slow/0 HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n")
+        try #require(responder.slowStarted.wait(timeout: .now() + 10) == .success)
+
+        let clients = try (1...2).map { n in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send("POST /slow/\(n) HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n")
+            return client
+        }
+        let answers = Mutex<[Int: (status: Int, text: String)]>([:])
+        let answered = DispatchSemaphore(value: 0)
+        let readers = DispatchGroup()
+        for (n, client) in clients.enumerated() {
+            let owned = OwnedClient(client: client)  // read by this reader alone from here on
+            DispatchQueue.global().async(group: readers) {
+                if let response = try? owned.client.readResponse() {
+                    let answer = (status: response.status, text: response.text)
+                    answers.withLock { $0[n] = answer }
+                }
+                answered.signal()
+            }
+        }
+        // The first answer comes while the worker is still held: it must be the refusal.
+        try #require(answered.wait(timeout: .now() + 10) == .success)
+        let first = try #require(answers.withLock { $0.values.first })
+        #expect(first.status == 429)
+        #expect(first.text == "transport: 1 waiting")
+        responder.slowGate.signal()
+        responder.slowGate.signal()
+        try #require(readers.wait(timeout: .now() + 10) == .success)
+        #expect(answers.withLock { $0.values.map(\.status).sorted() } == [200, 429])
+        #expect(try running.readResponse().text == "slow done")
+        #expect(responder.responded.count == 2)
     }
 
     @Test func chunkedUploadThatNeverEndsIsCutOff() throws {
@@ -119,4 +186,9 @@ struct HTTPServerLimitTests {
             #expect(!lines.contains { $0.contains(secret) }, "\(secret) was logged")
         }
     }
+}
+
+/// A client handed to one reader thread, which alone uses it from then on.
+private struct OwnedClient: @unchecked Sendable {
+    let client: RawHTTPClient
 }

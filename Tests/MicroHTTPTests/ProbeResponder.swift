@@ -14,6 +14,7 @@ import Darwin
 /// A responder whose behaviour is chosen by path, recording what the server asked of it.
 ///
 /// - `/deny…`: preflight refuses with 401 and a body.
+/// - `/small…`: echoes, with a body limit of 16 bytes from preflight.
 /// - `/slow…`: runs on the serial worker; `respond` signals `slowStarted`, then waits for `slowGate`.
 /// - `/pooled…`: runs on the worker pool, and blocks the same way as `/slow…`.
 /// - `/deferred-now…`: deferred, and replied to before `respond` returns.
@@ -36,6 +37,7 @@ final class ProbeResponder: HTTPResponder {
         if head.path.hasPrefix("/deny") {
             return .refuse(HTTPResponse(status: 401, headers: [("Content-Type", "text/plain")], body: Array("denied".utf8)))
         }
+        if head.path.hasPrefix("/small") { return .proceed(.pollingThread, plan: PathPlan(path: head.path), maxBodyBytes: 16) }
         if head.path.hasPrefix("/slow") { return .proceed(.serialWorker, plan: nil) }
         if head.path.hasPrefix("/pooled") { return .proceed(.workerPool, plan: nil) }
         if head.path.hasPrefix("/deferred") { return .proceed(.deferred, plan: nil) }
@@ -84,6 +86,8 @@ final class ProbeResponder: HTTPResponder {
             return HTTPResponse(status: 400, body: Array("transport: \(reason)".utf8))
         case .bodyTooLarge(let limit):
             return HTTPResponse(status: 413, body: Array("transport: over \(limit)".utf8))
+        case .serialWorkerBusy(let waiting):
+            return HTTPResponse(status: 429, body: Array("transport: \(waiting) waiting".utf8))
         }
     }
 }
@@ -99,10 +103,11 @@ final class PathPlan: Sendable {
 /// The caller shuts it down (`defer { server.shutdown() }`), which also keeps it alive until then.
 func makeServer(
     host: String = "127.0.0.1", maxBodyBytes: Int = 1024, threads: Int = 2, logger: Logger = quietLogger,
-    connectionTimeoutSeconds: Int = 10
+    connectionTimeoutSeconds: Int = 10, serialWorkerQueueLimit: Int = 4
 ) throws -> (server: HTTPServer, responder: ProbeResponder) {
     let responder = ProbeResponder()
     var configuration = HTTPServerConfiguration(host: host, port: 0)
+    configuration.serialWorkerQueueLimit = serialWorkerQueueLimit
     configuration.maxBodyBytes = maxBodyBytes
     configuration.threads = threads
     configuration.connectionTimeoutSeconds = connectionTimeoutSeconds

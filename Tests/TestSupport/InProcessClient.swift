@@ -24,7 +24,13 @@ public struct InProcessClient: Sendable {
         let response: HTTPResponse
         switch responder.preflight(head) {
         case .refuse(let refusal): response = refusal
-        case .proceed(_, let plan): response = responder.respond(to: HTTPRequest(head: head, body: body ?? []), plan: plan)
+        case .proceed(_, let plan, let maxBodyBytes):
+            // The server refuses a body over preflight's limit before respond runs.
+            if let maxBodyBytes, let body, body.count > maxBodyBytes {
+                response = responder.transportError(.bodyTooLarge(limit: maxBodyBytes), head: head)
+            } else {
+                response = responder.respond(to: HTTPRequest(head: head, body: body ?? []), plan: plan)
+            }
         }
         return RawResponse(status: response.status, headers: response.headers, body: response.body)
     }
