@@ -10,6 +10,9 @@ public struct APIConfiguration: Sendable {
     public var trustedProxies: [String] = []
     /// Unlock attempts allowed per client address and minute, before the keychain's own throttle.
     public var unlockAttemptsPerMinute = 10
+    /// Access lines a second for requests without a valid token (health checks, unlocks,
+    /// refusals); past it they are counted, and the count is logged once the next second.
+    public var anonymousLogLinesPerSecond = 100
 
     public init() {}
 }
@@ -22,6 +25,7 @@ public final class KeychainResponder: HTTPResponder {
     let logger: Logger
     private let clients: ClientAddress
     private let unlockLimiter: RateLimiter
+    private let anonymousLines: LogBudget
     private let clock = SystemClock()
 
     public init(keychain: Keychain, configuration: APIConfiguration, logger: Logger) {
@@ -29,6 +33,7 @@ public final class KeychainResponder: HTTPResponder {
         self.logger = logger
         clients = ClientAddress(trustedProxies: Set(configuration.trustedProxies))
         unlockLimiter = RateLimiter(limit: configuration.unlockAttemptsPerMinute, windowSeconds: 60)
+        anonymousLines = LogBudget(perSecond: configuration.anonymousLogLinesPerSecond)
     }
 
     // MARK: HTTPResponder
@@ -217,6 +222,15 @@ public final class KeychainResponder: HTTPResponder {
     /// request (hashed, sorted and printed by the handler) cost more than the rest of the line.
     private func finish(_ head: HTTPRequestHead, template: String, token: AccessToken?, _ response: HTTPResponse) -> HTTPResponse {
         guard logger.logLevel <= .info else { return response }
+        if token == nil {
+            let verdict = anonymousLines.take()
+            if verdict.suppressedBefore > 0 {
+                logger.notice(
+                    "access lines of requests without a token left out",
+                    metadata: ["count": "\(verdict.suppressedBefore)", "limit.per_second": "\(anonymousLines.perSecond)"])
+            }
+            guard verdict.write else { return response }
+        }
         let micros = (HTTPRequestHead.monotonicNanoseconds() &- head.receivedAt) / 1000
         var line = "request http.method="
         line.reserveCapacity(160)

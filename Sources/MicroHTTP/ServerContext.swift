@@ -13,6 +13,9 @@ final class ServerContext: Sendable {
     let maxBodyBytes: Int
     /// Requests that may wait for the serial worker besides the one it runs.
     let serialWorkerQueueLimit: Int
+    /// The transport's own lines about refused requests and dropped connections, which clients
+    /// cause before any token is checked.
+    let refusalLines = LogBudget(perSecond: 20)
     /// Body bytes read in all (kept or discarded) past which a request's connection is dropped.
     let discardLimit: Int
     /// Argon2id and the like, one at a time.
@@ -138,7 +141,7 @@ final class ServerContext: Sendable {
         case .kept, .discarded:
             return true
         case .abort:
-            logger.info("dropped connection: body far over the limit", metadata: ["http.method": "\(state.head.method)"])
+            log("dropped connection: body far over the limit", ["http.method": "\(state.head.method)"])
             return false
         case .overLimit:
             let refusal = transportRefusal(.bodyTooLarge(limit: state.maxBodyBytes), head: state.head)
@@ -151,8 +154,7 @@ final class ServerContext: Sendable {
     private func transportRefusal(_ error: HTTPTransportError, head: HTTPRequestHead) -> HTTPResponse {
         var answer = responder.transportError(error, head: head)
         answer.closeConnection = true
-        logger.info(
-            "refused request", metadata: ["http.method": "\(head.method)", "http.status": "\(answer.status)"])
+        log("refused request", ["http.method": "\(head.method)", "http.status": "\(answer.status)"])
         return answer
     }
 
@@ -258,12 +260,22 @@ final class ServerContext: Sendable {
             return .YES
         case .full(let waiting):
             state.progress.withLock { $0.phase = .answered }
-            logger.info("refused request: serial worker busy", metadata: ["http.method": "\(request.head.method)", "waiting": "\(waiting)"])
+            log("refused request: serial worker busy", ["http.method": "\(request.head.method)", "waiting": "\(waiting)"])
             return send(responder.transportError(.serialWorkerBusy(queued: waiting), head: request.head), on: connection)
         case .stopped:
             // Only while the server is stopping: close rather than block a polling thread.
             return .NO
         }
+    }
+
+    /// One of the transport's lines about a refusal, within `refusalLines`.
+    private func log(_ message: Logger.Message, _ metadata: Logger.Metadata) {
+        guard logger.logLevel <= .info else { return }
+        let verdict = refusalLines.take()
+        if verdict.suppressedBefore > 0 {
+            logger.notice("refusal lines left out", metadata: ["count": "\(verdict.suppressedBefore)"])
+        }
+        if verdict.write { logger.info(message, metadata: metadata) }
     }
 
     private func send(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {

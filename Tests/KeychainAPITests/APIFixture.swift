@@ -24,7 +24,10 @@ final class APIFixture {
     private var started: KeychainServer?
 
     /// `initialize: false` leaves the keychain uninitialized.
-    init(initialize: Bool = true, kdf: KDFLimits = .insecureMinimumForTesting, maxBodyBytes: Int = 1 << 20, trustedProxies: [String] = []) throws {
+    init(
+        initialize: Bool = true, kdf: KDFLimits = .insecureMinimumForTesting, maxBodyBytes: Int = 1 << 20, trustedProxies: [String] = [],
+        anonymousLogLinesPerSecond: Int = 100
+    ) throws {
         directory = TemporaryDirectory(prefix: "kcd-api")
         var configuration = KeychainConfiguration.testing(directory.path)
         configuration.kdfLimits = kdf
@@ -36,6 +39,7 @@ final class APIFixture {
         http.maxBodyBytes = maxBodyBytes
         var api = APIConfiguration()
         api.trustedProxies = trustedProxies
+        api.anonymousLogLinesPerSecond = anonymousLogLinesPerSecond
         self.logger = logger
         self.http = http
         self.api = api

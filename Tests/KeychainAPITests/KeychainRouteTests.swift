@@ -59,6 +59,18 @@ import Testing
         #expect(raw.header("Retry-After") == "3")
     }
 
+    /// Access lines of requests without a token are at most the configured number a second
+    /// (50 refused requests made well within two seconds write 5 to 10 lines); those with a
+    /// token are all written.
+    @Test func accessLinesOfAnonymousRequestsAreRateLimited() throws {
+        let f = try APIFixture(anonymousLogLinesPerSecond: 5)
+        for _ in 0..<50 { try f.call("GET", "/v1/items?service=x", headers: []).expectError(401, -25293, naming: "Authorization") }
+        let anonymous = f.logs.all.filter { $0.contains("request http.method=GET") && $0.contains("token.id=-") }
+        #expect((5...10).contains(anonymous.count), "\(anonymous.count) lines")
+        for _ in 0..<50 { _ = try f.call("GET", "/v1/keychain") }
+        #expect(f.logs.all.filter { $0.contains("http.route=/v1/keychain ") }.count == 50)
+    }
+
     @Test func passphraseChangeReWrapsKeys() throws {
         let f = try APIFixture()
         try f.add(service: "db")

@@ -33,3 +33,18 @@ import Testing
         #expect(raw.withFirstValue(lowercased: "x-raw") { Array($0) } == value)
     }
 }
+
+/// The budget of log lines a client can cause without a token.
+@Suite struct LogBudgetTests {
+    /// Within a second, lines past the budget are left out; the first line of a later second is
+    /// written and carries the count of those left out, once.
+    @Test func linesPastTheBudgetAreCountedAndReportedOnce() {
+        let budget = LogBudget(perSecond: 3)
+        let first = (0..<5).map { _ in budget.take(nowSeconds: 10) }
+        #expect(first.map(\.write) == [true, true, true, false, false])
+        #expect(first.allSatisfy { $0.suppressedBefore == 0 })
+        #expect(budget.take(nowSeconds: 11) == LogBudget.Verdict(write: true, suppressedBefore: 2))
+        #expect(budget.take(nowSeconds: 11) == LogBudget.Verdict(write: true, suppressedBefore: 0))
+        #expect(LogBudget(perSecond: 0).take(nowSeconds: 1).write == false)
+    }
+}
