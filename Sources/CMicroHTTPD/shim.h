@@ -8,13 +8,23 @@
 #include <microhttpd.h>
 
 // MHD_start_daemon is variadic, which Swift cannot call: options come as an MHD_OPTION_ARRAY, the completion callback as fixed arguments.
+// The accept policy and the connection notifications (opened, closed) come the same way.
 static inline struct MHD_Daemon *kcd_mhd_start_daemon(
     unsigned int flags, MHD_AccessHandlerCallback handler, void *handler_cls,
-    MHD_RequestCompletedCallback completed, void *completed_cls, struct MHD_OptionItem *options) {
-    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
+    MHD_RequestCompletedCallback completed, void *completed_cls,
+    MHD_AcceptPolicyCallback accept_policy, MHD_NotifyConnectionCallback notify_connection, void *connection_cls,
+    struct MHD_OptionItem *options) {
+    return MHD_start_daemon(flags, 0, accept_policy, connection_cls, handler, handler_cls,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                            MHD_OPTION_NOTIFY_CONNECTION, notify_connection, connection_cls,
                             MHD_OPTION_ARRAY, options,
                             MHD_OPTION_END);
+}
+
+// MHD_get_connection_info is variadic, which Swift cannot call: the connection's socket (-1 on failure).
+static inline int kcd_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
 }
 
 // MHD_get_daemon_info is variadic, which Swift cannot call: this asks only for the bound port (0 on failure).

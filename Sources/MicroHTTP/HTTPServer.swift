@@ -36,26 +36,36 @@ public final class HTTPServer: Sendable {
         }
         let context = ServerContext(
             responder: responder, logger: logger, maxBodyBytes: configuration.maxBodyBytes,
-            poolThreads: configuration.workerPoolThreads, serialWorkerQueueLimit: configuration.serialWorkerQueueLimit)
+            poolThreads: configuration.workerPoolThreads, serialWorkerQueueLimit: configuration.serialWorkerQueueLimit,
+            connectionLimits: ConnectionGuard.Limits(
+                headTimeoutNanoseconds: UInt64(configuration.headTimeoutSeconds * 1e9),
+                idleTimeoutNanoseconds: UInt64(max(configuration.connectionTimeoutSeconds, 1)) * 1_000_000_000,
+                minBodyBytesPerSecond: configuration.minBodyBytesPerSecond,
+                perAddressConnectionLimit: configuration.perAddressConnectionLimit,
+                connectionLimit: configuration.connectionLimit,
+                unlimitedAddresses: Set(configuration.unlimitedAddresses)))
         let contextPointer = Unmanaged.passRetained(context).toOpaque()
         let started = address.withSockAddrPointer { sockAddr in
             var options: [MHD_OptionItem] = [
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: sockAddr),
                 MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeoutSeconds, ptr_value: nil),
-                MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
+                // Above the guard's limit, so that libmicrohttpd still accepts (and asks the guard)
+                // while connections the guard cut are closing.
+                MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit + Self.evictionHeadroom, ptr_value: nil),
                 MHD_OptionItem(
                     option: .CONNECTION_MEMORY_LIMIT, value: configuration.perConnectionMemoryLimit, ptr_value: nil),
                 MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
             ]
             return kcd_mhd_start_daemon(
                 Self.flags(ipv6: address.isIPv6), mhdAccessHandler, contextPointer,
-                mhdRequestCompleted, contextPointer, &options)
+                mhdRequestCompleted, contextPointer, mhdAcceptPolicy, mhdNotifyConnection, contextPointer, &options)
         }
         guard let started else {
             let reason = String(cString: strerror(errno))
             context.serialWorker.stop()
             context.pool.stop()
+            context.connectionGuard.stop()
             Unmanaged<ServerContext>.fromOpaque(contextPointer).release()
             throw HTTPServerError.startFailed(
                 "libmicrohttpd could not start on \(configuration.host) port \(configuration.port) (last error: \(reason))")
@@ -93,6 +103,7 @@ public final class HTTPServer: Sendable {
             context.pool.stop()
             context.deferred.wait()
             MHD_stop_daemon(running)
+            context.connectionGuard.stop()
             if listening >= 0 {
                 _ = close(listening)
             }
@@ -100,6 +111,9 @@ public final class HTTPServer: Sendable {
             context.logger.info("http server stopped", metadata: ["http.port": "\(port)"])
         }
     }
+
+    /// Connections libmicrohttpd may hold beyond the guard's limit: those being cut.
+    static let evictionHeadroom = 64
 
     private func refuseConnections(on socket: MHD_socket) {
         #if canImport(Glibc)
@@ -127,7 +141,10 @@ public final class HTTPServer: Sendable {
             (configuration.connectionLimit >= 1, "connectionLimit must be at least 1"),
             (configuration.perConnectionMemoryLimit >= 4096, "perConnectionMemoryLimit must be at least 4096"),
             (configuration.maxBodyBytes >= 0, "maxBodyBytes must not be negative"),
-            (configuration.serialWorkerQueueLimit >= 0, "serialWorkerQueueLimit must not be negative"),
+            (configuration.serialWorkerQueueLimit >= 1, "serialWorkerQueueLimit must be at least 1"),
+            (configuration.headTimeoutSeconds > 0, "headTimeoutSeconds must be positive"),
+            (configuration.minBodyBytesPerSecond >= 0, "minBodyBytesPerSecond must not be negative"),
+            (configuration.perAddressConnectionLimit >= 1, "perAddressConnectionLimit must be at least 1"),
         ]
         if let failed = checks.first(where: { !$0.0 }) {
             throw HTTPServerError.invalidConfiguration(failed.1)

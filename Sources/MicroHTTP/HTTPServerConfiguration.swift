@@ -14,9 +14,25 @@ public struct HTTPServerConfiguration: Sendable {
     public var port: Int = 8700
     /// The number of polling threads (`MHD_OPTION_THREAD_POOL_SIZE`), at least 1.
     public var threads: Int = HTTPServerConfiguration.usableCores
-    /// Seconds a connection may stay idle (`MHD_OPTION_CONNECTION_TIMEOUT`); suspended ones never time out.
+    /// Seconds a connection may stay idle (`MHD_OPTION_CONNECTION_TIMEOUT`); suspended ones never
+    /// time out. Between the requests of a keep-alive connection, the next request's head must
+    /// also be complete within this time of the previous answer, however slowly it trickles in.
     public var connectionTimeoutSeconds: Int = 10
-    /// The most simultaneous connections (`MHD_OPTION_CONNECTION_LIMIT`).
+    /// Seconds from a connection's opening by which its first request head must be complete,
+    /// whether or not bytes keep arriving (nginx's `client_header_timeout`); also the grace a
+    /// body has before `minBodyBytesPerSecond` applies.
+    public var headTimeoutSeconds: Double = 5
+    /// The slowest average rate a body may arrive at, after `headTimeoutSeconds`; slower, the
+    /// connection is cut.
+    public var minBodyBytesPerSecond: Int = 1024
+    /// Connections one client address may hold; one more is refused at accept. Not applied to
+    /// `unlimitedAddresses`.
+    public var perAddressConnectionLimit: Int = 64
+    /// Addresses without a per-address limit: the reverse proxies in front of the server.
+    public var unlimitedAddresses: [String] = []
+    /// The most simultaneous connections. At the limit, a new connection is accepted by cutting
+    /// the connection that has waited longest for its request head, so that a client sending
+    /// whole requests promptly is served; when no connection waits for a head, it is refused.
     public var connectionLimit: Int = 1024
     /// Bytes of header and read buffer per connection (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`).
     ///

@@ -22,5 +22,27 @@ func mhdRequestCompleted(
     requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, code: MHD_RequestTerminationCode
 ) {
     guard let cls, let requestContext else { return }
-    Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().complete(requestContext: requestContext)
+    Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().complete(connection: connection, requestContext: requestContext)
+}
+
+/// `MHD_AcceptPolicyCallback`: the connection guard's per-address limit and eviction.
+func mhdAcceptPolicy(cls: UnsafeMutableRawPointer?, address: UnsafePointer<sockaddr>?, length: socklen_t) -> MHD_Result {
+    guard let cls else { return .NO }
+    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    return context.connectionGuard.accepts(PeerAddress(address).text) ? .YES : .NO
+}
+
+/// `MHD_NotifyConnectionCallback`: connections opened and closed, for the connection guard.
+func mhdNotifyConnection(
+    cls: UnsafeMutableRawPointer?, connection: OpaquePointer?, socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    code: MHD_ConnectionNotificationCode
+) {
+    guard let cls, let connection else { return }
+    let connectionGuard = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().connectionGuard
+    // MHD_CONNECTION_NOTIFY_STARTED is 0 and MHD_CONNECTION_NOTIFY_CLOSED 1 (microhttpd.h).
+    switch code.rawValue {
+    case 0: connectionGuard.opened(connection, address: PeerAddress(kcd_mhd_client_address(connection)).text)
+    case 1: connectionGuard.closed(connection)
+    default: break
+    }
 }

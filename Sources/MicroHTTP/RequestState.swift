@@ -41,6 +41,8 @@ final class RequestState: Sendable {
     let progress: Mutex<Progress>
     /// The largest body this request may have: the server's limit, or preflight's lower one.
     let maxBodyBytes: Int
+    /// Whether the head announced a body (a length above 0, or chunks): set once, on the first call.
+    nonisolated(unsafe) var expectsBody = false
 
     init(
         head: HTTPRequestHead, plan: (execution: HTTPExecution, plan: (any HTTPPlan)?)?, pendingAnswer: HTTPResponse?,

@@ -16,6 +16,8 @@ final class ServerContext: Sendable {
     /// The transport's own lines about refused requests and dropped connections, which clients
     /// cause before any token is checked.
     let refusalLines = LogBudget(perSecond: 20)
+    /// Request deadlines and connection limits per address.
+    let connectionGuard: ConnectionGuard
     /// Body bytes read in all (kept or discarded) past which a request's connection is dropped.
     let discardLimit: Int
     /// Argon2id and the like, one at a time.
@@ -31,7 +33,11 @@ final class ServerContext: Sendable {
     /// Set by `shutdown()`: from then on every response closes its connection.
     let isShuttingDown = Atomic(false)
 
-    init(responder: any HTTPResponder, logger: Logger, maxBodyBytes: Int, poolThreads: Int, serialWorkerQueueLimit: Int) {
+    init(
+        responder: any HTTPResponder, logger: Logger, maxBodyBytes: Int, poolThreads: Int, serialWorkerQueueLimit: Int,
+        connectionLimits: ConnectionGuard.Limits
+    ) {
+        connectionGuard = ConnectionGuard(limits: connectionLimits)
         serialWorker = OffloadWorker(threads: 1, name: "http-serial")
         pool = OffloadWorker(threads: poolThreads, name: "http-pool")
         self.responder = responder
@@ -56,6 +62,7 @@ final class ServerContext: Sendable {
             let (state, refusal) = begin(HTTPRequestHead(connection: connection, url: url, method: method))
             inFlight.enter()
             requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
+            connectionGuard.headReceived(connection, expectsBody: refusal == nil && state.expectsBody)
             // libmicrohttpd 0.9.75 accepts a response only on this call or the final one. A
             // refusal of the framing cannot wait for the final call (the body may be huge, or its
             // framing ambiguous), so it goes now, as an "early" response that closes the connection.
@@ -66,13 +73,16 @@ final class ServerContext: Sendable {
         let size = uploadDataSize.pointee
         if size > 0 {
             uploadDataSize.pointee = 0
+            if state.expectsBody { connectionGuard.bodyReceived(connection, bytes: size) }
             return consume(UnsafeRawBufferPointer(start: uploadData, count: size), into: state) ? .YES : .NO
         }
+        if state.expectsBody { connectionGuard.bodyComplete(connection) }
         return finish(state, on: connection)
     }
 
     /// The request-completed callback's body: drops the state (also after aborts and timeouts).
-    func complete(requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+    func complete(connection: OpaquePointer?, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        if let connection { connectionGuard.requestCompleted(connection) }
         guard let opaque = requestContext.pointee else { return }
         requestContext.pointee = nil
         let state = Unmanaged<RequestState>.fromOpaque(opaque).takeRetainedValue()
@@ -95,6 +105,7 @@ final class ServerContext: Sendable {
             switch responder.preflight(head) {
             case .refuse(let answer):
                 state = RequestState(head: head, plan: nil, pendingAnswer: answer, expectedLength: nil, maxBodyBytes: maxBodyBytes)
+                state.expectsBody = framing.isChunked || (framing.declaredLength ?? 0) > 0
             case .proceed(let execution, let plan, let requestLimit):
                 let limit = min(maxBodyBytes, requestLimit ?? .max)
                 if let declared = framing.declaredLength, declared > limit {
@@ -107,6 +118,7 @@ final class ServerContext: Sendable {
                 state = RequestState(
                     head: head, plan: (execution, plan), pendingAnswer: nil, expectedLength: framing.declaredLength,
                     maxBodyBytes: limit)
+                state.expectsBody = framing.isChunked || (framing.declaredLength ?? 0) > 0
             }
             return (state, nil)
         }

@@ -74,6 +74,8 @@ extension Keychaind {
                 ? (try store.setting(nil, env: "KEYCHAIND_TRUSTED_PROXIES", key: "trustedProxies") ?? "")
                     .split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 : trustedProxies
+            // The proxies carry many clients' connections: no per-address limit for them.
+            http.unlimitedAddresses = api.trustedProxies
 
             var devDirectory: String?
             var configuration: KeychainConfiguration

@@ -103,7 +103,8 @@ final class PathPlan: Sendable {
 /// The caller shuts it down (`defer { server.shutdown() }`), which also keeps it alive until then.
 func makeServer(
     host: String = "127.0.0.1", maxBodyBytes: Int = 1024, threads: Int = 2, logger: Logger = quietLogger,
-    connectionTimeoutSeconds: Int = 10, serialWorkerQueueLimit: Int = 4
+    connectionTimeoutSeconds: Int = 10, serialWorkerQueueLimit: Int = 4,
+    configure: (inout HTTPServerConfiguration) -> Void = { _ in }
 ) throws -> (server: HTTPServer, responder: ProbeResponder) {
     let responder = ProbeResponder()
     var configuration = HTTPServerConfiguration(host: host, port: 0)
@@ -111,6 +112,7 @@ func makeServer(
     configuration.maxBodyBytes = maxBodyBytes
     configuration.threads = threads
     configuration.connectionTimeoutSeconds = connectionTimeoutSeconds
+    configure(&configuration)
     let server = try HTTPServer(configuration: configuration, responder: responder, logger: logger)
     return (server, responder)
 }

@@ -41,7 +41,9 @@ public final class RawHTTPClient {
     private var buffer: [UInt8] = []
 
     /// Connects to `host` (an IPv4 or IPv6 literal) on `port`.
-    public init(port: Int, host: String = "127.0.0.1") throws {
+    /// `source`: an IPv4 address to connect from (any of 127.0.0.0/8 on loopback), so that a test
+    /// can be several clients.
+    public init(port: Int, host: String = "127.0.0.1", source: String? = nil) throws {
         var storage = sockaddr_storage()
         let length: Int
         let family: Int32
@@ -62,6 +64,19 @@ public final class RawHTTPClient {
         }
         let fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClientError(description: "socket: \(errno)") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            _ = inet_pton(AF_INET, source, &local.sin_addr)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let code = errno
+                _ = close(fd)
+                throw ClientError(description: "bind \(source): errno \(code)")
+            }
+        }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let result = withUnsafePointer(to: &storage) {
@@ -133,6 +148,14 @@ public final class RawHTTPClient {
         var byte: UInt8 = 0
         let count = recv(fd, &byte, 1, 0)
         return count == 0 || (count < 0 && errno == ECONNRESET)
+    }
+
+    /// Whether the server closes the connection within `waitingMilliseconds` (waits no longer).
+    public func isClosedByServer(waitingMilliseconds: Int32) -> Bool {
+        guard buffer.isEmpty else { return false }
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, waitingMilliseconds) > 0 else { return false }
+        return isClosedByServer()
     }
 
     /// Reads and drops whatever comes until the server closes; `false` if it never does.

@@ -1,0 +1,188 @@
+import CMicroHTTPD
+import Dispatch
+import Foundation
+import SleepingLock
+
+/// Deadlines and limits that libmicrohttpd's idle timeout does not give: a client that trickles
+/// its request a byte at a time is never idle, so it is never cut off, and at the connection
+/// limit new clients would queue behind such clients.
+///
+/// - A request head must be complete within `headTimeoutSeconds` of the connection's opening;
+///   between the requests of a keep-alive connection, within the idle timeout of the previous
+///   answer, however many bytes trickle in meanwhile.
+/// - A body must arrive at `minBodyBytesPerSecond` on average once `headTimeoutSeconds` have
+///   passed since its head.
+/// - An address other than `unlimitedAddresses` (the trusted proxies) holds at most
+///   `perAddressConnectionLimit` connections: one more is refused at accept.
+/// - At `connectionLimit`, a new connection makes room by cutting the connection whose request
+///   head has waited longest, so that a client that sends a whole request promptly is served.
+///
+/// A connection is cut with `shutdown(2)` on its socket: libmicrohttpd then sees the end of
+/// the stream and closes it itself. Its socket cannot have been closed and reused meanwhile:
+/// libmicrohttpd reports a connection closed (`closed`, which takes the same lock) before it
+/// closes the socket.
+final class ConnectionGuard: Sendable {
+    struct Limits: Sendable {
+        var headTimeoutNanoseconds: UInt64
+        var idleTimeoutNanoseconds: UInt64
+        var minBodyBytesPerSecond: Int
+        var perAddressConnectionLimit: Int
+        var connectionLimit: Int
+        var unlimitedAddresses: Set<String>
+        /// How often deadlines are checked.
+        var sweepNanoseconds: UInt64 = 250_000_000
+    }
+
+    private enum Phase {
+        /// Waiting for a request head: the deadline is `since` plus the allowance for it.
+        case head(since: UInt64, allowance: UInt64)
+        /// Receiving a body since `since`.
+        case body(since: UInt64, received: Int)
+        /// The request is with the application, or its answer is being sent: no deadline.
+        case answering
+    }
+
+    private struct Entry {
+        let fd: Int32
+        let address: String
+        var phase: Phase
+    }
+
+    private struct State {
+        var connections: [UInt: Entry] = [:]
+        var perAddress: [String: Int] = [:]
+        var stopped = false
+    }
+
+    private let limits: Limits
+    private let state = SleepingLock(State())
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(limits: Limits) {
+        self.limits = limits
+        let thread = Thread { [self] in sweep() }
+        thread.name = "http-deadlines"
+        thread.start()
+    }
+
+    /// Stops the sweeping thread and waits for it.
+    func stop() {
+        state.withLock { $0.stopped = true }
+        wake.signal()
+        finished.wait()
+    }
+
+    /// Whether to accept a connection from `address`: refused when that address holds its limit;
+    /// at the server's limit, the oldest connection still waiting for a request head is cut.
+    func accepts(_ address: String) -> Bool {
+        state.withLock { state in
+            if !limits.unlimitedAddresses.contains(address), state.perAddress[address, default: 0] >= limits.perAddressConnectionLimit {
+                return false
+            }
+            if state.connections.count >= limits.connectionLimit {
+                guard let oldest = Self.oldestWaitingForHead(state.connections) else { return false }
+                _ = shutdown(state.connections[oldest]!.fd, Int32(SHUT_RDWR))
+                // Counted out now: its close follows, and the room is the new connection's.
+                Self.remove(oldest, from: &state)
+            }
+            return true
+        }
+    }
+
+    func opened(_ connection: OpaquePointer, address: String) {
+        let fd = kcd_mhd_connection_fd(connection)
+        let now = HTTPRequestHead.monotonicNanoseconds()
+        state.withLock { state in
+            state.connections[UInt(bitPattern: connection)] = Entry(
+                fd: fd, address: address, phase: .head(since: now, allowance: limits.headTimeoutNanoseconds))
+            state.perAddress[address, default: 0] += 1
+        }
+    }
+
+    func closed(_ connection: OpaquePointer) {
+        state.withLock { state in Self.remove(UInt(bitPattern: connection), from: &state) }
+    }
+
+    /// The head is in: a body may follow (`expectsBody`), or the request goes to the application.
+    func headReceived(_ connection: OpaquePointer, expectsBody: Bool) {
+        let now = HTTPRequestHead.monotonicNanoseconds()
+        update(connection) { $0 = expectsBody ? .body(since: now, received: 0) : .answering }
+    }
+
+    func bodyReceived(_ connection: OpaquePointer, bytes: Int) {
+        update(connection) { phase in
+            if case .body(let since, let received) = phase { phase = .body(since: since, received: received + bytes) }
+        }
+    }
+
+    /// The body is complete: the request is with the application.
+    func bodyComplete(_ connection: OpaquePointer) {
+        update(connection) { $0 = .answering }
+    }
+
+    /// The answer is sent: the next request's head must come within the idle timeout.
+    func requestCompleted(_ connection: OpaquePointer) {
+        let now = HTTPRequestHead.monotonicNanoseconds()
+        update(connection) { $0 = .head(since: now, allowance: limits.idleTimeoutNanoseconds) }
+    }
+
+    /// How many connections are tracked (for tests).
+    var count: Int { state.withLock { $0.connections.count } }
+
+    private func update(_ connection: OpaquePointer, _ change: (inout Phase) -> Void) {
+        state.withLock { state in
+            let key = UInt(bitPattern: connection)
+            guard var entry = state.connections[key] else { return }
+            change(&entry.phase)
+            state.connections[key] = entry
+        }
+    }
+
+    private static func remove(_ key: UInt, from state: inout State) {
+        guard let entry = state.connections.removeValue(forKey: key) else { return }
+        let left = state.perAddress[entry.address, default: 1] - 1
+        state.perAddress[entry.address] = left > 0 ? left : nil
+    }
+
+    private static func oldestWaitingForHead(_ connections: [UInt: Entry]) -> UInt? {
+        var oldest: (key: UInt, since: UInt64)?
+        for (key, entry) in connections {
+            if case .head(let since, _) = entry.phase, since < oldest?.since ?? .max { oldest = (key, since) }
+        }
+        return oldest?.key
+    }
+
+    private func sweep() {
+        while true {
+            _ = wake.wait(timeout: .now() + .nanoseconds(Int(limits.sweepNanoseconds)))
+            let stopped = state.withLock { state -> Bool in
+                guard !state.stopped else { return true }
+                let now = HTTPRequestHead.monotonicNanoseconds()
+                for (key, entry) in state.connections where isOverdue(entry.phase, now: now) {
+                    _ = shutdown(entry.fd, Int32(SHUT_RDWR))
+                    Self.remove(key, from: &state)
+                }
+                return false
+            }
+            if stopped {
+                finished.signal()
+                return
+            }
+        }
+    }
+
+    private func isOverdue(_ phase: Phase, now: UInt64) -> Bool {
+        switch phase {
+        case .head(let since, let allowance):
+            return now &- since > allowance
+        case .body(let since, let received):
+            let elapsed = now &- since
+            guard elapsed > limits.headTimeoutNanoseconds else { return false }
+            let owed = Double(limits.minBodyBytesPerSecond) * Double(elapsed - limits.headTimeoutNanoseconds) / 1e9
+            return Double(received) < owed
+        case .answering:
+            return false
+        }
+    }
+}

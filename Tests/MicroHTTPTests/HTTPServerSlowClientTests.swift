@@ -1,0 +1,105 @@
+import Dispatch
+import Foundation
+import MicroHTTP
+import Testing
+
+/// Clients that hold connections without finishing their requests (issue 14): a head or a body
+/// that trickles in is cut at its deadline, one address holds a bounded number of connections,
+/// and at the connection limit the longest-waiting incomplete head makes room for a new client.
+@Suite("HTTPServer against slow clients")
+struct HTTPServerSlowClientTests {
+    /// Seconds since `start`, on the monotonic clock.
+    private static func seconds(since start: UInt64) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    /// Sends `line` every 200 ms, as a trickling attacker does, until the server closes the
+    /// connection or `limit` seconds pass; returns the seconds it took the server to close it.
+    private static func trickle(_ client: RawHTTPClient, _ line: String, limit: Double) -> Double? {
+        let start = DispatchTime.now().uptimeNanoseconds
+        while seconds(since: start) < limit {
+            if (try? client.send(line)) == nil || client.isClosedByServer(waitingMilliseconds: 200) {
+                return seconds(since: start)
+            }
+        }
+        return nil
+    }
+
+    @Test func aHeadThatTricklesIsCutAtItsDeadline() throws {
+        let (server, responder) = try makeServer { $0.headTimeoutSeconds = 1 }
+        defer { server.shutdown() }
+        let client = try RawHTTPClient(port: server.port)
+        try client.send("GET /never HTTP/1.1\r\nHost: t\r\n")
+        let closedAfter = try #require(Self.trickle(client, "X-Slow: a\r\n", limit: 6), "never cut off")
+        #expect(closedAfter >= 0.8 && closedAfter < 3, "cut after \(closedAfter) s")
+        #expect(responder.preflighted.isEmpty)
+    }
+
+    @Test func aBodyThatTricklesBelowTheMinimumRateIsCut() throws {
+        let (server, responder) = try makeServer(maxBodyBytes: 1 << 20) {
+            $0.headTimeoutSeconds = 1
+            $0.minBodyBytesPerSecond = 1000
+        }
+        defer { server.shutdown() }
+        let client = try RawHTTPClient(port: server.port)
+        try client.send("POST /slow-body HTTP/1.1\r\nHost: t\r\nContent-Length: 100000\r\n\r\n")
+        // 50 bytes every 200 ms: 250 bytes a second, a quarter of the minimum.
+        let closedAfter = try #require(Self.trickle(client, String(repeating: "b", count: 50), limit: 8), "never cut off")
+        #expect(closedAfter >= 0.8 && closedAfter < 4, "cut after \(closedAfter) s")
+        #expect(responder.responded.isEmpty)
+    }
+
+    /// One address holds at most its limit of connections; another address is still served.
+    @Test func anAddressPastItsConnectionLimitIsRefused() throws {
+        let (server, _) = try makeServer(threads: 1) { $0.perAddressConnectionLimit = 3 }
+        defer { server.shutdown() }
+        let held = try (0..<3).map { _ in try RawHTTPClient(port: server.port, source: "127.0.0.2") }
+        for client in held { try client.send("GET /held HTTP/1.1\r\n") }
+        let fourth = try RawHTTPClient(port: server.port, source: "127.0.0.2")
+        #expect(fourth.readsToEndOfStream(), "the fourth connection of 127.0.0.2 is closed unanswered")
+
+        let other = try RawHTTPClient(port: server.port, source: "127.0.0.3")
+        try other.send("GET /other HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try other.readResponse().status == 200)
+        // The held ones are still open: each can finish its request.
+        try held[0].send("Host: t\r\n\r\n")
+        #expect(try held[0].readResponse().status == 200)
+    }
+
+    /// At the connection limit, a new client is accepted by cutting the connection that has
+    /// waited longest for its request head; the others keep theirs.
+    @Test func atTheConnectionLimitTheOldestIncompleteHeadMakesRoom() throws {
+        // One polling thread accepts in the order the connections were made.
+        let (server, _) = try makeServer(threads: 1) {
+            $0.connectionLimit = 4
+            $0.perAddressConnectionLimit = 100
+        }
+        defer { server.shutdown() }
+        var waiting: [RawHTTPClient] = []
+        for _ in 0..<4 {
+            let client = try RawHTTPClient(port: server.port, source: "127.0.0.2")
+            try client.send("GET /partial HTTP/1.1\r\n")
+            waiting.append(client)
+        }
+        let prompt = try RawHTTPClient(port: server.port, source: "127.0.0.3")
+        try prompt.send("GET /prompt HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try prompt.readResponse().status == 200)
+        #expect(waiting[0].readsToEndOfStream(), "the oldest incomplete head was cut")
+        try waiting[1].send("Host: t\r\n\r\n")
+        #expect(try waiting[1].readResponse().status == 200)
+    }
+
+    /// Trusted proxies (`unlimitedAddresses`) carry many clients: no per-address limit for them.
+    @Test func anUnlimitedAddressHoldsMoreThanTheLimit() throws {
+        let (server, _) = try makeServer(threads: 1) {
+            $0.perAddressConnectionLimit = 2
+            $0.unlimitedAddresses = ["127.0.0.4"]
+        }
+        defer { server.shutdown() }
+        let clients = try (0..<4).map { _ in try RawHTTPClient(port: server.port, source: "127.0.0.4") }
+        for client in clients {
+            try client.send("GET /proxied HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try client.readResponse().status == 200)
+        }
+    }
+}
