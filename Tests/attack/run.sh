@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Slow clients and anonymous load against a release build of keychaind with no proxy in front
+# (issue 14): Tests/attack/attack.py for 15 s from one address, then 15 s from 40. Fails when a
+# well-behaved client waited more than 1 s for an answer, or the server's memory grew by more than
+# 64 MiB. About 40 s once the release build is there (it shares Tests/container's scratch path,
+# built by that suite just before).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+source "$root/Tests/lib.sh"
+make_tmp
+
+swift build -c release --product keychaind --scratch-path "$root/.build-container" >"$tmp/build.log" 2>&1 || {
+    cat "$tmp/build.log" >&2
+    echo "attack: swift build failed" >&2
+    exit 1
+}
+bin="$root/.build-container/release/keychaind"
+port=$(free_port)
+cd "$tmp"
+stop_on_exit server
+start_keychaind "$tmp/server.log" "$bin" serve --dev --listen "127.0.0.1:$port" \
+    --dev-token-file "$tmp/token" --dev-passphrase-file "$tmp/passphrase"
+server=$server_pid
+wait_http "http://127.0.0.1:$port/v1/health" "$server"
+# Locked, as after a restart: a wrong passphrase then costs an Argon2id derivation.
+curl -sS -f -o /dev/null -X POST -H "Authorization: Bearer $(<"$tmp/token")" "http://127.0.0.1:$port/v1/keychain/lock"
+for mode in one spread; do
+    if ! python3 "$root/Tests/attack/attack.py" "$port" "$server" 15 "$mode"; then
+        tail -5 "$tmp/server.log" >&2
+        echo "attack: failed ($mode)" >&2
+        exit 1
+    fi
+done
+echo "attack: passed"
