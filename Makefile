@@ -41,7 +41,7 @@ if (( $${#missing[@]} )); then \
 fi
 endef
 
-.PHONY: deps deps-test swift-check build run test bench clean
+.PHONY: deps deps-test swift-check build run test fuzz bench clean
 
 swift-check:
 	@command -v $(SWIFT) >/dev/null || { echo "make: no swift on PATH; install a Swift 6.1+ toolchain (swift.org/install)" >&2; exit 1; }
@@ -77,6 +77,11 @@ test: deps-test build
 	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/replicas/run.sh
 	bash Tests/container/run.sh
 	bash Tests/attack/run.sh
+	bash Tests/fuzz/run.sh
+
+# Each fuzzing target for 10 minutes (make test gives each 30 s); FUZZ_SECONDS changes it.
+fuzz: deps swift-check
+	FUZZ_SECONDS=$${FUZZ_SECONDS:-600} bash Tests/fuzz/run.sh
 
 bench: deps swift-check
 	bash Benchmarks/run.sh

@@ -96,6 +96,18 @@ let package = Package(
             ],
             path: "Benchmarks/CoreThroughput"),
 
+        // Fuzzing harnesses over the parsers that read untrusted bytes (Fuzz/README.md), and
+        // the libFuzzer driver that runs them (built with -sanitize=fuzzer by Tests/fuzz/run.sh;
+        // without it, a replayer of corpus files).
+        .target(
+            name: "FuzzTargets",
+            dependencies: [
+                "KeychainAPI", "KeychainCore", "KeychainJSON", "MicroHTTP",
+                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+            ],
+            path: "Fuzz/Targets", swiftSettings: strictSettings),
+        .executableTarget(name: "keychaind-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/Driver"),
+
         // What the test targets share: temporary directories, a manual clock, stores and
         // keychains to test against, a PostgreSQL server of their own, a raw-socket HTTP/1.1 client that can send malformed
         // framing, and a log handler that records.
@@ -109,6 +121,7 @@ let package = Package(
             path: "Tests/TestSupport"),
         .testTarget(name: "KeychainCryptoTests", dependencies: ["KeychainCrypto"]),
         .testTarget(name: "KeychainJSONTests", dependencies: ["KeychainJSON"]),
+        .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets"], path: "Fuzz/Tests"),
         .testTarget(name: "KeychainStorageTests", dependencies: ["KeychainStorage", "KeychainSQLite", "TestSupport"]),
         .testTarget(
             name: "KeychainCoreTests",

@@ -95,8 +95,8 @@ enum SealedEncoding {
 }
 
 /// An item's sealed attributes: its access group and every attribute but those kept in its row.
-enum SealedAttributes {
-    static func encode(group: String, attributes: [(key: SchemaKey, value: AttributeValue)]) -> [UInt8] {
+package enum SealedAttributes {
+    package static func encode(group: String, attributes: [(key: SchemaKey, value: AttributeValue)]) -> [UInt8] {
         var writer = SealedEncoding.Writer()
         writer.append(group)
         writer.append(UInt32(attributes.count))
@@ -108,7 +108,7 @@ enum SealedAttributes {
     }
 
     /// `nil` when the bytes are in neither version, or name an attribute this build lacks.
-    static func decode(_ bytes: [UInt8]) -> (group: String, attributes: [(key: SchemaKey, value: AttributeValue)])? {
+    package static func decode(_ bytes: [UInt8]) -> (group: String, attributes: [(key: SchemaKey, value: AttributeValue)])? {
         if bytes.first == SealedEncoding.legacyJSON { return decodeVersion0(bytes) }
         guard var reader = SealedEncoding.Reader(bytes), let group = reader.string(), let count = reader.uint32() else {
             return nil

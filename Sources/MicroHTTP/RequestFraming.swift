@@ -5,20 +5,20 @@
 /// look at `Host` at all. Those are request-smuggling shapes (RFC 9112 §6.3), so they are refused
 /// here. (It answers an unparsable or negative `Content-Length` with its own 400 before calling
 /// the application, so the check below is a second line for that case.)
-struct RequestFraming: Sendable, Equatable {
+package struct RequestFraming: Sendable, Equatable {
     /// The declared body length, when there is a `Content-Length`.
-    var declaredLength: Int?
+    package var declaredLength: Int?
     /// Whether the body comes chunked, with no length known in advance.
-    var isChunked: Bool
+    package var isChunked: Bool
 
     /// A head's framing, or the refusal it earns.
-    enum Verdict: Sendable, Equatable {
+    package enum Verdict: Sendable, Equatable {
         case accept(RequestFraming)
         case refuse(HTTPTransportError)
     }
 
     /// Reads `headers`, or says why the request must be refused with the connection closed.
-    static func check(_ headers: HTTPHeaders, maxBodyBytes: Int) -> Verdict {
+    package static func check(_ headers: HTTPHeaders, maxBodyBytes: Int) -> Verdict {
         // One pass over the headers, since every request goes through here.
         var lengths: [String] = []
         var encodings: [String] = []

@@ -1,0 +1,96 @@
+import ExtrasBase64
+import KeychainAPI
+import KeychainCore
+import KeychainJSON
+import MicroHTTP
+
+/// The parsers that read bytes a client or a stored row controls, each as a fuzzing target: any
+/// input may be refused, none may crash, hang or break the property checked beside it.
+///
+/// `keychaind-fuzz` runs one under libFuzzer (`Tests/fuzz/run.sh`, `make fuzz`); the
+/// `FuzzCorpusTests` replay every committed input through all of them in `swift test`.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// The JSON parser: what parses serializes to bytes that parse to the same value.
+    case json
+    /// A query dictionary as a JSON body (first byte even) or as URL parameters (odd: every
+    /// value a string, parsed leniently), through the query parser and its name table.
+    case query
+    /// Persistent references and canonical base64: what decodes re-encodes to the same text.
+    case base64
+    /// The decoder of sealed attributes (what a row holds once opened): what decodes
+    /// re-encodes to the same bytes.
+    case sealedAttributes = "sealed-attributes"
+    /// The transport's framing checks over a request head's fields (`name: value` lines).
+    case framing
+
+    /// Runs the target on `bytes`; traps when a checked property fails.
+    public func run(_ bytes: [UInt8]) {
+        switch self {
+        case .json: Self.json(bytes)
+        case .query: Self.query(bytes)
+        case .base64: Self.base64(bytes)
+        case .sealedAttributes: Self.sealedAttributes(bytes)
+        case .framing: Self.framing(bytes)
+        }
+    }
+
+    private static func json(_ bytes: [UInt8]) {
+        guard let value = try? JSON.parse(bytes) else { return }
+        let again = try? JSON.parse(value.serialized())
+        precondition(again == value, "JSON: a parsed value does not survive serialization")
+    }
+
+    private static func query(_ bytes: [UInt8]) {
+        guard let first = bytes.first else { return }
+        let rest = Array(bytes.dropFirst())
+        if first % 2 == 0 {
+            guard case .object(let object)? = try? JSON.parse(rest) else { return }
+            _ = try? QueryParser.parse(object)
+        } else {
+            // URL parameters: `name=value` pairs separated by `&`, as libmicrohttpd hands them over.
+            let pairs = rest.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false).map { pair in
+                let sides = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+                let name = String(decoding: sides[0], as: UTF8.self)
+                let value = sides.count > 1 ? String(decoding: sides[1], as: UTF8.self) : ""
+                return (key: name, value: JSON.string(value))
+            }
+            _ = try? QueryParser.parse(JSONObject(pairs), lenient: true)
+        }
+    }
+
+    private static func base64(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let ref = PersistentRef.decode(text) {
+            precondition(PersistentRef.encode(ref) == text, "persistent ref: decoded bytes re-encode to other text")
+        }
+        for urlSafe in [false, true] {
+            guard let decoded = Base64.decodeCanonical(text, urlSafe: urlSafe) else { continue }
+            precondition(Base64.decodeCanonical(text, urlSafe: urlSafe) == decoded, "base64: two decodings differ")
+        }
+    }
+
+    private static func sealedAttributes(_ bytes: [UInt8]) {
+        guard let (group, attributes) = SealedAttributes.decode(bytes) else { return }
+        // The legacy JSON version re-encodes in the current one: compare through a second decode.
+        let encoded = SealedAttributes.encode(group: group, attributes: attributes)
+        guard let (again, againAttributes) = SealedAttributes.decode(encoded) else {
+            preconditionFailure("sealed attributes: a decoded value does not decode once re-encoded")
+        }
+        precondition(again == group && againAttributes.count == attributes.count, "sealed attributes: re-encoding changed them")
+        precondition(SealedAttributes.encode(group: again, attributes: againAttributes) == encoded, "sealed attributes: not stable")
+    }
+
+    private static func framing(_ bytes: [UInt8]) {
+        let fields = bytes.split(separator: UInt8(ascii: "\n")).map { line in
+            let sides = line.split(separator: UInt8(ascii: ":"), maxSplits: 1, omittingEmptySubsequences: false)
+            return (name: String(decoding: sides[0], as: UTF8.self), value: String(decoding: sides.count > 1 ? sides[1] : [], as: UTF8.self))
+        }
+        switch RequestFraming.check(HTTPHeaders(fields), maxBodyBytes: 1 << 20) {
+        case .accept(let framing):
+            precondition((framing.declaredLength ?? 0) <= 1 << 20, "framing: a length over the limit was accepted")
+            precondition(!(framing.isChunked && framing.declaredLength != nil), "framing: a length beside chunks was accepted")
+        case .refuse:
+            break
+        }
+    }
+}
