@@ -6,7 +6,7 @@ import Foundation
 // replays files: `keychaind-fuzz TARGET FILE...`.
 
 /// Read once: libFuzzer calls the entry point millions of times.
-nonisolated(unsafe) private let selected: FuzzTarget = {
+private let selected: FuzzTarget = {
     let name = ProcessInfo.processInfo.environment["KEYCHAIND_FUZZ_TARGET"] ?? ""
     guard let target = FuzzTarget(rawValue: name) else {
         fatalError("KEYCHAIND_FUZZ_TARGET must name one of: \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", "))")

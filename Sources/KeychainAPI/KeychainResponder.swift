@@ -138,12 +138,7 @@ public final class KeychainResponder: HTTPResponder {
             case .malformedFraming(let reason): APIError.response(.param("framing: \(reason)"))
             case .bodyTooLarge(let limit): APIError.response(.dataTooLarge("body: larger than the limit of \(limit) bytes"))
             case .serialWorkerBusy(let waiting):
-                // Each derivation takes about half a second on this build's limits.
-                APIError.response(
-                    .notAvailable(
-                        "passphrase: \(waiting) passphrase derivations (Argon2id, one at a time) are already waiting; "
-                            + "retry after \(Self.derivationRetrySeconds(waiting: waiting)) s"),
-                    httpStatus: 429, headers: [(name: "Retry-After", value: String(Self.derivationRetrySeconds(waiting: waiting)))])
+                Self.derivationsBusy(waiting: waiting)
             }
         if let head {
             return finish(head, template: Route(path: head.path)?.template ?? "-", token: nil, response)
@@ -154,8 +149,15 @@ public final class KeychainResponder: HTTPResponder {
     /// The largest body of an unlock or a passphrase change: a JSON object of one or two passphrases.
     public static let passphraseBodyLimit = 4096
 
-    /// How long the derivations already waiting take, about half a second each, rounded up.
-    static func derivationRetrySeconds(waiting: Int) -> Int { (waiting + 2) / 2 }
+    /// 429 while `waiting` derivations wait, with a `Retry-After` for them: about half a second
+    /// each on this build's limits, rounded up.
+    static func derivationsBusy(waiting: Int) -> HTTPResponse {
+        let seconds = (waiting + 2) / 2
+        return APIError.response(
+            .notAvailable(
+                "passphrase: \(waiting) passphrase derivations (Argon2id, one at a time) are already waiting; retry after \(seconds) s"),
+            httpStatus: 429, headers: [(name: "Retry-After", value: String(seconds))])
+    }
 
     // MARK: dispatch
 
@@ -222,14 +224,8 @@ public final class KeychainResponder: HTTPResponder {
     /// request (hashed, sorted and printed by the handler) cost more than the rest of the line.
     private func finish(_ head: HTTPRequestHead, template: String, token: AccessToken?, _ response: HTTPResponse) -> HTTPResponse {
         guard logger.logLevel <= .info else { return response }
-        if token == nil {
-            let verdict = anonymousLines.take()
-            if verdict.suppressedBefore > 0 {
-                logger.notice(
-                    "access lines of requests without a token left out",
-                    metadata: ["count": "\(verdict.suppressedBefore)", "limit.per_second": "\(anonymousLines.perSecond)"])
-            }
-            guard verdict.write else { return response }
+        if token == nil, !anonymousLines.admit(logger, leftOut: "access lines of requests without a token left out") {
+            return response
         }
         let micros = (HTTPRequestHead.monotonicNanoseconds() &- head.receivedAt) / 1000
         var line = "request http.method="

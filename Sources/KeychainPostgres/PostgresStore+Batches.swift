@@ -25,17 +25,18 @@ extension PostgresStore {
         // Each statement and the searches it answers: one, or a fold's (their indices in `batch`).
         var statements: [PGConnection.PipelinedStatement] = []
         var answers: [Answer] = []
-        var folds: [Bool: [Int]] = [:]
+        // The searches to fold, without and with their attributes read (two statements' columns).
+        var folds: [[Int]] = [[], []]
         for (n, search) in batch.enumerated() {
             if Fold.takes(search.filter) {
-                folds[search.filter.readsAttributes, default: []].append(n)
+                folds[search.filter.readsAttributes ? 1 : 0].append(n)
             } else {
                 let (shape, sql, parameters) = PostgresSession.select(search.filter, count: false)
                 statements.append(.shape(shape, sql: sql, parameters))
                 answers.append(.one(n))
             }
         }
-        for (readsAttributes, members) in folds.sorted(by: { !$0.key && $1.key }) {
+        for (readsAttributes, members) in zip([false, true], folds) where !members.isEmpty {
             if members.count == 1 {
                 let (shape, sql, parameters) = PostgresSession.select(batch[members[0]].filter, count: false)
                 statements.append(.shape(shape, sql: sql, parameters))
@@ -66,7 +67,7 @@ extension PostgresStore {
             case (.fold(let members), nil): skipped += members.map { batch[$0] }
             case (.fold(let members), .failure(let error)?): for n in members { batch[n].completion(.failure(error)) }
             case (.fold(let members), .success(let rows)?):
-                for (n, items) in zip(members, Fold.items(rows, searches: members.count, filters: members.map { batch[$0].filter })) {
+                for (n, items) in zip(members, Fold.items(rows, filters: members.map { batch[$0].filter })) {
                     batch[n].completion(.success(items))
                 }
             }
@@ -118,8 +119,8 @@ extension PostgresStore {
         }
 
         /// Each search's items: the rows tagged with it that meet its other conditions, at most its limit.
-        static func items(_ result: PGResult, searches: Int, filters: [ItemFilter]) -> [[ItemRecord]] {
-            var found = [[ItemRecord]](repeating: [], count: searches)
+        static func items(_ result: PGResult, filters: [ItemFilter]) -> [[ItemRecord]] {
+            var found = [[ItemRecord]](repeating: [], count: filters.count)
             for row in 0..<result.rows {
                 let n = Int(result.int64(row, 0))
                 let filter = filters[n]

@@ -1,3 +1,4 @@
+public import Logging
 import Synchronization
 
 /// At most `perSecond` log lines a second for one kind of event that a client can cause without
@@ -46,8 +47,13 @@ public final class LogBudget: Sendable {
         }
     }
 
-    /// `take` at the current monotonic second.
-    public func take() -> Verdict {
-        take(nowSeconds: Int64(truncatingIfNeeded: HTTPRequestHead.monotonicNanoseconds() / 1_000_000_000))
+    /// Takes one line's place at the current monotonic second; when lines were left out before
+    /// it, first logs how many to `logger` at `notice`, as `leftOut`. Returns whether to write the line.
+    public func admit(_ logger: Logger, leftOut: Logger.Message) -> Bool {
+        let verdict = take(nowSeconds: Int64(truncatingIfNeeded: HTTPRequestHead.monotonicNanoseconds() / 1_000_000_000))
+        if verdict.suppressedBefore > 0 {
+            logger.notice(leftOut, metadata: ["count": "\(verdict.suppressedBefore)", "limit.per_second": "\(perSecond)"])
+        }
+        return verdict.write
     }
 }

@@ -41,13 +41,14 @@ final class RequestState: Sendable {
     let progress: Mutex<Progress>
     /// The largest body this request may have: the server's limit, or preflight's lower one.
     let maxBodyBytes: Int
-    /// Whether the head announced a body (a length above 0, or chunks): set once, on the first call.
-    nonisolated(unsafe) var expectsBody = false
+    /// Whether the head announced a body (a length above 0, or chunks).
+    let expectsBody: Bool
 
     init(
         head: HTTPRequestHead, plan: (execution: HTTPExecution, plan: (any HTTPPlan)?)?, pendingAnswer: HTTPResponse?,
-        expectedLength: Int?, maxBodyBytes: Int
+        expectedLength: Int?, maxBodyBytes: Int, expectsBody: Bool = false
     ) {
+        self.expectsBody = expectsBody
         self.head = head
         self.plan = plan
         self.maxBodyBytes = maxBodyBytes

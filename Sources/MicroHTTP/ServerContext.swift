@@ -102,10 +102,11 @@ final class ServerContext: Sendable {
             return (state, refusal)
         case .accept(let framing):
             let state: RequestState
+            let expectsBody = framing.isChunked || (framing.declaredLength ?? 0) > 0
             switch responder.preflight(head) {
             case .refuse(let answer):
-                state = RequestState(head: head, plan: nil, pendingAnswer: answer, expectedLength: nil, maxBodyBytes: maxBodyBytes)
-                state.expectsBody = framing.isChunked || (framing.declaredLength ?? 0) > 0
+                state = RequestState(
+                    head: head, plan: nil, pendingAnswer: answer, expectedLength: nil, maxBodyBytes: maxBodyBytes, expectsBody: expectsBody)
             case .proceed(let execution, let plan, let requestLimit):
                 let limit = min(maxBodyBytes, requestLimit ?? .max)
                 if let declared = framing.declaredLength, declared > limit {
@@ -117,8 +118,7 @@ final class ServerContext: Sendable {
                 }
                 state = RequestState(
                     head: head, plan: (execution, plan), pendingAnswer: nil, expectedLength: framing.declaredLength,
-                    maxBodyBytes: limit)
-                state.expectsBody = framing.isChunked || (framing.declaredLength ?? 0) > 0
+                    maxBodyBytes: limit, expectsBody: expectsBody)
             }
             return (state, nil)
         }
@@ -282,12 +282,8 @@ final class ServerContext: Sendable {
 
     /// One of the transport's lines about a refusal, within `refusalLines`.
     private func log(_ message: Logger.Message, _ metadata: Logger.Metadata) {
-        guard logger.logLevel <= .info else { return }
-        let verdict = refusalLines.take()
-        if verdict.suppressedBefore > 0 {
-            logger.notice("refusal lines left out", metadata: ["count": "\(verdict.suppressedBefore)"])
-        }
-        if verdict.write { logger.info(message, metadata: metadata) }
+        guard logger.logLevel <= .info, refusalLines.admit(logger, leftOut: "refusal lines left out") else { return }
+        logger.info(message, metadata: metadata)
     }
 
     private func send(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
