@@ -34,9 +34,11 @@ extension KeychainResponder {
     }
 
     /// `POST /v1/keychain/unlock` `{"passphrase": "…"}`: no token; runs off the polling threads.
+    /// Preflight counted the attempt against the client's address; the right passphrase clears it.
     func unlock(_ request: HTTPRequest) throws(KeychainError) -> HTTPResponse {
         let passphrase = try Self.passphrase(request, key: "passphrase")
-        try keychain.unlock(passphrase: passphrase)
+        try keychain.unlock(passphrase: passphrase, from: .network)
+        unlockThrottle.succeeded(client(request.head))
         return Self.json(200, try statusJSON(nil))
     }
 

@@ -8,8 +8,9 @@ public import MicroHTTP
 public struct APIConfiguration: Sendable {
     /// Peers whose `X-Forwarded-For` is believed (the reverse proxy's addresses).
     public var trustedProxies: [String] = []
-    /// Unlock attempts allowed per client address and minute, before the keychain's own throttle.
-    public var unlockAttemptsPerMinute = 10
+    /// Client addresses whose unlock failures are counted apart (`AddressThrottle`); past it
+    /// the least recent is forgotten.
+    public var unlockAddressCapacity = 16_384
     /// Access lines a second for requests without a valid token (health checks, unlocks,
     /// refusals); past it they are counted, and the count is logged once the next second.
     public var anonymousLogLinesPerSecond = 100
@@ -24,7 +25,7 @@ public final class KeychainResponder: HTTPResponder {
     let keychain: Keychain
     let logger: Logger
     private let clients: ClientAddress
-    private let unlockLimiter: RateLimiter
+    let unlockThrottle: AddressThrottle
     private let anonymousLines: LogBudget
     private let clock = SystemClock()
 
@@ -32,7 +33,7 @@ public final class KeychainResponder: HTTPResponder {
         self.keychain = keychain
         self.logger = logger
         clients = ClientAddress(trustedProxies: Set(configuration.trustedProxies))
-        unlockLimiter = RateLimiter(limit: configuration.unlockAttemptsPerMinute, windowSeconds: 60)
+        unlockThrottle = AddressThrottle(capacity: configuration.unlockAddressCapacity)
         anonymousLines = LogBudget(perSecond: configuration.anonymousLogLinesPerSecond)
     }
 
@@ -71,7 +72,7 @@ public final class KeychainResponder: HTTPResponder {
         // A passphrase's body is small: a larger one is refused before it is read, let alone parsed.
         let bodyLimit = route.runsKDF ? Self.passphraseBodyLimit : nil
         if route.isPublic || (route == .keychain && keychain.state == .uninitialized) {
-            if route == .unlock, let wait = unlockLimiter.acquire(client(head), now: clock.now()) {
+            if route == .unlock, let wait = unlockThrottle.admit(client(head), now: clock.now()) {
                 return .refuse(finish(head, template: route.template, token: nil,
                     APIError.response(.unlockThrottled(retryAfter: wait))))
             }

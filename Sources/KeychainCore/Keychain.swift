@@ -207,21 +207,25 @@ public final class Keychain: Sendable {
 
     static let alreadyInitialized = KeychainError.param("keychain: already initialized")
 
-    /// Unlocks with the passphrase (idempotent: unlocking an unlocked keychain succeeds).
+    /// Unlocks with the passphrase. Unlocking an unlocked keychain with the right passphrase
+    /// succeeds; a wrong passphrase is verified and refused whatever the state, and never
+    /// touches the auto-lock timer (so wrong guesses cannot keep a keychain open).
     ///
-    /// A wrong passphrase is errSecAuthFailed; after 4 failures further attempts wait 1 min,
-    /// 5 min, 15 min, then 1 h (Apple's ladder), counted in the store so a restart keeps them.
-    public func unlock(passphrase: SecureBytes) throws(KeychainError) {
+    /// From the network, a wrong passphrase is errSecAuthFailed and counts toward the keychain's
+    /// failure budget, kept in the store so that a restart keeps it: the first
+    /// `UnlockThrottle.freeFailures` failures since the last success are free, then Apple's
+    /// ladder applies (1 min, 5 min, 15 min, then 1 h). The attempt is counted *before* the
+    /// passphrase is derived, and cleared on success: an attempt whose count cannot be written
+    /// (a full disk) is refused with errSecNotAvailable whatever the passphrase, so it gives
+    /// neither a free guess nor an oracle. From the host (`.host`: the passphrase file at start,
+    /// a signal) the budget neither applies nor grows, and a success resets it.
+    public func unlock(passphrase: SecureBytes, from source: UnlockSource = .network) throws(KeychainError) {
         let barrier = try barrier()
-        if barrier.isUnlocked {
-            lastSecretUse.store(clock.uptime(), ordering: .relaxed)
-            return
-        }
         try kdfGate.withLock { _ throws(KeychainError) in
-            if barrier.isUnlocked { return }
-            let verified = try verifyPassphrase(passphrase, key: "passphrase")
-            barrier.install(whenUnlocked: verified.keys.whenUnlocked, afterFirstUnlock: verified.keys.afterFirstUnlock)
+            let verified = try verifyPassphrase(passphrase, key: "passphrase", from: source)
             lastSecretUse.store(clock.uptime(), ordering: .relaxed)
+            if barrier.isUnlocked { return }
+            barrier.install(whenUnlocked: verified.keys.whenUnlocked, afterFirstUnlock: verified.keys.afterFirstUnlock)
             do throws(KeychainError) {
                 try publishLockState(barrier)
             } catch {
@@ -229,7 +233,7 @@ public final class Keychain: Sendable {
                 barrier.lock()
                 throw error
             }
-            logger.info("keychain unlocked")
+            logger.info("keychain unlocked", metadata: ["unlock.source": "\(source)"])
         }
     }
 
@@ -247,7 +251,7 @@ public final class Keychain: Sendable {
         try requirePassphrase(new, key: "new")
         _ = try barrier()
         try kdfGate.withLock { _ throws(KeychainError) in
-            let (keys, limits) = try verifyPassphrase(old, key: "old")
+            let (keys, limits) = try verifyPassphrase(old, key: "old", from: .network)
             let newSalt = Sodium.randomBytes(PasswordHash.saltLength)
             let newLimits =
                 limits.isAtLeastModerate
@@ -326,38 +330,46 @@ public final class Keychain: Sendable {
         guard passphrase.count >= 1 else { throw .param("\(key): the passphrase is empty") }
     }
 
-    /// Checks the throttle, derives the key-encryption key from `passphrase` and unwraps the
-    /// class keys with it. A wrong passphrase counts a failure; a right one clears the count.
-    /// Runs Argon2id: call it inside `kdfGate`.
-    private func verifyPassphrase(_ passphrase: SecureBytes, key: String) throws(KeychainError)
+    /// Checks the failure budget, counts the attempt, derives the key-encryption key from
+    /// `passphrase` and unwraps the class keys with it; a right passphrase clears the count.
+    /// From the host nothing is checked or counted. Runs Argon2id: call it inside `kdfGate`.
+    private func verifyPassphrase(_ passphrase: SecureBytes, key: String, from source: UnlockSource) throws(KeychainError)
         -> (keys: (whenUnlocked: SecureBytes, afterFirstUnlock: SecureBytes), limits: KDFLimits)
     {
-        let throttle = try readThrottle()
-        if let wait = throttle.secondsToWait(now: clock.now()) { throw .unlockThrottled(retryAfter: wait) }
+        let counted = source == .network
+        if counted { try countAttempt() }
         let (salt, limits, wu, afu) = try readKDF()
         let kek = try Self.crypto { () throws(CryptoError) in
             try PasswordHash.deriveKey(passphrase: passphrase, salt: salt, limits: limits)
         }
+        let keys: (whenUnlocked: SecureBytes, afterFirstUnlock: SecureBytes)
         do {
-            let keys = try Barrier.unwrapClassKeys(kek: kek, wrappedWhenUnlocked: wu, wrappedAfterFirstUnlock: afu)
-            if throttle.failures > 0 { try transaction { try $0.setMeta(UnlockThrottle.metaKey, nil) } }
-            return (keys, limits)
+            keys = try Barrier.unwrapClassKeys(kek: kek, wrappedWhenUnlocked: wu, wrappedAfterFirstUnlock: afu)
         } catch {
-            let failures = try recordFailedUnlock()
-            logger.info("unlock failed: wrong passphrase", metadata: ["unlock.failures": "\(failures)"])
+            logger.info("unlock failed: wrong passphrase", metadata: ["unlock.source": "\(source)"])
             throw .authFailed("\(key): incorrect passphrase")
         }
+        do throws(KeychainError) {
+            try transaction { try $0.setMeta(UnlockThrottle.metaKey, nil) }
+        } catch where !counted {
+            // From the host nothing was counted: a count left by the network stays, harmlessly.
+        } catch {
+            // The attempt stays counted: one failure too many, never one too few.
+            logger.warning("unlock succeeded but its counted attempt could not be cleared", metadata: ["error": "\(error.message)"])
+        }
+        return (keys, limits)
     }
 
-    /// Counts a failed unlock in the store, reading the count in the same transaction, so
-    /// that failures in several processes sharing the store all count. Returns the new count.
-    private func recordFailedUnlock() throws(KeychainError) -> Int {
+    /// Refuses the attempt while the failure budget says wait, else counts it as a failure in
+    /// the store, reading the count in the same transaction so that attempts in several
+    /// processes sharing the store all count. errSecNotAvailable when the count cannot be
+    /// written: the attempt is then not made.
+    private func countAttempt() throws(KeychainError) {
         let now = clock.now()
-        return try transaction { writer in
-            let stored = try writer.meta(UnlockThrottle.metaKey).flatMap(UnlockThrottle.init(encoded:))
-            let failed = (stored ?? UnlockThrottle()).recordingFailure(at: now)
-            try writer.setMeta(UnlockThrottle.metaKey, failed.encoded)
-            return failed.failures
+        try transaction { writer in
+            let stored = try writer.meta(UnlockThrottle.metaKey).flatMap(UnlockThrottle.init(encoded:)) ?? UnlockThrottle()
+            if let wait = stored.secondsToWait(now: now) { throw KeychainError.unlockThrottled(retryAfter: wait) }
+            try writer.setMeta(UnlockThrottle.metaKey, stored.recordingFailure(at: now).encoded)
         }
     }
 
@@ -373,11 +385,6 @@ public final class Keychain: Sendable {
             let wu = values.2, let afu = values.3
         else { throw .decode("stored key-derivation parameters are missing or malformed") }
         return (salt, limits, wu, afu)
-    }
-
-    private func readThrottle() throws(KeychainError) -> UnlockThrottle {
-        let raw = try snapshot { try $0.meta(UnlockThrottle.metaKey) }
-        return raw.flatMap(UnlockThrottle.init(encoded:)) ?? UnlockThrottle()
     }
 
     /// Runs `body` in a read snapshot; storage failures become errSecNotAvailable.

@@ -23,8 +23,22 @@ enum Settings {
     }
 }
 
-/// Failed unlock attempts, persisted so that a restart does not reset the wait.
-struct UnlockThrottle: Equatable {
+/// Where an unlock comes from: what it may cost the keychain's failure budget.
+public enum UnlockSource: String, Sendable {
+    /// An HTTP client: throttled, and counted toward the keychain's failure budget.
+    case network
+    /// The host: the passphrase file read at start or on a signal. Never throttled by network
+    /// failures, and never counted: only the service's own user (or root) reaches this path.
+    case host
+}
+
+/// The keychain's failure budget: failed network unlocks since the last success, persisted so
+/// that a restart does not reset the wait.
+///
+/// It is the global budget behind the per-address ladders of the HTTP layer: one address meets
+/// Apple's ladder after 4 failures there, while the keychain as a whole allows
+/// `freeFailures` before the same ladder applies to every network client.
+public struct UnlockThrottle: Equatable, Sendable {
     static let metaKey = "throttle.unlock"
     var failures = 0
     /// Wall-clock ms of the last failure.
@@ -42,13 +56,17 @@ struct UnlockThrottle: Equatable {
 
     var encoded: [UInt8] { Settings.encodeInt(Int64(failures)) + Settings.encodeInt(lastFailure) }
 
-    /// Apple's ladder: no wait for the first 4 failures, then 1 min, 5 min, 15 min, and 1 h from the 8th on.
-    static func delaySeconds(afterFailures failures: Int) -> Int {
-        switch failures {
-        case ..<5: 0
-        case 5: 60
-        case 6: 300
-        case 7: 900
+    /// Failures of the whole keychain, from any addresses, before its ladder starts.
+    public static let freeFailures = 20
+
+    /// Apple's ladder after `free` failures: no wait for those, then 1 min, 5 min, 15 min, and
+    /// 1 h from the fourth step on. Apple's own is `free` = 4.
+    public static func delaySeconds(afterFailures failures: Int, free: Int = freeFailures) -> Int {
+        switch failures - free {
+        case ..<1: 0
+        case 1: 60
+        case 2: 300
+        case 3: 900
         default: 3600
         }
     }

@@ -97,9 +97,7 @@ extension Keychaind {
             if keychain.state == .uninitialized {
                 logger.warning("the keychain is not initialized: run keychaind init --data-dir \(configuration.dataDirectory)")
             }
-            if let passphraseFile {
-                try keychain.unlock(passphrase: PassphraseInput.fromFile(passphraseFile))
-            }
+            if let passphraseFile { HostUnlock.run(keychain, passphraseFile: passphraseFile, logger: logger, when: "at start") }
             let server = try KeychainServer(keychain: keychain, http: http, api: api, logger: logger)
             logger.notice(
                 "keychaind serving",
@@ -108,7 +106,7 @@ extension Keychaind {
                 print("Listening on http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")
                 fflush(nil)
             }
-            Signals.run(server: server, logger: logger)
+            Signals.run(server: server, passphraseFile: passphraseFile, logger: logger)
             if let devDirectory { try? FileManager.default.removeItem(atPath: devDirectory) }
         }
 
@@ -174,14 +172,35 @@ enum Hardening {
     }
 }
 
+/// Unlock from the host: the passphrase file, read at start and on SIGUSR2.
+///
+/// Never throttled by network failures and never counted toward them; a wrong or unreadable
+/// file leaves the keychain locked with the reason in the log, and the server serving (a unit
+/// that exited here would restart in a loop).
+enum HostUnlock {
+    static func run(_ keychain: Keychain, passphraseFile: String, logger: Logger, when: String) {
+        do {
+            try keychain.unlock(passphrase: PassphraseInput.fromFile(passphraseFile), from: .host)
+        } catch let error as KeychainError {
+            logger.error("the passphrase file did not unlock the keychain \(when); it stays locked", metadata: [
+                "path": "\(passphraseFile)", "error": "\(error.message)",
+            ])
+        } catch {
+            logger.error("the passphrase file cannot be used \(when); the keychain stays locked", metadata: [
+                "path": "\(passphraseFile)", "error": "\(error)",
+            ])
+        }
+    }
+}
+
 /// SIGTERM and SIGINT shut down cleanly; SIGUSR1 locks the keychain at once ("lock on sleep");
-/// SIGHUP writes the buffered log lines.
+/// SIGUSR2 unlocks it with `--passphrase-file` (from the host); SIGHUP writes the buffered log lines.
 enum Signals {
-    static func run(server: KeychainServer, logger: Logger) {
+    static func run(server: KeychainServer, passphraseFile: String?, logger: Logger) {
         let done = DispatchSemaphore(value: 0)
         let queue = DispatchQueue(label: "keychaind.signals")
         var sources: [any DispatchSourceSignal] = []
-        for signalNumber in [SIGTERM, SIGINT, SIGUSR1, SIGHUP] {
+        for signalNumber in [SIGTERM, SIGINT, SIGUSR1, SIGUSR2, SIGHUP] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
             source.setEventHandler {
@@ -190,6 +209,12 @@ enum Signals {
                 } else if signalNumber == SIGUSR1 {
                     try? server.keychain.lock()
                     logger.notice("locked on SIGUSR1")
+                } else if signalNumber == SIGUSR2 {
+                    guard let passphraseFile else {
+                        return logger.warning("SIGUSR2 unlocks with --passphrase-file, and none was given")
+                    }
+                    HostUnlock.run(server.keychain, passphraseFile: passphraseFile, logger: logger, when: "on SIGUSR2")
+                    if server.keychain.state == .unlocked { logger.notice("unlocked on SIGUSR2") }
                 } else {
                     logger.notice("shutting down")
                     done.signal()
