@@ -10,14 +10,15 @@ import Synchronization
 /// keychain's own budget (`UnlockThrottle.freeFailures`) is shared by every address: failures
 /// from other addresses cannot make the right passphrase wait, up to that budget.
 ///
-/// Every call is O(1): entries sit in a dictionary and on a list ordered by their last attempt,
-/// so the least recent is dropped when the table is full and entries a day old are dropped from
-/// the list's tail as calls go by, never by a scan. A dropped address starts again from zero;
+/// Every call is O(1): entries sit in a dictionary and on a list ordered by when their address
+/// was last seen (refused attempts too, so that an address held back stays held), so the least
+/// recent is dropped when the table is full and entries unseen for a day are dropped from the
+/// list's tail as calls go by, never by a scan. A dropped address starts again from zero;
 /// the keychain's budget bounds what an attacker gains by flooding the table.
 final class AddressThrottle: Sendable {
     /// Failures of one address before its ladder starts: Apple's 4.
     static let freeFailures = 4
-    /// An address's count is forgotten this long after its last attempt.
+    /// An address's count is forgotten this long after it was last seen.
     static let forgetMilliseconds: Int64 = 24 * 3_600_000
 
     private let table: Mutex<Table>
@@ -31,9 +32,11 @@ final class AddressThrottle: Sendable {
         let key = Self.key(address)
         return table.withLock { table in
             table.forget(before: now - Self.forgetMilliseconds)
-            var entry = table.entry(key) ?? Entry(failures: 0, last: now)
+            var entry = table.entry(key) ?? Entry(failures: 0, last: now, seen: now)
+            entry.seen = now
             let delay = Int64(UnlockThrottle.delaySeconds(afterFailures: entry.failures, free: Self.freeFailures)) * 1000
             if delay > 0, entry.last + delay > now {
+                table.set(key, entry)
                 return Int((entry.last + delay - now + 999) / 1000)
             }
             entry.failures += 1
@@ -62,8 +65,10 @@ final class AddressThrottle: Sendable {
 
     struct Entry {
         var failures: Int
-        /// Wall-clock ms of the last attempt.
+        /// Wall-clock ms of the last attempt let through.
         var last: Int64
+        /// Wall-clock ms of the last call for the address, let through or not.
+        var seen: Int64
     }
 
     /// A dictionary of slots and a doubly linked list through them, most recent first.
@@ -119,10 +124,10 @@ final class AddressThrottle: Sendable {
             free.append(slot)
         }
 
-        /// Drops entries whose last attempt is before `cutoff`, from the least recent: each
-        /// entry is dropped once, so the work is paid for by the calls that added them.
+        /// Drops entries last seen before `cutoff`, from the least recent: each entry is
+        /// dropped once, so the work is paid for by the calls that added them.
         mutating func forget(before cutoff: Int64) {
-            while oldest >= 0, slots[oldest].entry.last < cutoff { remove(slots[oldest].key) }
+            while oldest >= 0, slots[oldest].entry.seen < cutoff { remove(slots[oldest].key) }
         }
 
         private mutating func unlink(_ slot: Int) {

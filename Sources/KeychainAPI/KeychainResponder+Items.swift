@@ -62,7 +62,7 @@ extension KeychainResponder {
         }
         let results = try keychain.update(
             QueryParser.parse(query), attributesToUpdate: QueryParser.parse(changes), token: token)
-        return Self.items(200, results)
+        return Self.updated(200, results, token)
     }
 
     /// `DELETE /v1/items` (URL parameters or a JSON body): `{"deleted": n}`.
@@ -100,7 +100,7 @@ extension KeychainResponder {
         let results = try keychain.update(
             ItemQuery(persistentRef: Self.checkedRef(ref)), attributesToUpdate: changes, token: token,
             expectedVersion: try Self.ifMatch(request))
-        return Self.items(200, results, headers: [Self.etag(results[0])])
+        return Self.updated(200, results, token, headers: [Self.etag(results[0])])
     }
 
     /// `DELETE /v1/items/{persistentRef}`; `If-Match` honoured.
@@ -123,6 +123,17 @@ extension KeychainResponder {
         }
         body.appendLiteral("]}")
         return json(status, body: body, headers: headers)
+    }
+
+    /// An update's answer: the items as a search would give them, or `{"updated": n}` to a token
+    /// that may not search (write without read or list), which learns nothing of their attributes.
+    static func updated(_ status: Int, _ results: [ItemResult], _ token: AccessToken, headers: [(name: String, value: String)] = [])
+        -> HTTPResponse
+    {
+        guard token.has(.read) || token.has(.list) else {
+            return json(status, .object(["updated": .int(Int64(results.count))]), headers: headers)
+        }
+        return items(status, results, headers: headers)
     }
 
     static func etag(_ result: ItemResult) -> (name: String, value: String) {

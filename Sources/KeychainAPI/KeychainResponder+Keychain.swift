@@ -44,7 +44,7 @@ extension KeychainResponder {
 
     /// `POST /v1/keychain/passphrase` `{"old": "…", "new": "…"}`: re-wraps keys only.
     func changePassphrase(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
-        try keychain.requireAdmin(token)
+        try keychain.requireKeychainAdmin(token, for: "changing the passphrase")
         let body = try Self.bodyObject(request)
         for key in body.keys where key != "old" && key != "new" { throw .param("\(key): unknown key") }
         try keychain.changePassphrase(old: Self.passphrase(body, key: "old"), new: Self.passphrase(body, key: "new"))
@@ -57,7 +57,7 @@ extension KeychainResponder {
 
     /// `PUT /v1/keychain/settings` `{"lockInterval": seconds}`.
     func putSettings(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
-        try keychain.requireAdmin(token)
+        try keychain.requireKeychainAdmin(token, for: "changing the settings")
         let body = try Self.bodyObject(request)
         for key in body.keys where key != "lockInterval" { throw .param("\(key): unknown setting") }
         guard let value = body["lockInterval"] else { throw .param("lockInterval: required") }

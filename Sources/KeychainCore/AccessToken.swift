@@ -46,9 +46,26 @@ public final class AccessToken: Sendable, Equatable {
     private let capabilityBits: UInt8
     /// Every group, through `"*"`.
     public let allGroups: Bool
+    /// `accessGroups` for `grants(group:)`: hashed once per token, not per request.
+    private let groupSet: Set<String>
+    /// The keyed digests of `accessGroups` as the store holds them, computed once when the
+    /// token is opened (then cached with it), so a request never hashes its token's groups.
+    let groupDigests: [[UInt8]]?
 
-    public init(
+    /// The most groups a token may hold: every search of a token without `*` names each.
+    public static let maxGroups = 256
+
+    public convenience init(
         id: String, name: String, accessGroups: [String], capabilities: Set<Capability>, expiresAt: Int64?, createdAt: Int64
+    ) {
+        self.init(
+            id: id, name: name, accessGroups: accessGroups, capabilities: capabilities, expiresAt: expiresAt, createdAt: createdAt,
+            groupDigests: nil)
+    }
+
+    init(
+        id: String, name: String, accessGroups: [String], capabilities: Set<Capability>, expiresAt: Int64?, createdAt: Int64,
+        groupDigests: [[UInt8]]?
     ) {
         self.id = id
         self.name = name
@@ -56,6 +73,8 @@ public final class AccessToken: Sendable, Equatable {
         self.capabilities = capabilities
         self.capabilityBits = capabilities.reduce(0) { $0 | $1.bit }
         self.allGroups = accessGroups.contains("*")
+        self.groupSet = Set(accessGroups)
+        self.groupDigests = groupDigests
         self.expiresAt = expiresAt
         self.createdAt = createdAt
     }
@@ -65,7 +84,13 @@ public final class AccessToken: Sendable, Equatable {
             && lhs.capabilities == rhs.capabilities && lhs.expiresAt == rhs.expiresAt && lhs.createdAt == rhs.createdAt
     }
 
-    public func grants(group: String) -> Bool { allGroups || accessGroups.contains(group) }
+    public func grants(group: String) -> Bool { allGroups || groupSet.contains(group) }
+
+    /// Whether every group of `groups` is one of this token's: a token with `*` covers all,
+    /// and `*` itself is covered only by `*`.
+    public func covers(groups: [String]) -> Bool {
+        allGroups || groups.allSatisfy { $0 != "*" && groupSet.contains($0) }
+    }
 
     public func has(_ capability: Capability) -> Bool { capabilityBits & capability.bit != 0 }
 

@@ -153,7 +153,8 @@ extension Keychain {
     // MARK: SecItemUpdate
 
     /// Updates every match (SecItemUpdate), atomically. `expectedVersion` (If-Match) requires
-    /// the single matched item to have that version.
+    /// the single matched item to have that version. Returns the updated items' attributes and
+    /// refs, or, to a token without `read` or `list`, results carrying only the version.
     @discardableResult
     public func update(
         _ query: ItemQuery, attributesToUpdate changes: ItemQuery, token: AccessToken, expectedVersion: Int64? = nil
@@ -173,6 +174,11 @@ extension Keychain {
             let updated = try self.applyUpdate(records, changes: changes, expectedVersion: expectedVersion, barrier: barrier)
             for record in updated { try writer.replace(record) }
             return updated
+        }
+        // What an update answers is a search's answer: a token that may not search learns
+        // only that its update applied, and to how many items (as a delete's count).
+        guard token.has(.read) || token.has(.list) else {
+            return updated.map { ItemResult(ref: $0.ref, version: $0.version, attributes: nil, secret: nil, includesRef: false) }
         }
         return try updated.map { (record) throws(KeychainError) in
             try shape(record, query: ItemQuery(), barrier: barrier, secret: nil)
@@ -259,7 +265,7 @@ extension Keychain {
     /// The items this token may see, counted without revealing any other group's.
     public func countItems(token: AccessToken) throws(KeychainError) -> Int {
         let barrier = try barrier()
-        let filter = ItemFilter(groups: token.allGroups ? nil : token.accessGroups.map(barrier.groupDigest))
+        let filter = ItemFilter(groups: token.allGroups ? nil : groupDigests(of: token, barrier: barrier))
         return try snapshot { try $0.countItems(matching: filter) }
     }
 
@@ -289,11 +295,13 @@ extension Keychain {
     func filter(for query: ItemQuery, token: AccessToken, barrier: Barrier) throws(KeychainError) -> ItemFilter {
         var filter = ItemFilter()
         let groups: [String]?
+        var digests: [[UInt8]]?
         if let group = query.accessGroup {
             guard token.grants(group: group) else { throw Self.lacksGroup(group) }
             groups = [group]
         } else {
             groups = token.allGroups ? nil : token.accessGroups
+            digests = token.allGroups ? nil : groupDigests(of: token, barrier: barrier)
         }
         let (classes, codes) = query.candidateClasses
         filter.classes = codes
@@ -311,7 +319,7 @@ extension Keychain {
                 filter.lookups.append(barrier.lookup(key, value, folded: false)!)
             }
         } else {
-            filter.groups = groups.map { $0.map(barrier.groupDigest) }
+            filter.groups = digests ?? groups.map { $0.map(barrier.groupDigest) }
             for (key, value) in query.attributes {
                 filter.lookups.append(
                     (query.caseInsensitive ? barrier.lookup(key, value, folded: true) : nil)
@@ -323,6 +331,11 @@ extension Keychain {
         }
         if let host = query.matchHostOrSubdomainOfHost { filter.lookups.append(barrier.hostSuffix(host)) }
         return filter
+    }
+
+    /// The token's group digests: cached with the token when it came through `authenticate`.
+    private func groupDigests(of token: AccessToken, barrier: Barrier) -> [[UInt8]] {
+        token.groupDigests ?? token.accessGroups.map(barrier.groupDigest)
     }
 
     /// The primary-key digests a query names, one per group, when it pins a whole primary key:

@@ -39,7 +39,9 @@ extension Keychain {
     /// The one answer for a missing, unknown, expired or revoked token.
     public static let invalidToken = KeychainError.authFailed("token: missing, invalid, expired or revoked bearer token")
 
-    /// Creates a token. `caller` must hold `admin` (`nil`: local administration of the data directory).
+    /// Creates a token. `caller` must hold `admin` (`nil`: local administration of the data
+    /// directory), and grants only what it holds: groups within its own, capabilities it has,
+    /// and an expiry no later than its own.
     public func createToken(
         name: String, accessGroups: [String], capabilities: Set<Capability>, expiresAt: Int64?, caller: AccessToken?
     ) throws(KeychainError) -> IssuedToken {
@@ -48,10 +50,21 @@ extension Keychain {
         guard !accessGroups.isEmpty, accessGroups.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 256 }) else {
             throw .param("accessGroups: expected a non-empty list of non-empty group names")
         }
+        guard accessGroups.count <= AccessToken.maxGroups else {
+            throw .param("accessGroups: \(accessGroups.count) groups; a token holds at most \(AccessToken.maxGroups)")
+        }
         guard !capabilities.isEmpty else { throw .param("capabilities: expected at least one capability") }
         if let expiresAt, expiresAt <= clock.now() { throw .param("expiresAt: already in the past") }
-        if let caller, !caller.allGroups, let group = accessGroups.first(where: { !caller.grants(group: $0) }) {
-            throw .missingEntitlement("accessGroups: the calling token lacks group \"\(group)\"")
+        if let caller {
+            if !caller.allGroups, let group = accessGroups.first(where: { $0 == "*" || !caller.grants(group: $0) }) {
+                throw .missingEntitlement("accessGroups: the calling token lacks group \"\(group)\"")
+            }
+            if let capability = capabilities.sorted().first(where: { !caller.has($0) }) {
+                throw .missingEntitlement("capabilities: the calling token lacks the \(capability.rawValue) capability")
+            }
+            if let limit = caller.expiresAt, (expiresAt ?? .max) > limit {
+                throw .missingEntitlement("expiresAt: the new token would outlive the calling token, which expires first")
+            }
         }
         let made = try makeToken(
             barrier: barrier(), name: name, accessGroups: accessGroups, capabilities: capabilities, expiresAt: expiresAt)
@@ -60,20 +73,28 @@ extension Keychain {
         return made.issued
     }
 
-    /// Every token's public description (never a secret).
+    /// The public description (never a secret) of every token whose groups are within the
+    /// caller's: an admin of some groups sees neither the tokens of other groups nor a `*` token.
     public func listTokens(caller: AccessToken?) throws(KeychainError) -> [AccessToken] {
         try requireAdmin(caller)
         let barrier = try barrier()
         let records = try snapshot { try $0.tokens() }
         var tokens: [AccessToken] = []
-        for record in records { tokens.append(try openToken(record, barrier: barrier)) }
+        for record in records {
+            let token = try openToken(record, barrier: barrier)
+            if caller?.covers(groups: token.accessGroups) ?? true { tokens.append(token) }
+        }
         return tokens
     }
 
-    /// Revokes the token `id`; errSecItemNotFound when there is none.
+    /// Revokes the token `id`; errSecItemNotFound when there is none, or when its groups are
+    /// not within the caller's (the same answer: a token the caller may not see is missing).
     public func revokeToken(id: String, caller: AccessToken?) throws(KeychainError) {
         try requireAdmin(caller)
-        let removed = try transaction { writer in
+        let barrier = try barrier()
+        let removed = try transaction { [self] writer in
+            guard let record = try writer.tokens().first(where: { $0.id == id }) else { return false }
+            if let caller, !caller.covers(groups: try openToken(record, barrier: barrier).accessGroups) { return false }
             guard try writer.deleteToken(id: id) else { return false }
             try Self.countRevocation(in: writer)
             return true
@@ -81,6 +102,15 @@ extension Keychain {
         guard removed else { throw .itemNotFound }
         tokenCache.revoke(id: id)
         logger.info("token revoked", metadata: ["token.id": "\(id)"])
+    }
+
+    /// errSecMissingEntitlement unless `caller` holds `admin` over every group (`*`): for what
+    /// changes the whole keychain (its passphrase, its settings), which an admin of some groups may not.
+    public func requireKeychainAdmin(_ caller: AccessToken?, for operation: String) throws(KeychainError) {
+        try requireAdmin(caller)
+        if let caller, !caller.allGroups {
+            throw .missingEntitlement("token: \(operation) needs an admin token for every group (\"*\")")
+        }
     }
 
     /// errSecMissingEntitlement unless `caller` holds `admin` (`nil`: local administration).
@@ -103,7 +133,7 @@ extension Keychain {
         return (IssuedToken(token: token, secret: secret), record)
     }
 
-    private func openToken(_ record: TokenRecord, barrier: Barrier) throws(KeychainError) -> AccessToken {
+    func openToken(_ record: TokenRecord, barrier: Barrier) throws(KeychainError) -> AccessToken {
         guard let plaintext = try? barrier.openToken(record.sealed, id: record.id),
             let (name, groups, capabilities) = TokenDescription.decode(plaintext)
         else {
@@ -112,7 +142,7 @@ extension Keychain {
         }
         return AccessToken(
             id: record.id, name: name, accessGroups: groups, capabilities: capabilities, expiresAt: record.expires,
-            createdAt: record.created)
+            createdAt: record.created, groupDigests: groups.contains("*") ? nil : groups.map(barrier.groupDigest))
     }
 }
 

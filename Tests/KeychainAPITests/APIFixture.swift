@@ -22,18 +22,26 @@ final class APIFixture {
     /// The responder the in-process calls reach.
     var responder: any HTTPResponder { inProcess.responder }
     private var started: KeychainServer?
+    /// The store, when the fixture was asked for one that can fail its writes.
+    private(set) var faulty: FaultyStore?
 
     /// `initialize: false` leaves the keychain uninitialized.
     init(
         initialize: Bool = true, kdf: KDFLimits = .insecureMinimumForTesting, maxBodyBytes: Int = 1 << 20, trustedProxies: [String] = [],
-        anonymousLogLinesPerSecond: Int = 100
+        anonymousLogLinesPerSecond: Int = 100, faulty: Bool = false
     ) throws {
         directory = TemporaryDirectory(prefix: "kcd-api")
         var configuration = KeychainConfiguration.testing(directory.path)
         configuration.kdfLimits = kdf
         let store = logs
         let logger = Logger(label: "test") { _ in RecordingLogHandler(store: store) }
-        keychain = try Keychain.open(configuration, logger: logger)
+        if faulty {
+            let store = FaultyStore(try StoreBackend.sqlite.open(directory.path))
+            self.faulty = store
+            keychain = try Keychain(configuration: configuration, store: store, logger: logger)
+        } else {
+            keychain = try Keychain.open(configuration, logger: logger)
+        }
         adminToken = initialize ? try keychain.initialize(passphrase: SecureBytes(utf8: testPassphrase)).secret : ""
         var http = HTTPServerConfiguration(host: "127.0.0.1", port: 0)
         http.maxBodyBytes = maxBodyBytes

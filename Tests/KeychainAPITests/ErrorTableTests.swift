@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 @testable import KeychainCore
+import KeychainCrypto
 import KeychainStorage
 import Testing
 
@@ -24,10 +25,10 @@ import Testing
         try f.call("GET", "/v1/items?service=x", headers: []).expectError(401, -25293, naming: "Authorization")
         try f.call("GET", "/v1/items?service=x", headers: [("Authorization", "Bearer kcd_wrong")]).expectError(401, -25293)
         try f.call("GET", "/v1/items?service=x", headers: [("Authorization", "Basic abc")]).expectError(401, -25293)
-        let wrong = try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"nope"}"#, headers: [])
+        // Locked or not, a wrong passphrase is refused.
+        try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"nope"}"#, headers: []).expectError(401, -25293, naming: "passphrase")
         #expect(try f.call("POST", "/v1/keychain/lock").status == 200)
         try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"nope"}"#, headers: []).expectError(401, -25293, naming: "passphrase")
-        #expect(wrong.status == 200)  // unlocking an unlocked keychain succeeds whatever the passphrase
     }
 
     @Test func errSecMissingEntitlement403() throws {
@@ -109,12 +110,63 @@ import Testing
         #expect(throttled.header("Retry-After") == "60")
     }
 
-    @Test func perClientUnlockRateLimitIs429() throws {
+    /// Failures are counted per client address: five anonymous wrong unlocks from one address
+    /// make that address wait, and the right passphrase from another still unlocks.
+    @Test func anotherAddressesFailuresDoNotLockOutTheRightPassphrase() throws {
         let f = try APIFixture()
-        for _ in 0..<10 { #expect(try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"x"}"#, headers: []).status == 200) }
-        let limited = try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"x"}"#, headers: [])
-        limited.expectError(429, -25293)
-        #expect(limited.header("Retry-After") != nil)
+        _ = try f.call("POST", "/v1/keychain/lock")
+        for _ in 0..<5 {
+            try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"wrong"}"#, headers: [], remoteAddress: "10.0.0.66")
+                .expectError(401, -25293, naming: "passphrase")
+        }
+        let limited = try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#, headers: [], remoteAddress: "10.0.0.66")
+        limited.expectError(429, -25293, naming: "retry")
+        #expect(limited.header("Retry-After") == "60")
+        let operator_ = try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#, headers: [], remoteAddress: "10.0.0.1")
+        #expect(operator_.status == 200)
+        #expect(operator_.json["state"] == "unlocked")
+    }
+
+    /// Past the keychain's budget, shared by every address, the network waits too; an address
+    /// taken behind a trusted proxy is the forwarded one.
+    @Test func theKeychainsBudgetIsSharedByEveryAddress() throws {
+        let f = try APIFixture(trustedProxies: ["127.0.0.1"])
+        _ = try f.call("POST", "/v1/keychain/lock")
+        for n in 0...UnlockThrottle.freeFailures {
+            try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"wrong"}"#,
+                headers: [("X-Forwarded-For", "192.0.2.\(n + 1)")]).expectError(401, -25293, naming: "passphrase")
+        }
+        let throttled = try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#,
+            headers: [("X-Forwarded-For", "198.51.100.7")])
+        throttled.expectError(429, -25293, naming: "retry")
+        #expect(throttled.header("Retry-After") == "60")
+        try f.keychain.unlock(passphrase: SecureBytes(utf8: testPassphrase), from: .host)
+        #expect(try f.call("GET", "/v1/keychain").json["state"] == "unlocked")
+    }
+
+    /// A wrong passphrase on an unlocked keychain is refused too.
+    @Test func aWrongPassphraseOnAnUnlockedKeychainIs401() throws {
+        let f = try APIFixture()
+        try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"wrong"}"#, headers: []).expectError(401, -25293, naming: "passphrase")
+        #expect(try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#, headers: []).status == 200)
+    }
+
+    /// On a full disk neither a wrong nor the right passphrase is tried: both are the same 503,
+    /// and each still counts against the address.
+    @Test func aFullDiskGivesNoUnlockOracleAndStillCounts() throws {
+        let f = try APIFixture(faulty: true)
+        _ = try f.call("POST", "/v1/keychain/lock")
+        let store = try #require(f.faulty)
+        store.failsWrites = true
+        let wrong = try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"wrong"}"#, headers: [])
+        let right = try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#, headers: [])
+        wrong.expectError(503, -25291, naming: "storage")
+        #expect(right.status == wrong.status)
+        #expect(right.body == wrong.body)
+        for _ in 0..<3 { _ = try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"wrong"}"#, headers: []) }
+        store.failsWrites = false
+        try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#, headers: []).expectError(429, -25293, naming: "retry")
+        #expect(try f.call("GET", "/v1/keychain").json["state"] == "locked")
     }
 
     @Test func errSecDecode500ForTamperedCiphertext() throws {

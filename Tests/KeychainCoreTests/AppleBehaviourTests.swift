@@ -61,7 +61,7 @@ import Testing
     @Test func anEmptyPassphraseIsAWrongOneAndCounts() throws {
         let f = try Fixture()
         try f.keychain.lock()
-        for _ in 0..<5 { expectError(.anyAuthFailed, naming: "passphrase") { try f.unlock("") } }
+        for _ in 0...UnlockThrottle.freeFailures { expectError(.anyAuthFailed, naming: "passphrase") { try f.unlock("") } }
         #expect(expectError(.anyAuthFailed) { try f.unlock() }?.retryAfter == 60)
         f.clock.advance(seconds: 60)
         try f.unlock()

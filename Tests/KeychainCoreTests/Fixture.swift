@@ -14,8 +14,18 @@ final class Fixture {
     let admin: AccessToken
     let adminSecret: String
 
-    init(lockInterval: Int = 300) throws {
-        keychain = try Keychain.open(.testing(directory.path, clock: clock, lockInterval: lockInterval))
+    /// The store, when the fixture was asked for one that can fail its writes.
+    private(set) var faulty: FaultyStore?
+
+    init(lockInterval: Int = 300, faulty: Bool = false) throws {
+        let configuration = KeychainConfiguration.testing(directory.path, clock: clock, lockInterval: lockInterval)
+        if faulty {
+            let store = FaultyStore(try StoreBackend.sqlite.open(directory.path))
+            self.faulty = store
+            keychain = try Keychain(configuration: configuration, store: store, logger: Logger(label: "test"))
+        } else {
+            keychain = try Keychain.open(configuration)
+        }
         let issued = try keychain.initialize(passphrase: SecureBytes(utf8: testPassphrase))
         admin = issued.token
         adminSecret = issued.secret

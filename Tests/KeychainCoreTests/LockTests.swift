@@ -70,20 +70,31 @@ import Testing
         try f.addGeneric(service: "afu2", account: "u", secret: "pw2", accessible: "afterFirstUnlock")
     }
 
-    @Test func unlockingAnUnlockedKeychainSucceeds() throws {
+    @Test func unlockingAnUnlockedKeychainSucceedsOnlyWithTheRightPassphrase() throws {
         let f = try Fixture()
         #expect(f.keychain.state == .unlocked)
         try f.unlock()
-        try f.unlock("a wrong passphrase does not matter when already unlocked")
+        expectError(.anyAuthFailed, naming: "passphrase") { try f.unlock("a wrong passphrase on an unlocked keychain") }
         #expect(f.keychain.state == .unlocked)
     }
 
-    @Test func aWrongPassphraseIsAuthFailedAndTheThrottleFollowsApplesLadder() throws {
+    /// A wrong passphrase every few seconds kept a keychain with a short `lockInterval` open
+    /// forever: a failed unlock must not count as use.
+    @Test func aWrongPassphraseDoesNotPostponeTheAutoLock() throws {
+        let f = try Fixture(lockInterval: 3)
+        f.clock.advance(seconds: 2)
+        expectError(.anyAuthFailed) { try f.unlock("wrong") }
+        f.clock.advance(seconds: 1)
+        #expect(f.keychain.state == .locked)
+    }
+
+    /// The keychain's own budget is shared by every network client: 20 failures are free, then
+    /// Apple's ladder (1 min, 5 min, 15 min, 1 h) applies to every attempt.
+    @Test func theFailureBudgetIsTwentyThenApplesLadder() throws {
         let f = try Fixture()
         try f.keychain.lock()
-        for _ in 0..<4 { expectError(.anyAuthFailed, naming: "passphrase") { try f.unlock("wrong") } }
-        // The fifth failure starts the ladder: 1 min, 5 min, 15 min, 1 h.
-        expectError(.anyAuthFailed) { try f.unlock("wrong") }
+        for _ in 0..<UnlockThrottle.freeFailures { expectError(.anyAuthFailed, naming: "passphrase") { try f.unlock("wrong") } }
+        expectError(.anyAuthFailed, naming: "passphrase") { try f.unlock("wrong") }
         for expected in [60, 300, 900, 3600] {
             let throttled = expectError(.anyAuthFailed) { try f.unlock(testPassphrase) }
             #expect(throttled?.retryAfter == expected)
@@ -96,10 +107,10 @@ import Testing
         #expect(f.keychain.state == .locked)
     }
 
-    @Test func theThrottleSurvivesARestartAndResetsOnSuccess() throws {
+    @Test func theBudgetSurvivesARestartAndResetsOnSuccess() throws {
         let f = try Fixture()
         try f.keychain.lock()
-        for _ in 0..<5 { expectError(.anyAuthFailed) { try f.unlock("wrong") } }
+        for _ in 0...UnlockThrottle.freeFailures { expectError(.anyAuthFailed) { try f.unlock("wrong") } }
         try f.restart()
         #expect(expectError(.anyAuthFailed) { try f.unlock(testPassphrase) }?.retryAfter == 60)
         f.clock.advance(seconds: 60)
@@ -107,6 +118,42 @@ import Testing
         try f.keychain.lock()
         expectError(.anyAuthFailed) { try f.unlock("wrong") }
         #expect(expectError(.anyAuthFailed) { try f.unlock("wrong") }?.retryAfter == nil)
+    }
+
+    /// The host (the passphrase file) is never throttled by network failures, its own failures
+    /// do not count, and its success resets the budget.
+    @Test func anUnlockFromTheHostIsNeverThrottledAndResetsTheBudget() throws {
+        let f = try Fixture()
+        try f.keychain.lock()
+        for _ in 0...UnlockThrottle.freeFailures { expectError(.anyAuthFailed) { try f.unlock("wrong") } }
+        #expect(expectError(.anyAuthFailed) { try f.unlock(testPassphrase) }?.retryAfter == 60)
+        for _ in 0..<3 {
+            let wrong = expectError(.anyAuthFailed, naming: "passphrase") {
+                try f.keychain.unlock(passphrase: SecureBytes(utf8: "wrong"), from: .host)
+            }
+            #expect(wrong?.retryAfter == nil)
+        }
+        try f.keychain.unlock(passphrase: SecureBytes(utf8: testPassphrase), from: .host)
+        #expect(f.keychain.state == .unlocked)
+        try f.keychain.lock()
+        expectError(.anyAuthFailed) { try f.unlock("wrong") }
+        try f.unlock()
+    }
+
+    /// On a full disk the attempt cannot be counted, so it is not made: the right passphrase and
+    /// a wrong one get the same errSecNotAvailable, and neither unlocks nor is a free guess.
+    @Test func anAttemptThatCannotBeCountedIsNotMade() throws {
+        let f = try Fixture(faulty: true)
+        try f.keychain.lock()
+        let store = try #require(f.faulty)
+        store.failsWrites = true
+        let wrong = expectError(.anyNotAvailable) { try f.unlock("wrong") }
+        let right = expectError(.anyNotAvailable) { try f.unlock() }
+        #expect(wrong?.message == right?.message)
+        #expect(f.keychain.state == .locked)
+        store.failsWrites = false
+        try f.unlock()
+        #expect(f.keychain.state == .unlocked)
     }
 
     @Test func aPassphraseChangeKeepsEveryItemReadable() throws {

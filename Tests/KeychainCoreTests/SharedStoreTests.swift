@@ -60,23 +60,23 @@ import Testing
         #expect(try pair.second.authenticate(bearer: admin.secret) == admin.token)
     }
 
-    /// Failed unlocks in both count: four concurrent failures, two in each, make the fifth
-    /// start the ladder, and the next attempt wait a minute.
+    /// Failed unlocks in both count toward one budget: its free failures spent concurrently,
+    /// two at a time in each, the next starts the ladder, and the attempt after it waits a minute.
     @Test(arguments: StoreBackend.all)
     func failedUnlocksInEveryKeychainCount(backend: StoreBackend) throws {
         let pair = try Pair(backend: backend)
         _ = try pair.first.initialize(passphrase: SecureBytes(utf8: testPassphrase))
         try pair.first.lock()
         let refusals = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: 4) { n in
+        DispatchQueue.concurrentPerform(iterations: UnlockThrottle.freeFailures) { n in
             let keychain = n % 2 == 0 ? pair.first : pair.second
             do { try keychain.unlock(passphrase: SecureBytes(utf8: "wrong")) } catch { refusals.add(1, ordering: .relaxed) }
         }
-        #expect(refusals.load(ordering: .relaxed) == 4)
-        let fifth = expectError(.anyAuthFailed, naming: "passphrase") {
+        #expect(refusals.load(ordering: .relaxed) == UnlockThrottle.freeFailures)
+        let next = expectError(.anyAuthFailed, naming: "passphrase") {
             try pair.first.unlock(passphrase: SecureBytes(utf8: "wrong"))
         }
-        #expect(fifth?.retryAfter == nil)
+        #expect(next?.retryAfter == nil)
         let throttled = expectError(.anyAuthFailed) { try pair.second.unlock(passphrase: SecureBytes(utf8: testPassphrase)) }
         #expect(throttled?.retryAfter == 60)
     }
