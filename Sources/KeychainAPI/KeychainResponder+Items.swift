@@ -24,7 +24,7 @@ extension KeychainResponder {
     /// `GET /v1/items` (URL parameters or a JSON body) and `POST /v1/items/search`.
     func search(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         let search = try searchRequest(request)
-        return search.response(try keychain.search(search.query, token: token))
+        return search.response(try keychain.searchPage(search.query, token: token))
     }
 
     /// A search route's query, and how its results are answered: `GET /v1/items` (URL parameters
@@ -80,7 +80,7 @@ extension KeychainResponder {
     /// `GET /v1/items/{persistentRef}`: return keys from URL parameters; attributes and ref by default.
     func getItem(_ ref: String, _ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         let search = try itemRequest(ref, request)
-        return search.response(try keychain.search(search.query, token: token))
+        return search.response(try keychain.searchPage(search.query, token: token))
     }
 
     private func itemRequest(_ ref: String, _ request: HTTPRequest) throws(KeychainError) -> SearchRequest {
@@ -113,7 +113,10 @@ extension KeychainResponder {
     // MARK: helpers
 
     /// `{"items": [...]}`, written straight from the results.
-    static func items(_ status: Int, _ results: [ItemResult], headers: [(name: String, value: String)] = []) -> HTTPResponse {
+    /// With `next` (a page of a longer answer), `{"items": [...], "next": "<pageAfter cursor>"}`.
+    static func items(_ status: Int, _ results: [ItemResult], next: String? = nil, headers: [(name: String, value: String)] = [])
+        -> HTTPResponse
+    {
         var body: [UInt8] = []
         body.reserveCapacity(16 + 96 * results.count)
         body.appendLiteral(#"{"items":["#)
@@ -121,7 +124,14 @@ extension KeychainResponder {
             if n > 0 { body.append(UInt8(ascii: ",")) }
             results[n].write(into: &body)
         }
-        body.appendLiteral("]}")
+        body.appendLiteral("]")
+        if let next {
+            // A cursor is base64url: nothing in it needs escaping.
+            body.appendLiteral(#","next":""#)
+            body.append(contentsOf: next.utf8)
+            body.append(UInt8(ascii: "\""))
+        }
+        body.appendLiteral("}")
         return json(status, body: body, headers: headers)
     }
 
@@ -164,9 +174,9 @@ struct SearchRequest: Sendable {
     let query: ItemQuery
     let oneItem: Bool
 
-    func response(_ results: [ItemResult]) -> HTTPResponse {
+    func response(_ page: SearchPage) -> HTTPResponse {
         oneItem
-            ? KeychainResponder.items(200, results, headers: [KeychainResponder.etag(results[0])])
-            : KeychainResponder.items(200, results)
+            ? KeychainResponder.items(200, page.items, headers: [KeychainResponder.etag(page.items[0])])
+            : KeychainResponder.items(200, page.items, next: page.next)
     }
 }

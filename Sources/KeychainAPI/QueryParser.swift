@@ -58,6 +58,9 @@ public enum QueryParser {
         case .returnPersistentRef: query.returnPersistentRef = try bool()
         case .returnRef: query.returnRef = try bool()
         case .deleteAll: query.deleteAll = try bool()
+        case .pageAfter:
+            guard case .string(let cursor) = value, !cursor.isEmpty else { throw .param("\(spelling): expected a cursor string") }
+            query.pageAfter = cursor
         case .useDataProtectionKeychain: query.useDataProtectionKeychain = try bool()
         case .valueData:
             guard case .string(let text) = value, let bytes = Base64.decodeCanonical(text) else {

@@ -169,6 +169,15 @@ final class Barrier: Sendable {
         try AEAD.open(frame, key: attributeKey, associatedData: Array("token".utf8) + Array(id.utf8))
     }
 
+    /// Seals a search's page cursor under the attribute key, bound to its token and query.
+    func sealCursor(_ plaintext: [UInt8], binding: [UInt8]) throws(CryptoError) -> [UInt8] {
+        try AEAD.seal(plaintext, key: attributeKey, associatedData: Array("page".utf8) + binding)
+    }
+
+    func openCursor(_ frame: [UInt8], binding: [UInt8]) throws(CryptoError) -> [UInt8] {
+        try AEAD.open(frame, key: attributeKey, associatedData: Array("page".utf8) + binding)
+    }
+
     // MARK: digests
 
     func groupDigest(_ group: String) -> [UInt8] {

@@ -54,6 +54,12 @@ public struct ItemQuery: Sendable {
     /// The 16 bytes of a persistent reference.
     public var persistentRef: [UInt8]?
     public var deleteAll: Bool?
+    /// The most bytes of one attribute's value (a string's UTF-8 or a byte string), in any query:
+    /// an item's attributes are opened whole for every answer that shows them.
+    public static let maxAttributeBytes = 4096
+
+    /// The `next` cursor of a search's previous page: the search goes on after its last item.
+    public var pageAfter: String?
     /// Accepted and ignored, so dictionaries written for Apple platforms can be sent unchanged.
     public var useDataProtectionKeychain: Bool?
 
@@ -148,6 +154,7 @@ extension ItemQuery {
             throw .param("valuePersistentRef: allowed only in a search, an update query or a delete")
         }
         if deleteAll != nil, role != .delete { throw .param("deleteAll: allowed only in a delete") }
+        if pageAfter != nil, role != .search { throw .param("pageAfter: allowed only in a search") }
         if role == .add || role == .attributesToUpdate {
             if creationDate != nil { throw .param("creationDate: set by the server, read-only") }
             if modificationDate != nil { throw .param("modificationDate: set by the server, read-only") }
@@ -155,7 +162,22 @@ extension ItemQuery {
         if synchronizable == .any, role == .add || role == .attributesToUpdate {
             throw .param("synchronizable: \"any\" is allowed only when matching")
         }
-        for (key, _) in attributes {
+        if let accessGroup, accessGroup.utf8.count > 256 {
+            throw .param("accessGroup: \(accessGroup.utf8.count) bytes; a group name has at most 256")
+        }
+        if let host = matchHostOrSubdomainOfHost, host.utf8.count > Self.maxAttributeBytes {
+            throw .dataTooLarge("matchHostOrSubdomainOfHost: \(host.utf8.count) bytes; at most \(Self.maxAttributeBytes)")
+        }
+        for (key, value) in attributes {
+            let size: Int
+            switch value {
+            case .string(let text): size = text.utf8.count
+            case .bytes(let bytes): size = bytes.count
+            case .int, .bool: size = 0
+            }
+            guard size <= Self.maxAttributeBytes else {
+                throw .dataTooLarge("\(key.name): \(size) bytes; an attribute holds at most \(Self.maxAttributeBytes)")
+            }
             if let itemClass, !key.applies(to: itemClass) {
                 throw .noSuchAttr(key.name, "class \(itemClass.name) has no such attribute")
             }

@@ -85,37 +85,56 @@ extension Keychain {
     // MARK: SecItemCopyMatching
 
     /// Searches (SecItemCopyMatching): `matchLimit` one by default; errSecItemNotFound when nothing matches.
+    /// The first page only: see `searchPage`.
     public func search(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> [ItemResult] {
-        let (filter, barrier) = try searchFilter(query, token: token)
-        let records: [ItemRecord]
-        do { records = try store.items(matching: filter) } catch { throw map(error) }
-        return try results(records, query: query, barrier: barrier)
+        try searchPage(query, token: token).items
     }
 
-    /// `search`, answered through `completion`: at once, or later on the store's thread when
+    /// Searches, one bounded page of the answer at a time (`SearchPage`).
+    public func searchPage(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> SearchPage {
+        let plan = try searchPlan(query, token: token)
+        let records: [ItemRecord]
+        do { records = try store.items(matching: plan.filter) } catch { throw map(error) }
+        return try results(records, query: query, plan: plan)
+    }
+
+    /// `searchPage`, answered through `completion`: at once, or later on the store's thread when
     /// `answersLater` (a store on a server batches the searches of many requests).
     public func search(
         _ query: ItemQuery, token: AccessToken,
-        completion: @escaping @Sendable (Result<[ItemResult], KeychainError>) -> Void
+        completion: @escaping @Sendable (Result<SearchPage, KeychainError>) -> Void
     ) {
-        let filter: ItemFilter
-        let barrier: Barrier
-        do { (filter, barrier) = try searchFilter(query, token: token) } catch {
+        let plan: SearchPlan
+        do { plan = try searchPlan(query, token: token) } catch {
             completion(.failure(error))
             return
         }
-        store.items(matching: filter) { [self] outcome in
+        store.items(matching: plan.filter) { [self] outcome in
             completion(
                 Result { () throws(KeychainError) in
                     let records: [ItemRecord]
                     do { records = try outcome.get() } catch { throw map(error) }
-                    return try results(records, query: query, barrier: barrier)
+                    return try results(records, query: query, plan: plan)
                 })
         }
     }
 
-    /// What a search reads: checks the query and the token's capabilities first.
-    private func searchFilter(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> (ItemFilter, Barrier) {
+    /// What a search reads, and how its answer is paged.
+    private struct SearchPlan: @unchecked Sendable {  // Barrier is Sendable; ItemFilter holds values only.
+        var filter: ItemFilter
+        let barrier: Barrier
+        /// Items the pages before this one held.
+        var returned = 0
+        /// Items this page may hold: the page size, or what is left of `matchLimit` when less.
+        var pageLimit: Int
+        /// Whether `matchLimit` (rather than the page size) ends the answer at `pageLimit` items.
+        var limitEndsAnswer: Bool
+        /// What the cursor is bound to, when the answer may have more than one page.
+        var binding: [UInt8]?
+    }
+
+    /// Checks the query and the token's capabilities first, then plans the page.
+    private func searchPlan(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> SearchPlan {
         try query.check(for: .search)
         guard token.has(.read) || token.has(.list) else {
             throw .missingEntitlement("token: the token lacks the read or list capability")
@@ -125,29 +144,63 @@ extension Keychain {
         }
         let barrier = try barrier()
         var filter = try filter(for: query, token: token, barrier: barrier)
-        filter.limit = (query.matchLimit ?? .one).sqlLimit
         filter.readsAttributes = query.wantsAttributes || !query.hasReturnKey
-        return (filter, barrier)
+        let matchLimit = (query.matchLimit ?? .one).sqlLimit
+        let pageSize = max(1, configuration.maxAnswerItems)
+        guard matchLimit.map({ $0 > 1 }) ?? true else {
+            filter.limit = 1
+            return SearchPlan(filter: filter, barrier: barrier, pageLimit: 1, limitEndsAnswer: true)
+        }
+        let binding = PageCursor.binding(token: token, filter: filter, matchLimit: matchLimit)
+        var plan = SearchPlan(filter: filter, barrier: barrier, pageLimit: pageSize, limitEndsAnswer: false, binding: binding)
+        if let text = query.pageAfter {
+            let cursor = try PageCursor(opening: text, barrier: barrier, binding: binding)
+            plan.filter.afterID = cursor.afterID
+            plan.returned = cursor.returned
+        }
+        if let matchLimit, matchLimit - plan.returned <= pageSize {
+            plan.pageLimit = max(0, matchLimit - plan.returned)
+            plan.limitEndsAnswer = true
+        }
+        // One row past the page tells whether another page follows.
+        plan.filter.limit = plan.limitEndsAnswer ? plan.pageLimit : plan.pageLimit + 1
+        return plan
     }
 
-    /// A search's answer from the records it read.
-    private func results(_ records: [ItemRecord], query: ItemQuery, barrier: Barrier) throws(KeychainError) -> [ItemResult] {
+    /// A search's page from the records it read: at most `pageLimit` items and about
+    /// `maxAnswerBytes` of them, with the cursor of the next page when more were read.
+    private func results(_ records: [ItemRecord], query: ItemQuery, plan: SearchPlan) throws(KeychainError) -> SearchPage {
         guard !records.isEmpty else { throw .itemNotFound }
+        let barrier = plan.barrier
+        var count = min(records.count, plan.pageLimit)
+        var bytes = 0
+        for n in 0..<count {
+            bytes += records[n].attributes.count + (query.wantsData ? records[n].secret?.count ?? 0 : 0)
+            if bytes > configuration.maxAnswerBytes, n > 0 {
+                count = n
+                break
+            }
+        }
         if query.wantsData {
             // The whole call fails rather than answer a silent part (semantics.md §3).
             // By index here and below: binding each record would copy it, a retain and release per field.
-            for n in records.indices where records[n].secret != nil {
+            for n in 0..<count where records[n].secret != nil {
                 guard barrier.classKey(for: Protection(rawValue: records[n].protection) ?? .whenUnlocked) != nil else {
                     throw Self.locked("returnData")
                 }
             }
         }
         var results: [ItemResult] = []
-        results.reserveCapacity(records.count)
-        for n in records.indices {
+        results.reserveCapacity(count)
+        for n in 0..<count {
             results.append(try shape(records[n], query: query, barrier: barrier, secret: nil))
         }
-        return results
+        var next: String?
+        if count < records.count, let binding = plan.binding {
+            next = try PageCursor(afterID: records[count - 1].rowID, returned: plan.returned + count)
+                .sealed(barrier: barrier, binding: binding)
+        }
+        return SearchPage(items: results, next: next)
     }
 
     // MARK: SecItemUpdate

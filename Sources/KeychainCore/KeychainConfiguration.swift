@@ -13,6 +13,11 @@ public struct KeychainConfiguration: Sendable {
     public var allowWeakKDFForTesting = false
     /// The largest secret (`valueData`) accepted, in bytes: errSecDataTooLarge above.
     public var maxSecretBytes = 64 * 1024
+    /// The most items one search answer holds; past it the answer has a `next` page (`SearchPage`).
+    public var maxAnswerItems = 1000
+    /// About the most bytes of items one search answer holds (sealed attributes and secrets, as
+    /// stored): the page ends at the first item past it, and holds one item at least.
+    public var maxAnswerBytes = 1 << 20
     /// `lockInterval` of a new keychain, in seconds (macOS's default for new keychains: 300).
     public var defaultLockInterval = 300
     public var clock: any KeychainClock = SystemClock()

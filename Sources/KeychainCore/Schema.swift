@@ -104,6 +104,8 @@ public final class SchemaKey: Sendable, Hashable, CustomStringConvertible {
         case itemClass, matchLimit, matchCaseInsensitive, matchHostOrSubdomainOfHost
         case returnData, returnAttributes, returnPersistentRef, returnRef
         case valueData, valuePersistentRef, deleteAll, useDataProtectionKeychain
+        /// keychaind's own: the cursor of the next page of a search's answer.
+        case pageAfter
 
         var isAttribute: Bool {
             switch self {
@@ -248,6 +250,7 @@ public enum Schema {
         .query("valueData", "kSecValueData", "v_Data", .valueData, .bytes),
         .query("valuePersistentRef", "kSecValuePersistentRef", "v_PersistentRef", .valuePersistentRef, .persistentRef),
         .query("deleteAll", nil, nil, .deleteAll, .bool),
+        .query("pageAfter", nil, nil, .pageAfter, .string),
         .query(
             "useDataProtectionKeychain", "kSecUseDataProtectionKeychain", "u_DataProtectionKeychain",
             .useDataProtectionKeychain, .bool),

@@ -89,6 +89,7 @@ extension PostgresStore {
     enum Fold {
         static func takes(_ filter: ItemFilter) -> Bool {
             filter.primaryKeys != nil && filter.lookups.isEmpty && filter.ref == nil && filter.created == nil && filter.modified == nil
+                && filter.afterID == nil
         }
 
         /// `$1`: every search's primary keys; `$2`: the search (from 0) each key belongs to. Each

@@ -59,6 +59,7 @@ package enum ItemSelect {
         if let classes = filter.classes { conditions.append("i.class IN (\(values(classes.count)))") }
         if let groups = filter.groups { conditions.append("i.grp IN (\(values(groups.count)))") }
         if filter.synchronizable != nil { conditions.append("i.sync = \(value())") }
+        if filter.afterID != nil { conditions.append((drivenByLookup ? "l0.item_id > " : "i.id > ") + value()) }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         if !count {
             // Insertion order. Through the lookup index, (digest, item_id) already yields item ids
@@ -80,6 +81,7 @@ package enum ItemSelect {
         for code in filter.classes ?? [] { try visit(.int(Int64(code))) }
         for group in filter.groups ?? [] { try visit(.blob(group)) }
         if let sync = filter.synchronizable { try visit(.int(sync ? 1 : 0)) }
+        if let afterID = filter.afterID { try visit(.int(afterID)) }
         if let limit = filter.limit { try visit(.int(Int64(limit))) }
     }
 }
@@ -96,6 +98,7 @@ package struct FilterShape: Hashable {
     /// Bit 0: a creation date; bit 1: a modification date.
     var dates: Int
     var synchronizable: Bool
+    var afterID: Bool
     var limit: Bool
     var readsAttributes: Bool
     /// `count(*)` rather than the item columns.
@@ -109,12 +112,13 @@ package struct FilterShape: Hashable {
         ref = filter.ref != nil
         dates = (filter.created != nil ? 1 : 0) | (filter.modified != nil ? 2 : 0)
         synchronizable = filter.synchronizable != nil
+        afterID = filter.afterID != nil
         limit = filter.limit != nil
         readsAttributes = filter.readsAttributes
         self.count = count
     }
 
-    /// One word for the hasher rather than nine fields: this runs on every search. Lossy past
+    /// One word for the hasher rather than ten fields: this runs on every search. Lossy past
     /// 2¹² values per count, which only costs a collision; equality still compares every field.
     package func hash(into hasher: inout Hasher) {
         func field(_ count: Int?) -> UInt64 { count.map { UInt64(truncatingIfNeeded: $0 + 1) & 0x1FFF } ?? 0 }
@@ -124,7 +128,7 @@ package struct FilterShape: Hashable {
         packed = packed << 13 | field(classes)
         packed = packed << 13 | field(groups)
         packed = packed << 5 | bit(ref) << 4 | bit(synchronizable) << 3 | bit(limit) << 2 | bit(readsAttributes) << 1 | bit(count)
-        packed = packed << 2 | UInt64(truncatingIfNeeded: dates) & 3
+        packed = packed << 3 | bit(afterID) << 2 | UInt64(truncatingIfNeeded: dates) & 3
         hasher.combine(packed)
     }
 }

@@ -66,6 +66,8 @@ public struct ItemFilter: Sendable, Equatable {
     public var lookups: [[UInt8]]
     /// At most this many items, in insertion order.
     public var limit: Int?
+    /// Only items inserted after the item with this row id (a page of a longer answer).
+    public var afterID: Int64?
     /// Whether to read each item's sealed attributes and primary key; when `false` they come
     /// back empty, which spares reading them for a search that returns neither.
     public var readsAttributes = true

@@ -28,11 +28,12 @@ final class APIFixture {
     /// `initialize: false` leaves the keychain uninitialized.
     init(
         initialize: Bool = true, kdf: KDFLimits = .insecureMinimumForTesting, maxBodyBytes: Int = 1 << 20, trustedProxies: [String] = [],
-        anonymousLogLinesPerSecond: Int = 100, faulty: Bool = false
+        anonymousLogLinesPerSecond: Int = 100, faulty: Bool = false, configure: (inout KeychainConfiguration) -> Void = { _ in }
     ) throws {
         directory = TemporaryDirectory(prefix: "kcd-api")
         var configuration = KeychainConfiguration.testing(directory.path)
         configuration.kdfLimits = kdf
+        configure(&configuration)
         let store = logs
         let logger = Logger(label: "test") { _ in RecordingLogHandler(store: store) }
         if faulty {

@@ -17,8 +17,9 @@ final class Fixture {
     /// The store, when the fixture was asked for one that can fail its writes.
     private(set) var faulty: FaultyStore?
 
-    init(lockInterval: Int = 300, faulty: Bool = false) throws {
-        let configuration = KeychainConfiguration.testing(directory.path, clock: clock, lockInterval: lockInterval)
+    init(lockInterval: Int = 300, faulty: Bool = false, configure: (inout KeychainConfiguration) -> Void = { _ in }) throws {
+        var configuration = KeychainConfiguration.testing(directory.path, clock: clock, lockInterval: lockInterval)
+        configure(&configuration)
         if faulty {
             let store = FaultyStore(try StoreBackend.sqlite.open(directory.path))
             self.faulty = store

@@ -14,6 +14,10 @@ extension Keychain {
         try search(QueryParser.parse(object, lenient: lenient), token: token)
     }
 
+    public func searchPage(_ object: JSONObject, token: AccessToken) throws(KeychainError) -> SearchPage {
+        try searchPage(QueryParser.parse(object), token: token)
+    }
+
     @discardableResult
     public func update(
         query: JSONObject, attributesToUpdate: JSONObject, token: AccessToken, expectedVersion: Int64? = nil
