@@ -2,7 +2,8 @@
 # Slow clients and anonymous load against a release build of keychaind with no proxy in front
 # (issue 14): Tests/attack/attack.py for 15 s from one address, then 15 s from 40. Fails when a
 # well-behaved client waited more than 1 s for an answer, or the server's memory grew by more than
-# 64 MiB. About 40 s once the release build is there (it shares Tests/container's scratch path,
+# 64 MiB. Then Tests/attack/hoard.py (issue 18): 60 clients that ask for 20,000 items each and
+# never read, which may grow the server by at most 128 MiB. About 40 s once the release build is there (it shares Tests/container's scratch path,
 # built by that suite just before).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -31,4 +32,9 @@ for mode in one spread; do
         exit 1
     fi
 done
+if ! python3 "$root/Tests/attack/hoard.py" "$port" "$server" "$tmp/token" "$tmp/server.log"; then
+    tail -5 "$tmp/server.log" >&2
+    echo "attack: failed (hoard)" >&2
+    exit 1
+fi
 echo "attack: passed"
