@@ -70,6 +70,7 @@ run: build
 test: deps-test build
 	$(SWIFT) test $(SWIFT_BUILD_FLAGS)
 	python3 -m openapi_spec_validator openapi.yaml
+	python3 Tests/security/check-references.py
 	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/conformance/run.sh
 	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/proxy/run.sh
 	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/readme/run.sh

@@ -71,4 +71,47 @@ server_pid=
 check "SIGTERM exits 0" test "$status" = 0
 check "the shutdown is logged" grep -q 'stopped; keys zeroed, store closed' "$tmp/serve.log"
 
+# Unlock from the host (issue 18). A wrong passphrase file leaves serve running and locked, with
+# the reason in its log; wrong network unlocks past the keychain's budget (21, from 21 addresses
+# behind a trusted proxy) make the network wait, and then a serve started with the right file
+# unlocks, unthrottled; SIGUSR2 unlocks from the file.
+(umask 077 && printf 'not the passphrase\n' >"$tmp/wrong-pass")
+port=$(free_port)
+base="http://127.0.0.1:$port"
+start_keychaind "$tmp/serve-wrong.log" "$bin" serve --data-dir "$tmp/data" --listen "127.0.0.1:$port" \
+    --passphrase-file "$tmp/wrong-pass" --trusted-proxy 127.0.0.1
+wait_http "$base/v1/health" "$server_pid" || true
+code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$base/v1/health" || true)
+check "a wrong passphrase file leaves serve running, locked" bash -c \
+    "test '$code' = 503 && kill -0 $server_pid && grep -q 'did not unlock the keychain at start' '$tmp/serve-wrong.log'"
+for n in $(seq 21); do
+    curl -s -o /dev/null --max-time 10 -X POST -H "X-Forwarded-For: 192.0.2.$n" "$base/v1/keychain/unlock" -d '{"passphrase":"guess"}'
+done
+code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 -X POST -H "X-Forwarded-For: 198.51.100.1" \
+    "$base/v1/keychain/unlock" -d '{"passphrase":"daemon test passphrase"}')
+check "21 wrong unlocks from 21 addresses make the network wait (429)" test "$code" = 429
+kill -TERM "$server_pid"
+wait "$server_pid" || true
+start_keychaind "$tmp/serve-host.log" "$bin" serve --data-dir "$tmp/data" --listen "127.0.0.1:$port" --passphrase-file "$tmp/pass"
+wait_http "$base/v1/health" "$server_pid" -f || true
+code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$base/v1/health" || true)
+check "serve started while the network is throttled unlocks from its passphrase file" test "$code" = 200
+kill -USR1 "$server_pid"
+relocked=
+for _ in $(seq 50); do
+    [[ $(curl -s -o /dev/null -w '%{http_code}' "$base/v1/health") == 503 ]] && { relocked=1; break; }
+    sleep 0.1
+done
+check "SIGUSR1 locks the host-unlocked keychain" test -n "$relocked"
+kill -USR2 "$server_pid"
+unlocked=
+for _ in $(seq 100); do
+    [[ $(curl -s -o /dev/null -w '%{http_code}' "$base/v1/health") == 200 ]] && { unlocked=1; break; }
+    sleep 0.1
+done
+check "SIGUSR2 unlocks from the passphrase file" test -n "$unlocked"
+kill -TERM "$server_pid"
+wait "$server_pid" || true
+server_pid=
+
 report daemon
