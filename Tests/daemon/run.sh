@@ -114,4 +114,45 @@ kill -TERM "$server_pid"
 wait "$server_pid" || true
 server_pid=
 
+# A full disk (issue 18; root only: a 16 MiB tmpfs). An unlock attempt that cannot be counted
+# is not made: the right passphrase and a wrong one get the same 503. A write is a clear 503, and
+# what was acknowledged before is all there once space returns.
+if [[ $(id -u) -eq 0 ]]; then
+    full="$tmp/full"
+    mkdir -p "$full"
+    if mount -t tmpfs -o size=16m,mode=0700 tmpfs "$full"; then
+        "$bin" init --data-dir "$full/data" --passphrase-file "$tmp/pass" --admin-token-file "$full/admin" >/dev/null
+        port=$(free_port)
+        base="http://127.0.0.1:$port"
+        start_keychaind "$tmp/serve-full.log" "$bin" serve --data-dir "$full/data" --listen "127.0.0.1:$port" --passphrase-file "$tmp/pass"
+        wait_http "$base/v1/health" "$server_pid" -f || true
+        fullauth="Authorization: Bearer $(cat "$full/admin")"
+        before=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H "$fullauth" "$base/v1/items" \
+            -d '{"class":"genericPassword","service":"kept","account":"a","valueData":"a2VwdA==","accessible":"always"}')
+        curl -s -o /dev/null -X POST -H "$fullauth" "$base/v1/keychain/lock"
+        dd if=/dev/zero of="$full/filler" bs=64k status=none 2>/dev/null || true
+        wrong=$(curl -s -w ' %{http_code}' --max-time 20 -X POST "$base/v1/keychain/unlock" -d '{"passphrase":"not it"}')
+        right=$(curl -s -w ' %{http_code}' --max-time 20 -X POST "$base/v1/keychain/unlock" -d '{"passphrase":"daemon test passphrase"}')
+        same=no
+        [[ $wrong == *' 503' && $wrong == "$right" ]] && same=yes
+        check "on a full disk a wrong and the right unlock get the same 503" test "$same" = yes
+        add=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H "$fullauth" "$base/v1/items" \
+            -d '{"class":"genericPassword","service":"lost","account":"a","valueData":"bG9zdA==","accessible":"always"}')
+        check "on a full disk an add is a clear 503" test "$add" = 503
+        rm -f "$full/filler"
+        code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 20 -X POST "$base/v1/keychain/unlock" -d '{"passphrase":"daemon test passphrase"}')
+        check "once space returns, the right passphrase unlocks" test "$code" = 200
+        check "the item acknowledged before the disk filled is there" bash -c \
+            "test '$before' = 201 && curl -s -H '$fullauth' '$base/v1/items?service=kept&returnData=true' | grep -q '\"valueData\":\"a2VwdA==\"'"
+        kill -TERM "$server_pid"
+        wait "$server_pid" || true
+        server_pid=
+        umount "$full"
+    else
+        echo "daemon: skipped the full-disk checks: cannot mount a tmpfs here"
+    fi
+else
+    echo "daemon: skipped the full-disk checks: they mount a small tmpfs, which needs root"
+fi
+
 report daemon
