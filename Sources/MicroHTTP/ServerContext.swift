@@ -66,7 +66,9 @@ final class ServerContext: Sendable {
 
     /// The request-line callback's body: the raw target, which becomes the request's
     /// `*con_cls` (retained) until the access handler's first call takes it.
-    func requestLine(_ uri: UnsafePointer<CChar>?, connection _: OpaquePointer?) -> UnsafeMutableRawPointer? {
+    /// It also tells the connection guard that the connection is mid-request (no longer idle).
+    func requestLine(_ uri: UnsafePointer<CChar>?, connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
+        if let connection { connectionGuard.requestLineReceived(connection) }
         let target = RequestTarget.capture(uri, maxBytes: maxRequestTargetBytes, maxQueryItems: maxQueryItems)
         return Unmanaged.passRetained(target).toOpaque()
     }
