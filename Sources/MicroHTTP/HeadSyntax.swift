@@ -95,20 +95,19 @@ struct HeadSyntax {
             refusal = .malformedHead(field: "header", reason: "name \"\(shown)\" is not an RFC 9110 token")
             return
         }
-        let label = String(decoding: UnsafeBufferPointer(start: base + nameOffset, count: nameCount), as: UTF8.self)
         guard let valueOffset = value.flatMap(offset(of:)), valueOffset > nameOffset + nameCount,
             valueOffset + valueCount <= size,
             (nameOffset + nameCount + 1..<valueOffset).allSatisfy({ base[$0] == UInt8(ascii: " ") || base[$0] == 0x09 })
         else {
-            refusal = .malformedHead(field: "header", reason: "\(label) is not name: value")
+            refusal = .malformedHead(field: "header", reason: "\(text(at: nameOffset, count: nameCount)) is not name: value")
             return
         }
         guard (valueOffset..<valueOffset + valueCount).allSatisfy({ Self.isValueByte(base[$0]) }) else {
-            refusal = .malformedHead(field: "header", reason: "the value of \(label) holds a control byte (a bare CR, …)")
+            refusal = .malformedHead(field: "header", reason: "the value of \(text(at: nameOffset, count: nameCount)) holds a control byte (a bare CR, …)")
             return
         }
         guard endsLine(at: valueOffset + valueCount) else {
-            refusal = .malformedHead(field: "header", reason: "the value of \(label) holds a NUL, or its line does not end with CRLF")
+            refusal = .malformedHead(field: "header", reason: "the value of \(text(at: nameOffset, count: nameCount)) holds a NUL, or its line does not end with CRLF")
             return
         }
         cursor = valueOffset + valueCount + 2
@@ -121,6 +120,11 @@ struct HeadSyntax {
             return .malformedHead(field: "header", reason: "the last field holds a NUL, or the head does not end with an empty line")
         }
         return nil
+    }
+
+    /// A checked token's bytes, for a refusal's reason (only then: this runs for every field).
+    private func text(at offset: Int, count: Int) -> String {
+        String(decoding: UnsafeBufferPointer(start: base + offset, count: count), as: UTF8.self)
     }
 
     /// Whether `offset` and the byte after it are the NULs libmicrohttpd wrote over a CRLF.

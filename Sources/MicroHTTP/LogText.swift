@@ -14,6 +14,7 @@ public enum LogText {
 
     /// `text` sanitized and bounded; itself when it has nothing to escape or cut.
     public static func sanitized(_ text: String, maxBytes: Int) -> String {
+        if text.utf8.count <= maxBytes, text.utf8.allSatisfy(isPlain) { return text }
         var text = text
         return text.withUTF8 { sanitized($0, maxBytes: maxBytes) }
     }
