@@ -8,15 +8,18 @@
 #include <microhttpd.h>
 
 // MHD_start_daemon is variadic, which Swift cannot call: options come as an MHD_OPTION_ARRAY, the completion callback as fixed arguments.
-// The accept policy and the connection notifications (opened, closed) come the same way.
+// The accept policy, the connection notifications (opened, closed) and the request-line
+// callback (MHD_OPTION_URI_LOG_CALLBACK: the raw request target) come the same way.
 static inline struct MHD_Daemon *kcd_mhd_start_daemon(
     unsigned int flags, MHD_AccessHandlerCallback handler, void *handler_cls,
     MHD_RequestCompletedCallback completed, void *completed_cls,
     MHD_AcceptPolicyCallback accept_policy, MHD_NotifyConnectionCallback notify_connection, void *connection_cls,
+    void *(*uri_log)(void *cls, const char *uri, struct MHD_Connection *connection),
     struct MHD_OptionItem *options) {
     return MHD_start_daemon(flags, 0, accept_policy, connection_cls, handler, handler_cls,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                             MHD_OPTION_NOTIFY_CONNECTION, notify_connection, connection_cls,
+                            MHD_OPTION_URI_LOG_CALLBACK, uri_log, connection_cls,
                             MHD_OPTION_ARRAY, options,
                             MHD_OPTION_END);
 }
@@ -38,5 +41,13 @@ static inline const struct sockaddr *kcd_mhd_client_address(struct MHD_Connectio
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info == NULL ? NULL : info->client_addr;
+}
+
+// MHD_get_connection_info is variadic, which Swift cannot call: the length of the request's head
+// (request line, header lines and the empty line, as received), 0 on failure.
+static inline size_t kcd_mhd_request_header_size(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info == NULL ? 0 : info->header_size;
 }
 #endif

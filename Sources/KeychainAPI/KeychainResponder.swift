@@ -53,9 +53,14 @@ public final class KeychainResponder: HTTPResponder {
     /// Routes, checks the method, and authenticates, once per request. Argon2id goes to the
     /// serial worker; durable writes to the pool, where concurrent ones commit together and a
     /// polling thread never waits for fsync; reads stay on the polling thread.
+    ///
+    /// Routes on the path as sent (`rawPath`), as a proxy in front does: `/v1/keychain%2flock` is
+    /// not the lock route (the transport refuses `%2F` and `%00` in a path before this runs), and
+    /// no percent-escape is decoded in a route's fixed segments; a persistent ref or a token id
+    /// (URL-safe base64, `tok_` and hex: nothing to escape) is taken as sent.
     public func preflight(_ head: HTTPRequestHead) -> HTTPPreflight {
-        guard let route = Route(path: head.path) else {
-            return .refuse(finish(head, template: "-", token: nil, APIError.noRoute(head.method, head.path)))
+        guard let route = Route(path: head.rawPath) else {
+            return .refuse(finish(head, template: "-", token: nil, APIError.noRoute(head.method, head.rawPath)))
         }
         guard route.methods.contains(head.method) else {
             return .refuse(finish(head, template: route.template, token: nil,
@@ -140,9 +145,11 @@ public final class KeychainResponder: HTTPResponder {
             case .bodyTooLarge(let limit): APIError.response(.dataTooLarge("body: larger than the limit of \(limit) bytes"))
             case .serialWorkerBusy(let waiting):
                 Self.derivationsBusy(waiting: waiting)
+            case .malformedHead(let field, let reason): APIError.response(.param("\(field): \(reason)"))
+            case .requestTargetTooLong(let reason): APIError.response(.param("request-target: \(reason)"), httpStatus: 414)
             }
         if let head {
-            return finish(head, template: Route(path: head.path)?.template ?? "-", token: nil, response)
+            return finish(head, template: Route(path: head.rawPath)?.template ?? "-", token: nil, response)
         }
         return response
     }
@@ -220,6 +227,8 @@ public final class KeychainResponder: HTTPResponder {
     }
 
     /// Logs the request's one line and returns the response. Never a secret, a token or a query value.
+    /// What the client wrote (the method, an `X-Forwarded-For` hop) is bounded and escaped
+    /// (`LogText`): no control byte, no space, no more than a few dozen bytes of it.
     ///
     /// The line's fields are in its message, built in one string: a metadata dictionary per
     /// request (hashed, sorted and printed by the handler) cost more than the rest of the line.
@@ -231,7 +240,7 @@ public final class KeychainResponder: HTTPResponder {
         let micros = (HTTPRequestHead.monotonicNanoseconds() &- head.receivedAt) / 1000
         var line = "request http.method="
         line.reserveCapacity(160)
-        line += head.method
+        line += LogText.sanitized(head.method, maxBytes: LogText.maxMethodBytes)
         line += " http.route="
         line += template
         line += " http.status="
@@ -241,7 +250,7 @@ public final class KeychainResponder: HTTPResponder {
         line += " token.id="
         line += token?.id ?? "-"
         line += " client.address="
-        line += client(head)
+        line += LogText.sanitized(client(head), maxBytes: LogText.maxAddressBytes)
         logger.info("\(line)")
         return response
     }

@@ -14,8 +14,11 @@ import SleepingLock
 ///   passed since its head.
 /// - An address other than `unlimitedAddresses` (the trusted proxies) holds at most
 ///   `perAddressConnectionLimit` connections: one more is refused at accept.
-/// - At `connectionLimit`, a new connection makes room by cutting the connection whose request
-///   head has waited longest, so that a client that sends a whole request promptly is served.
+/// - At `connectionLimit`, a new connection makes room by cutting a connection: the keep-alive
+///   connection idle longest between requests (no byte of a next request line complete), else
+///   the one whose request head has waited longest, so that a client that sends a whole request
+///   promptly is served; a connection whose request is with the application or whose body is
+///   arriving at the required rate is never cut.
 ///
 /// A connection is cut with `shutdown(2)` on its socket: libmicrohttpd then sees the end of
 /// the stream and closes it itself. Its socket cannot have been closed and reused meanwhile:
@@ -34,6 +37,10 @@ final class ConnectionGuard: Sendable {
     }
 
     private enum Phase {
+        /// Between the requests of a keep-alive connection, answered at `since`, with no request
+        /// line of the next one yet: the first to be cut at the connection limit. Its deadline is
+        /// `since` plus the idle timeout.
+        case idle(since: UInt64)
         /// Waiting for a request head: the deadline is `since` plus the allowance for it.
         case head(since: UInt64, allowance: UInt64)
         /// Receiving a body since `since`.
@@ -74,14 +81,15 @@ final class ConnectionGuard: Sendable {
     }
 
     /// Whether to accept a connection from `address`: refused when that address holds its limit;
-    /// at the server's limit, the oldest connection still waiting for a request head is cut.
+    /// at the server's limit, the connection idle longest between requests is cut, else the one
+    /// that has waited longest for a request head.
     func accepts(_ address: String) -> Bool {
         state.withLock { state in
             if !limits.unlimitedAddresses.contains(address), state.perAddress[address, default: 0] >= limits.perAddressConnectionLimit {
                 return false
             }
             if state.connections.count >= limits.connectionLimit {
-                guard let oldest = Self.oldestWaitingForHead(state.connections) else { return false }
+                guard let oldest = Self.firstToCut(state.connections) else { return false }
                 _ = shutdown(state.connections[oldest]!.fd, Int32(SHUT_RDWR))
                 // Counted out now: its close follows, and the room is the new connection's.
                 Self.remove(oldest, from: &state)
@@ -121,10 +129,18 @@ final class ConnectionGuard: Sendable {
         update(connection) { $0 = .answering }
     }
 
-    /// The answer is sent: the next request's head must come within the idle timeout.
+    /// The answer is sent: the connection is idle, and the next request's head must come within
+    /// the idle timeout.
     func requestCompleted(_ connection: OpaquePointer) {
         let now = HTTPRequestHead.monotonicNanoseconds()
-        update(connection) { $0 = .head(since: now, allowance: limits.idleTimeoutNanoseconds) }
+        update(connection) { $0 = .idle(since: now) }
+    }
+
+    /// A request line is complete: an idle connection is mid-request again, with the deadline it had.
+    func requestLineReceived(_ connection: OpaquePointer) {
+        update(connection) { phase in
+            if case .idle(let since) = phase { phase = .head(since: since, allowance: limits.idleTimeoutNanoseconds) }
+        }
     }
 
     /// How many connections are tracked (for tests).
@@ -145,12 +161,18 @@ final class ConnectionGuard: Sendable {
         state.perAddress[entry.address] = left > 0 ? left : nil
     }
 
-    private static func oldestWaitingForHead(_ connections: [UInt: Entry]) -> UInt? {
-        var oldest: (key: UInt, since: UInt64)?
+    /// The connection to cut at the limit: the longest idle, else the longest waiting for a head.
+    private static func firstToCut(_ connections: [UInt: Entry]) -> UInt? {
+        var idle: (key: UInt, since: UInt64)?
+        var waiting: (key: UInt, since: UInt64)?
         for (key, entry) in connections {
-            if case .head(let since, _) = entry.phase, since < oldest?.since ?? .max { oldest = (key, since) }
+            switch entry.phase {
+            case .idle(let since) where since < idle?.since ?? .max: idle = (key, since)
+            case .head(let since, _) where since < waiting?.since ?? .max: waiting = (key, since)
+            default: break
+            }
         }
-        return oldest?.key
+        return idle?.key ?? waiting?.key
     }
 
     private func sweep() {
@@ -174,6 +196,8 @@ final class ConnectionGuard: Sendable {
 
     private func isOverdue(_ phase: Phase, now: UInt64) -> Bool {
         switch phase {
+        case .idle(let since):
+            return now &- since > limits.idleTimeoutNanoseconds
         case .head(let since, let allowance):
             return now &- since > allowance
         case .body(let since, let received):

@@ -158,6 +158,9 @@ public final class HTTPRequestHead: Sendable {
     public let method: String
     /// The path, percent-decoded, without the query string.
     public let path: String
+    /// The path as sent, before percent-decoding, without the query string: what a proxy in
+    /// front sees, and so what to route on (`/a%2Fb` is not `/a/b`).
+    public let rawPath: String
     /// The query parameters in order, percent-decoded.
     public let queryItems: [(name: String, value: String)]
     public let headers: HTTPHeaders
@@ -167,21 +170,23 @@ public final class HTTPRequestHead: Sendable {
     /// Monotonic nanoseconds at which the headers were complete, for durations.
     public let receivedAt: UInt64
 
+    /// `rawPath` defaults to `path` (a path with nothing percent-encoded).
     public convenience init(
-        method: String, path: String, queryItems: [(name: String, value: String)] = [],
+        method: String, path: String, rawPath: String? = nil, queryItems: [(name: String, value: String)] = [],
         headers: HTTPHeaders = HTTPHeaders(), remoteAddress: String = "127.0.0.1", receivedAt: UInt64 = 0
     ) {
         self.init(
-            method: method, path: path, queryItems: queryItems, headers: headers,
+            method: method, path: path, rawPath: rawPath ?? path, queryItems: queryItems, headers: headers,
             peer: PeerAddress(text: remoteAddress), receivedAt: receivedAt)
     }
 
     init(
-        method: String, path: String, queryItems: [(name: String, value: String)], headers: HTTPHeaders,
+        method: String, path: String, rawPath: String, queryItems: [(name: String, value: String)], headers: HTTPHeaders,
         peer: PeerAddress, receivedAt: UInt64
     ) {
         self.method = method
         self.path = path
+        self.rawPath = rawPath
         self.queryItems = queryItems
         self.headers = headers
         self.peer = peer
@@ -286,4 +291,12 @@ public enum HTTPTransportError: Sendable, Equatable {
     /// The serial worker already has `serialWorkerQueueLimit` requests waiting (each one, say,
     /// an Argon2id derivation): answered at once instead of queued.
     case serialWorkerBusy(queued: Int)
+    /// A part of the head that a proxy in front could read differently from this server, so
+    /// refused (400) before any routing or authentication: `field` names the part ("method",
+    /// "path", "request-line", "header", "Host", "Authorization"), `reason` says what is wrong.
+    /// Neither holds a header value.
+    case malformedHead(field: String, reason: String)
+    /// The request target is longer than `maxRequestTargetBytes`, or its query has more than
+    /// `maxQueryItems` parameters (414).
+    case requestTargetTooLong(String)
 }

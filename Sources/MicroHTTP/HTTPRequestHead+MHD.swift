@@ -8,21 +8,59 @@ import Darwin
 #endif
 
 extension HTTPRequestHead {
-    /// Reads a request head from libmicrohttpd once its headers are complete.
+    /// Reads a request head from libmicrohttpd once its headers are complete, with the verdict
+    /// of `HeadSyntax` on its bytes (`nil`: nothing wrong).
     ///
     /// libmicrohttpd 0.9.75 has already decoded `url` (cut at the `?`; `%HH` decoded, `+` kept,
     /// a malformed `%zz` kept as is, and a decoded `%00` ends the C string, so `/a%00b` reads as
     /// `/a`) and every query name and value (`%HH` decoded and `+` read as a space). Headers and
     /// query items keep their order and duplicates; the `_n` iterator keeps a decoded `%00`
-    /// inside a query value instead of cutting it there.
-    convenience init(connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?) {
-        self.init(
+    /// inside a query value instead of cutting it there. `rawPath` comes from `target`, the
+    /// request-line callback's copy.
+    static func read(
+        connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?,
+        target: RequestTarget?, maxHeadBytes: Int
+    ) -> (HTTPRequestHead, HTTPTransportError?) {
+        var reading = HeadReading(
+            headers: HTTPHeaders(),
+            syntax: method.map {
+                HeadSyntax(
+                    method: $0, url: url, version: version, target: target,
+                    headSize: kcd_mhd_request_header_size(connection), maxHeadBytes: maxHeadBytes)
+            })
+        reading.headers.reserveCapacity(fields: 8, bytes: 512)
+        withUnsafeMutablePointer(to: &reading) { readingPointer in
+            _ = MHD_get_connection_values_n(
+                connection, .HEADER_KIND,
+                { context, _, key, keySize, value, valueSize in
+                    guard let context else { return .NO }
+                    let reading = context.assumingMemoryBound(to: HeadReading.self)
+                    reading.pointee.headers.append(
+                        name: UnsafeRawBufferPointer(start: key, count: key == nil ? 0 : keySize),
+                        value: UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize))
+                    reading.pointee.syntax?.field(name: key, nameCount: keySize, value: value, valueCount: valueSize)
+                    return .YES
+                },
+                readingPointer)
+        }
+        let head = HTTPRequestHead(
             method: method.map { String(cString: $0) } ?? "",
             path: url.map { String(cString: $0) } ?? "",
+            rawPath: target?.rawPath ?? "",
             queryItems: Self.queryItems(of: connection),
-            headers: Self.headers(of: connection),
+            headers: reading.headers,
             peer: PeerAddress(kcd_mhd_client_address(connection)),
             receivedAt: Self.monotonicNanoseconds())
+        guard let syntax = reading.syntax else {
+            return (head, .malformedHead(field: "method", reason: "missing"))
+        }
+        return (head, syntax.verdict())
+    }
+
+    /// What the header iteration fills: the headers, and the syntax walk over their bytes.
+    private struct HeadReading {
+        var headers: HTTPHeaders
+        var syntax: HeadSyntax?
     }
 
     /// Every query parameter, in the order libmicrohttpd received them.
@@ -41,25 +79,6 @@ extension HTTPRequestHead {
                 entriesPointer)
         }
         return entries
-    }
-
-    /// Every header, in the order libmicrohttpd received them, as raw bytes.
-    private static func headers(of connection: OpaquePointer) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(fields: 8, bytes: 512)
-        withUnsafeMutablePointer(to: &headers) { headersPointer in
-            _ = MHD_get_connection_values_n(
-                connection, .HEADER_KIND,
-                { context, _, key, keySize, value, valueSize in
-                    guard let context else { return .NO }
-                    context.assumingMemoryBound(to: HTTPHeaders.self).pointee.append(
-                        name: UnsafeRawBufferPointer(start: key, count: key == nil ? 0 : keySize),
-                        value: UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize))
-                    return .YES
-                },
-                headersPointer)
-        }
-        return headers
     }
 
     /// Monotonic nanoseconds (`CLOCK_MONOTONIC`), for durations only.

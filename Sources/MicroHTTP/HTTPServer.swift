@@ -43,7 +43,9 @@ public final class HTTPServer: Sendable {
                 minBodyBytesPerSecond: configuration.minBodyBytesPerSecond,
                 perAddressConnectionLimit: configuration.perAddressConnectionLimit,
                 connectionLimit: configuration.connectionLimit,
-                unlimitedAddresses: Set(configuration.unlimitedAddresses)))
+                unlimitedAddresses: Set(configuration.unlimitedAddresses)),
+            maxRequestTargetBytes: configuration.maxRequestTargetBytes, maxQueryItems: configuration.maxQueryItems,
+            maxHeadBytes: configuration.perConnectionMemoryLimit)
         let contextPointer = Unmanaged.passRetained(context).toOpaque()
         let started = address.withSockAddrPointer { sockAddr in
             var options: [MHD_OptionItem] = [
@@ -59,7 +61,8 @@ public final class HTTPServer: Sendable {
             ]
             return kcd_mhd_start_daemon(
                 Self.flags(ipv6: address.isIPv6), mhdAccessHandler, contextPointer,
-                mhdRequestCompleted, contextPointer, mhdAcceptPolicy, mhdNotifyConnection, contextPointer, &options)
+                mhdRequestCompleted, contextPointer, mhdAcceptPolicy, mhdNotifyConnection, contextPointer, mhdRequestLine,
+                &options)
         }
         guard let started else {
             let reason = String(cString: strerror(errno))
@@ -112,6 +115,10 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// What one query parameter takes from a connection's pool in libmicrohttpd 0.9.75: a
+    /// `struct MHD_HTTP_Header` (7 words), rounded up.
+    static let poolBytesPerQueryItem = 64
+
     /// Connections libmicrohttpd may hold beyond the guard's limit: those being cut.
     static let evictionHeadroom = 64
 
@@ -145,6 +152,15 @@ public final class HTTPServer: Sendable {
             (configuration.headTimeoutSeconds > 0, "headTimeoutSeconds must be positive"),
             (configuration.minBodyBytesPerSecond >= 0, "minBodyBytesPerSecond must not be negative"),
             (configuration.perAddressConnectionLimit >= 1, "perAddressConnectionLimit must be at least 1"),
+            (configuration.maxRequestTargetBytes >= 1, "maxRequestTargetBytes must be at least 1"),
+            (configuration.maxQueryItems >= 0, "maxQueryItems must not be negative"),
+            // What the query's records and the request line take from the pool must leave room
+            // for the headers and the response, or libmicrohttpd drops the connection unanswered.
+            (
+                (configuration.maxRequestTargetBytes + configuration.maxQueryItems * Self.poolBytesPerQueryItem) * 2
+                    <= configuration.perConnectionMemoryLimit,
+                "maxRequestTargetBytes and maxQueryItems must fit in half of perConnectionMemoryLimit"
+            ),
         ]
         if let failed = checks.first(where: { !$0.0 }) {
             throw HTTPServerError.invalidConfiguration(failed.1)

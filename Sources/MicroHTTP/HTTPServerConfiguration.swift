@@ -41,6 +41,18 @@ public struct HTTPServerConfiguration: Sendable {
     /// is a cost of every request: 32 KiB, libmicrohttpd's default, is 4 times nginx's 8 KiB
     /// header line limit.
     public var perConnectionMemoryLimit: Int = 32 * 1024
+    /// The longest request target (path and query, as sent) accepted; longer is refused with 414.
+    ///
+    /// nginx's default request line buffer is 8 KiB too. A request line longer than the read
+    /// buffer libmicrohttpd can grow in `perConnectionMemoryLimit` is answered 414 by the
+    /// library itself, in its own HTML body, before the server sees it.
+    public var maxRequestTargetBytes: Int = 8192
+    /// The most query parameters (`&`-separated) a request target may have; more is refused with
+    /// 414. libmicrohttpd 0.9.75 keeps each one in the connection's memory pool, and drops the
+    /// connection unanswered when the pool runs out (about 500 with 32 KiB): the server refuses
+    /// before the library parses them. Together with `maxRequestTargetBytes`, at most half of
+    /// `perConnectionMemoryLimit` (checked at start).
+    public var maxQueryItems: Int = 100
     /// The largest request body accepted, declared or counted; more is refused with 413.
     public var maxBodyBytes: Int = 1 << 20
     /// Threads for requests the responder sends to the worker pool (durable writes): how many

@@ -12,8 +12,15 @@ func mhdAccessHandler(
     guard let cls, let connection, let uploadDataSize, let requestContext else { return .NO }
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
     return context.handle(
-        connection: connection, url: url, method: method, uploadData: uploadData,
+        connection: connection, url: url, method: method, version: version, uploadData: uploadData,
         uploadDataSize: uploadDataSize, requestContext: requestContext)
+}
+
+/// `MHD_OPTION_URI_LOG_CALLBACK`'s callback: the request target as sent, before libmicrohttpd
+/// splits and decodes it; what it returns becomes the request's `*con_cls`.
+func mhdRequestLine(cls: UnsafeMutableRawPointer?, uri: UnsafePointer<CChar>?, connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
+    guard let cls else { return nil }
+    return Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().requestLine(uri, connection: connection)
 }
 
 /// `MHD_RequestCompletedCallback`: releases the request's state, whatever the termination code.

@@ -4,7 +4,11 @@
 /// `Content-Length` beside it, reads only the first of two `Content-Length` headers, and does not
 /// look at `Host` at all. Those are request-smuggling shapes (RFC 9112 §6.3), so they are refused
 /// here. (It answers an unparsable or negative `Content-Length` with its own 400 before calling
-/// the application, so the check below is a second line for that case.)
+/// the application, so the check below is a second line for that case.) Two `Authorization`
+/// headers are refused too: this server would read the first, a proxy may have checked the last.
+/// An HTTP/1.1 request without `Host` is refused as RFC 9112 §3.2 requires (libmicrohttpd checks
+/// it only in its strict mode, `MHD_OPTION_STRICT_FOR_CLIENT`, which answers in its own HTML and
+/// also refuses other things a client may send).
 package struct RequestFraming: Sendable, Equatable {
     /// The declared body length, when there is a `Content-Length`.
     package var declaredLength: Int?
@@ -18,11 +22,13 @@ package struct RequestFraming: Sendable, Equatable {
     }
 
     /// Reads `headers`, or says why the request must be refused with the connection closed.
-    package static func check(_ headers: HTTPHeaders, maxBodyBytes: Int) -> Verdict {
+    /// `requiresHost`: the request is HTTP/1.1, so it must carry a `Host`.
+    package static func check(_ headers: HTTPHeaders, maxBodyBytes: Int, requiresHost: Bool = false) -> Verdict {
         // One pass over the headers, since every request goes through here.
         var lengths: [String] = []
         var encodings: [String] = []
         var hosts = 0
+        var authorizations = 0
         for index in 0..<headers.count {
             if headers.nameEquals(at: index, lowercased: "content-length") {
                 lengths.append(headers.value(at: index))
@@ -30,6 +36,8 @@ package struct RequestFraming: Sendable, Equatable {
                 encodings.append(headers.value(at: index))
             } else if headers.nameEquals(at: index, lowercased: "host") {
                 hosts += 1
+            } else if headers.nameEquals(at: index, lowercased: "authorization") {
+                authorizations += 1
             }
         }
         if lengths.count > 1 {
@@ -37,6 +45,12 @@ package struct RequestFraming: Sendable, Equatable {
         }
         if hosts > 1 {
             return .refuse(.malformedFraming("more than one Host"))
+        }
+        if hosts == 0 && requiresHost {
+            return .refuse(.malformedHead(field: "Host", reason: "missing from an HTTP/1.1 request"))
+        }
+        if authorizations > 1 {
+            return .refuse(.malformedHead(field: "Authorization", reason: "given more than once"))
         }
         if !lengths.isEmpty && !encodings.isEmpty {
             return .refuse(.malformedFraming("Content-Length with Transfer-Encoding"))

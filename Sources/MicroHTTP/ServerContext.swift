@@ -2,6 +2,13 @@ import CMicroHTTPD
 import Dispatch
 import Logging
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Everything libmicrohttpd's callbacks reach through their `cls` pointer: immutable or atomic.
 ///
@@ -11,6 +18,11 @@ final class ServerContext: Sendable {
     let responder: any HTTPResponder
     let logger: Logger
     let maxBodyBytes: Int
+    /// The request target's limits, applied when its request line is complete.
+    let maxRequestTargetBytes: Int
+    let maxQueryItems: Int
+    /// The longest head there can be: the connection's memory pool.
+    let maxHeadBytes: Int
     /// Requests that may wait for the serial worker besides the one it runs.
     let serialWorkerQueueLimit: Int
     /// The transport's own lines about refused requests and dropped connections, which clients
@@ -35,8 +47,12 @@ final class ServerContext: Sendable {
 
     init(
         responder: any HTTPResponder, logger: Logger, maxBodyBytes: Int, poolThreads: Int, serialWorkerQueueLimit: Int,
-        connectionLimits: ConnectionGuard.Limits
+        connectionLimits: ConnectionGuard.Limits, maxRequestTargetBytes: Int = 8192, maxQueryItems: Int = 100,
+        maxHeadBytes: Int = 32 * 1024
     ) {
+        self.maxRequestTargetBytes = maxRequestTargetBytes
+        self.maxQueryItems = maxQueryItems
+        self.maxHeadBytes = maxHeadBytes
         connectionGuard = ConnectionGuard(limits: connectionLimits)
         serialWorker = OffloadWorker(threads: 1, name: "http-serial")
         pool = OffloadWorker(threads: poolThreads, name: "http-pool")
@@ -48,18 +64,31 @@ final class ServerContext: Sendable {
         self.discardLimit = overflow ? Int.max : limit
     }
 
+    /// The request-line callback's body: the raw target, which becomes the request's
+    /// `*con_cls` (retained) until the access handler's first call takes it.
+    /// It also tells the connection guard that the connection is mid-request (no longer idle).
+    func requestLine(_ uri: UnsafePointer<CChar>?, connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
+        if let connection { connectionGuard.requestLineReceived(connection) }
+        let target = RequestTarget.capture(uri, maxBytes: maxRequestTargetBytes, maxQueryItems: maxQueryItems)
+        return Unmanaged.passRetained(target).toOpaque()
+    }
+
     /// The access handler's body; see `MHD_AccessHandlerCallback` in microhttpd.h.
     ///
-    /// Called once when the headers are complete (`*requestContext == NULL`), once per body
-    /// chunk (`*uploadDataSize > 0`) and once more at the end (`*uploadDataSize == 0`); after a
-    /// resume, the end call comes again.
+    /// Called once when the headers are complete (`*requestContext` is the request-line
+    /// callback's `RequestTarget`), once per body chunk (`*uploadDataSize > 0`) and once more at
+    /// the end (`*uploadDataSize == 0`); after a resume, the end call comes again.
     func handle(
-        connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+        connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?,
         uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>,
         requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
-        guard let opaque = requestContext.pointee else {
-            let (state, refusal) = begin(HTTPRequestHead(connection: connection, url: url, method: method))
+        guard let state = requestContext.pointee.flatMap(Self.requestState) else {
+            let target = requestContext.pointee.map { Unmanaged<RequestTarget>.fromOpaque($0).takeRetainedValue() }
+            let (head, syntax) = HTTPRequestHead.read(
+                connection: connection, url: url, method: method, version: version, target: target, maxHeadBytes: maxHeadBytes)
+            let isHTTP11 = version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false
+            let (state, refusal) = begin(head, refusal: target?.overLimit ?? syntax ?? target?.pathRefusal, isHTTP11: isHTTP11)
             inFlight.enter()
             requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
             connectionGuard.headReceived(connection, expectsBody: refusal == nil && state.expectsBody)
@@ -69,7 +98,6 @@ final class ServerContext: Sendable {
             guard let refusal else { return .YES }
             return send(refusal, on: connection)
         }
-        let state = Unmanaged<RequestState>.fromOpaque(opaque).takeUnretainedValue()
         let size = uploadDataSize.pointee
         if size > 0 {
             uploadDataSize.pointee = 0
@@ -80,21 +108,37 @@ final class ServerContext: Sendable {
         return finish(state, on: connection)
     }
 
-    /// The request-completed callback's body: drops the state (also after aborts and timeouts).
+    /// The request-completed callback's body: drops the state (also after aborts and timeouts),
+    /// or the request-line callback's target when the access handler never ran (libmicrohttpd
+    /// refused the head itself).
     func complete(connection: OpaquePointer?, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
         if let connection { connectionGuard.requestCompleted(connection) }
         guard let opaque = requestContext.pointee else { return }
         requestContext.pointee = nil
+        guard Self.requestState(opaque) != nil else {
+            Unmanaged<RequestTarget>.fromOpaque(opaque).release()
+            return
+        }
         let state = Unmanaged<RequestState>.fromOpaque(opaque).takeRetainedValue()
         if state.progress.withLock({ $0.deferred }) { deferred.leave() }
         inFlight.leave()
     }
 
-    /// First call: checks framing and the declared length, then asks preflight.
+    /// The request's state when `*con_cls` holds one, `nil` when it holds the request-line
+    /// callback's `RequestTarget`. Checked by exact type (both classes are final).
+    private static func requestState(_ opaque: UnsafeMutableRawPointer) -> RequestState? {
+        let object = Unmanaged<AnyObject>.fromOpaque(opaque).takeUnretainedValue()
+        return type(of: object) == RequestState.self ? unsafeDowncast(object, to: RequestState.self) : nil
+    }
+
+    /// First call: refuses a head found malformed (`refusal`), checks framing and the declared
+    /// length, then asks preflight.
     ///
     /// - Returns: the request's state, and a refusal to queue at once (then the state is answered).
-    private func begin(_ head: HTTPRequestHead) -> (RequestState, HTTPResponse?) {
-        switch RequestFraming.check(head.headers, maxBodyBytes: maxBodyBytes) {
+    private func begin(_ head: HTTPRequestHead, refusal: HTTPTransportError?, isHTTP11: Bool) -> (RequestState, HTTPResponse?) {
+        let verdict = refusal.map(RequestFraming.Verdict.refuse)
+            ?? RequestFraming.check(head.headers, maxBodyBytes: maxBodyBytes, requiresHost: isHTTP11)
+        switch verdict {
         case .refuse(let error):
             let refusal = transportRefusal(error, head: head)
             let state = RequestState(head: head, plan: nil, pendingAnswer: nil, expectedLength: nil, maxBodyBytes: maxBodyBytes)
@@ -104,6 +148,13 @@ final class ServerContext: Sendable {
             let state: RequestState
             let expectsBody = framing.isChunked || (framing.declaredLength ?? 0) > 0
             switch responder.preflight(head) {
+            case .refuse(var answer) where head.headers.firstIndex(named: "Expect") != nil:
+                // Queued now, libmicrohttpd sends no `100 Continue` before it (it would on the
+                // final call: `need_100_continue`); an early answer closes the connection.
+                answer.closeConnection = true
+                state = RequestState(head: head, plan: nil, pendingAnswer: nil, expectedLength: nil, maxBodyBytes: maxBodyBytes)
+                state.progress.withLock { $0.phase = .answered }
+                return (state, answer)
             case .refuse(let answer):
                 state = RequestState(
                     head: head, plan: nil, pendingAnswer: answer, expectedLength: nil, maxBodyBytes: maxBodyBytes, expectsBody: expectsBody)
@@ -153,7 +204,7 @@ final class ServerContext: Sendable {
         case .kept, .discarded:
             return true
         case .abort:
-            log("dropped connection: body far over the limit", ["http.method": "\(state.head.method)"])
+            log("dropped connection: body far over the limit", ["http.method": "\(LogText.sanitized(state.head.method, maxBytes: LogText.maxMethodBytes))"])
             return false
         case .overLimit:
             let refusal = transportRefusal(.bodyTooLarge(limit: state.maxBodyBytes), head: state.head)
@@ -166,7 +217,7 @@ final class ServerContext: Sendable {
     private func transportRefusal(_ error: HTTPTransportError, head: HTTPRequestHead) -> HTTPResponse {
         var answer = responder.transportError(error, head: head)
         answer.closeConnection = true
-        log("refused request", ["http.method": "\(head.method)", "http.status": "\(answer.status)"])
+        log("refused request", ["http.method": "\(LogText.sanitized(head.method, maxBytes: LogText.maxMethodBytes))", "http.status": "\(answer.status)"])
         return answer
     }
 
@@ -272,7 +323,9 @@ final class ServerContext: Sendable {
             return .YES
         case .full(let waiting):
             state.progress.withLock { $0.phase = .answered }
-            log("refused request: serial worker busy", ["http.method": "\(request.head.method)", "waiting": "\(waiting)"])
+            log(
+                "refused request: serial worker busy",
+                ["http.method": "\(LogText.sanitized(request.head.method, maxBytes: LogText.maxMethodBytes))", "waiting": "\(waiting)"])
             return send(responder.transportError(.serialWorkerBusy(queued: waiting), head: request.head), on: connection)
         case .stopped:
             // Only while the server is stopping: close rather than block a polling thread.

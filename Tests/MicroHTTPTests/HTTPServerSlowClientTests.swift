@@ -89,6 +89,40 @@ struct HTTPServerSlowClientTests {
         #expect(try waiting[1].readResponse().status == 200)
     }
 
+    /// At the connection limit, a keep-alive connection idle between requests is cut before any
+    /// connection mid-request, even one whose head has waited longer: clients holding answered
+    /// connections open cannot keep a new client out, and a request under way is not lost.
+    /// From several addresses, so that no per-address limit is what makes the room.
+    @Test func atTheConnectionLimitAnIdleKeepAliveConnectionGoesFirst() throws {
+        // One polling thread: a connection's answer and its completion are handled before the
+        // next accept, so an answered connection is idle by the time the next client arrives.
+        let (server, _) = try makeServer(threads: 1) { $0.connectionLimit = 4 }
+        defer { server.shutdown() }
+        var midRequest: [RawHTTPClient] = []
+        for _ in 0..<2 {
+            let client = try RawHTTPClient(port: server.port, source: "127.0.0.2")
+            try client.send("GET /partial HTTP/1.1\r\n")
+            midRequest.append(client)
+        }
+        var idle: [RawHTTPClient] = []
+        for _ in 0..<2 {
+            let client = try RawHTTPClient(port: server.port, source: "127.0.0.3")
+            try client.send("GET /answered HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try client.readResponse().status == 200)
+            idle.append(client)
+        }
+        let newcomer = try RawHTTPClient(port: server.port, source: "127.0.0.4")
+        try newcomer.send("GET /new HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try newcomer.readResponse().status == 200)
+        #expect(idle[0].readsToEndOfStream(), "the connection idle longest was cut")
+        for client in midRequest {
+            try client.send("Host: t\r\n\r\n")
+            #expect(try client.readResponse().status == 200, "a request under way was cut")
+        }
+        try idle[1].send("GET /again HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try idle[1].readResponse().status == 200)
+    }
+
     /// Trusted proxies (`unlimitedAddresses`) carry many clients: no per-address limit for them.
     @Test func anUnlimitedAddressHoldsMoreThanTheLimit() throws {
         let (server, _) = try makeServer(threads: 1) {

@@ -88,6 +88,10 @@ final class ProbeResponder: HTTPResponder {
             return HTTPResponse(status: 413, body: Array("transport: over \(limit)".utf8))
         case .serialWorkerBusy(let waiting):
             return HTTPResponse(status: 429, body: Array("transport: \(waiting) waiting".utf8))
+        case .malformedHead(let field, let reason):
+            return HTTPResponse(status: 400, body: Array("transport: \(field): \(reason)".utf8))
+        case .requestTargetTooLong(let reason):
+            return HTTPResponse(status: 414, body: Array("transport: \(reason)".utf8))
         }
     }
 }

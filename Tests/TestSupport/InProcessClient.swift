@@ -19,7 +19,7 @@ public struct InProcessClient: Sendable {
     ) -> RawResponse {
         let (path, query) = Self.split(target)
         let head = HTTPRequestHead(
-            method: method, path: path, queryItems: query, headers: HTTPHeaders(headers.map { (name: $0.0, value: $0.1) }),
+            method: method, path: path, rawPath: String(target.prefix { $0 != "?" }), queryItems: query, headers: HTTPHeaders(headers.map { (name: $0.0, value: $0.1) }),
             remoteAddress: remoteAddress)
         let response: HTTPResponse
         switch responder.preflight(head) {
