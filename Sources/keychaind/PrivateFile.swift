@@ -26,7 +26,7 @@ final class PrivateFile {
         }
         self.path = path
         self.fd = fd
-        // The umask (077, see `Hardening`) cannot widen it, but a caller's could narrow it: say it.
+        // Exactly 0600 whatever the umask (which can only narrow it).
         fchmod(fd, 0o600)
     }
 
