@@ -43,7 +43,7 @@ extension StoreOptions {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw ValidationError("data directory cannot be created: \(directory)")
+            throw FileError("data directory cannot be created: \(directory)")
         }
         var paths: [(String, FilePermissions.Kind)] = [(directory, .dataDirectory), (configuration.resolvedKeyFile, .keyFile)]
         if try databaseURL() == nil {

@@ -158,6 +158,14 @@ check "serve refuses a passphrase file of mode 0644, naming it" \
     serve_files "passphrase file $files/pass has mode 0644, owner uid $(id -u)" --passphrase-file "$files/pass"
 check "init refuses a passphrase file of mode 0644" \
     refused "passphrase file $files/pass has mode 0644" "$bin" init --data-dir "$files/d4" --passphrase-file "$files/pass"
+# On PostgreSQL too (refused before any connection: nothing listens at this URL), with the
+# database password file.
+chmod 0644 "$files/d1/instance.key"
+check "serve --database refuses an instance.key of mode 0644 too" serve_files \
+    "instance key file $files/d1/instance.key has mode 0644" --database "postgresql://keychaind@127.0.0.1:1/keychaind"
+chmod 0600 "$files/d1/instance.key"
+check "and a database password file of mode 0644" serve_files "database password file $files/pass has mode 0644" \
+    --database "postgresql://keychaind@127.0.0.1:1/keychaind" --database-password-file "$files/pass"
 ln -s "$files/pass" "$files/pass-link"
 check "a passphrase file is checked through its link" serve_files "passphrase file $files/pass-link has mode 0644" \
     --passphrase-file "$files/pass-link"
