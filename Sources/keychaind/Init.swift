@@ -13,7 +13,7 @@ extension Keychaind {
         @Option(help: "Read the passphrase from this file's first line instead of prompting.")
         var passphraseFile: String?
 
-        @Option(help: "Write the admin token to this new file (mode 0600; an existing file or link is refused) instead of printing it.")
+        @Option(help: "Write the admin token to this new file (mode 0600; an existing file or link is refused), not stdout.")
         var adminTokenFile: String?
 
         func run() throws {

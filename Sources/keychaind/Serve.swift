@@ -102,7 +102,9 @@ extension Keychaind {
             if keychain.state == .uninitialized {
                 logger.warning("the keychain is not initialized: run keychaind init --data-dir \(configuration.dataDirectory)")
             }
-            let unlock = passphraseFile.map { HostUnlock(passphraseFile: $0, allowInsecurePermissions: allowInsecure, logger: logger) }
+            let unlock = passphraseFile.map {
+                HostUnlock(passphraseFile: $0, allowInsecurePermissions: allowInsecure, logger: logger)
+            }
             unlock?.run(keychain, when: "at start")
             let server = try KeychainServer(keychain: keychain, http: http, api: api, logger: logger)
             logger.notice(

@@ -58,7 +58,8 @@ extension StoreOptions {
         guard try insecurePermissionsAllowed() else { throw InsecurePermissions(problems: problems.map(\.1)) }
         for (path, problem) in problems {
             logger.warning(
-                "insecure permissions allowed by --allow-insecure-permissions", metadata: ["path": "\(path)", "problem": "\(problem)"])
+                "insecure permissions allowed by --allow-insecure-permissions",
+                metadata: ["path": "\(path)", "problem": "\(problem)"])
         }
     }
 }

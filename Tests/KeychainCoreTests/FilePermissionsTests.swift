@@ -8,7 +8,9 @@ import Testing
     static let user: UInt32 = 1000
     static let other: UInt32 = 65534
 
-    static func problem(owner: UInt32, mode: UInt32, _ kind: FilePermissions.Kind, directory: Bool = false, user: UInt32 = user) -> String? {
+    static func problem(
+        owner: UInt32, mode: UInt32, _ kind: FilePermissions.Kind, directory: Bool = false, user: UInt32 = user
+    ) -> String? {
         FilePermissions.problem(Status(owner: owner, mode: mode, isDirectory: directory), path: "/p", kind: kind, user: user)
     }
 
@@ -22,8 +24,9 @@ import Testing
     @Test(arguments: FilePermissions.Kind.allCases, [0o644, 0o640, 0o604, 0o660, 0o606, 0o610, 0o601, 0o777])
     func anyAccessByGroupOrOthersIsRefusedNamingPathModeAndOwner(kind: FilePermissions.Kind, mode: UInt32) throws {
         let directory = kind == .dataDirectory
-        let problem = try #require(Self.problem(owner: Self.user, mode: directory ? mode | 0o100 : mode, kind, directory: directory))
-        #expect(problem.contains("/p has mode 0\(String(directory ? mode | 0o100 : mode, radix: 8))"))
+        let bits = directory ? mode | 0o100 : mode
+        let problem = try #require(Self.problem(owner: Self.user, mode: bits, kind, directory: directory))
+        #expect(problem.contains("/p has mode 0\(String(bits, radix: 8))"))
         #expect(problem.contains("owner uid 1000"))
         #expect(problem.contains("group and others must have no access"))
     }
@@ -60,7 +63,8 @@ import Testing
     }
 
     @Test func aDataDirectoryMustBeADirectory() {
-        #expect(Self.problem(owner: Self.user, mode: 0o600, .dataDirectory, directory: false)?.contains("not a directory") == true)
+        let problem = Self.problem(owner: Self.user, mode: 0o600, .dataDirectory, directory: false)
+        #expect(problem?.contains("not a directory") == true)
     }
 
     @Test func pathsOnDiskAreCheckedThroughLinksAndMissingOnesPass() throws {
