@@ -5,9 +5,10 @@ internal import Foundation
 enum KeyFile {
     static let length = 32
 
-    /// Creates the file exclusively (never overwriting a key) and fsyncs it and its directory.
+    /// Creates the file exclusively (never overwriting a key, never through a symbolic link: an
+    /// existing file or link at `path` is an error) and fsyncs it and its directory.
     static func create(_ path: String) throws(KeychainError) -> SecureBytes {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw .notAvailable("instance key file cannot be created at \(path): \(String(cString: strerror(errno)))")
         }

@@ -26,7 +26,8 @@ public struct KeychainConfiguration: Sendable {
         self.dataDirectory = dataDirectory
     }
 
-    var resolvedKeyFile: String { keyFile ?? dataDirectory + "/instance.key" }
+    /// The instance key file's path: `keyFile`, or `instance.key` in the data directory.
+    public var resolvedKeyFile: String { keyFile ?? dataDirectory + "/instance.key" }
 }
 
 /// The keychain's state (semantics.md §1).

@@ -32,6 +32,12 @@ struct StoreOptions: ParsableArguments {
         """)
     var databasePasswordFile: String?
 
+    @Flag(help: """
+        Use a data directory, key file, passphrase or password file that another user owns or that group or others \
+        can read or write, with a warning naming each (env KEYCHAIND_ALLOW_INSECURE_PERMISSIONS=1). Refused by default.
+        """)
+    var allowInsecurePermissions = false
+
     /// Flag, then environment variable, then configuration file.
     func setting(_ flag: String?, env: String, key: String) throws -> String? {
         if let flag { return flag }
@@ -48,11 +54,20 @@ struct StoreOptions: ParsableArguments {
         return configuration
     }
 
+    /// The PostgreSQL URL, when one is given.
+    func databaseURL() throws -> String? {
+        try setting(database, env: "KEYCHAIND_DATABASE_URL", key: "database")
+    }
+
+    /// The file holding the database password, when one is given.
+    func databasePasswordPath() throws -> String? {
+        try setting(databasePasswordFile, env: "KEYCHAIND_DATABASE_PASSWORD_FILE", key: "databasePasswordFile")
+    }
+
     /// The store these options name: PostgreSQL when a database URL is given, else SQLite.
     func storeChoice() throws -> StoreChoice {
-        guard let url = try setting(database, env: "KEYCHAIND_DATABASE_URL", key: "database") else { return .sqlite }
-        let passwordFile = try setting(databasePasswordFile, env: "KEYCHAIND_DATABASE_PASSWORD_FILE", key: "databasePasswordFile")
-        let password = try passwordFile.map { path in
+        guard let url = try databaseURL() else { return .sqlite }
+        let password = try databasePasswordPath().map { path in
             guard let contents = FileManager.default.contents(atPath: path) else {
                 throw ValidationError("database password file \(path) cannot be read")
             }
@@ -62,9 +77,14 @@ struct StoreOptions: ParsableArguments {
         return .postgres(url: url, password: password)
     }
 
-    /// The keychain these options name, for a command-line administration step.
-    func openKeychain() throws -> Keychain {
-        try keychaind.openKeychain(keychainConfiguration(), store: storeChoice(), logger: makeLogger(level: "warning"))
+    /// The keychain these options name, for a command-line administration step: the process
+    /// hardened first, and its files (with the `passphraseFiles` the step reads) checked.
+    func openKeychain(passphraseFiles: [String] = []) throws -> Keychain {
+        Hardening.apply()
+        let logger = makeLogger(level: "warning")
+        let configuration = try keychainConfiguration()
+        try checkPermissions(configuration, passphraseFiles: passphraseFiles, logger: logger)
+        return try keychaind.openKeychain(configuration, store: storeChoice(), logger: logger)
     }
 }
 
@@ -155,16 +175,6 @@ enum PassphraseInput {
         guard first.constantTimeEquals(second) else { throw ValidationError("the passphrases differ") }
         return first
     }
-}
-
-/// Writes `contents` to a new file of mode 0600.
-func writePrivateFile(_ path: String, _ contents: String) throws {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw ValidationError("cannot write \(path): \(String(cString: strerror(errno)))") }
-    defer { close(fd) }
-    fchmod(fd, 0o600)
-    let bytes = Array(contents.utf8)
-    guard write(fd, bytes, bytes.count) == bytes.count else { throw ValidationError("cannot write \(path)") }
 }
 
 /// A logger writing to standard error through the buffered writer (flushed at exit and on SIGHUP).

@@ -40,16 +40,19 @@ extension Keychaind {
         @Option(help: "trace, debug, info, notice, warning, error or critical (env KEYCHAIND_LOG_LEVEL; default info).")
         var logLevel: String?
 
-        @Option(help: "Unlock at start with the passphrase in this file (for unattended restarts).")
+        @Option(help: """
+            Unlock at start, and on SIGUSR2, with the passphrase in this file (for unattended restarts); it must be owned \
+            by this user or root and unreadable by others.
+            """)
         var passphraseFile: String?
 
         @Flag(help: "Serve a throw-away keychain in a temporary directory, unlocked; prints its token and passphrase.")
         var dev = false
 
-        @Option(help: "With --dev: write the admin token to this file (mode 0600).")
+        @Option(help: "With --dev: write the admin token to this file (a new file of mode 0600, renamed over the path).")
         var devTokenFile: String?
 
-        @Option(help: "With --dev: write the passphrase to this file (mode 0600).")
+        @Option(help: "With --dev: write the passphrase to this file (a new file of mode 0600, renamed over the path).")
         var devPassphraseFile: String?
 
         @Flag(help: "Run even as root (refused by default).")
@@ -89,15 +92,20 @@ extension Keychaind {
                 configuration = KeychainConfiguration(dataDirectory: devDirectory!)
             } else {
                 configuration = try store.keychainConfiguration()
+                try store.checkPermissions(configuration, passphraseFiles: [passphraseFile].compactMap(\.self), logger: logger)
                 storeChoice = try store.storeChoice()
             }
+            let allowInsecure = try store.insecurePermissionsAllowed()
             if let max = try int(maxSecretBytes, "KEYCHAIND_MAX_SECRET_BYTES", "maxSecretBytes") { configuration.maxSecretBytes = max }
             let keychain = try openKeychain(configuration, store: storeChoice, logger: logger)
             if dev { try startDev(keychain, directory: devDirectory!, port: port) }
             if keychain.state == .uninitialized {
                 logger.warning("the keychain is not initialized: run keychaind init --data-dir \(configuration.dataDirectory)")
             }
-            if let passphraseFile { HostUnlock.run(keychain, passphraseFile: passphraseFile, logger: logger, when: "at start") }
+            let unlock = passphraseFile.map {
+                HostUnlock(passphraseFile: $0, allowInsecurePermissions: allowInsecure, logger: logger)
+            }
+            unlock?.run(keychain, when: "at start")
             let server = try KeychainServer(keychain: keychain, http: http, api: api, logger: logger)
             logger.notice(
                 "keychaind serving",
@@ -106,7 +114,7 @@ extension Keychaind {
                 print("Listening on http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")
                 fflush(nil)
             }
-            Signals.run(server: server, passphraseFile: passphraseFile, logger: logger)
+            Signals.run(server: server, unlock: unlock, logger: logger)
             if let devDirectory { try? FileManager.default.removeItem(atPath: devDirectory) }
         }
 
@@ -122,8 +130,10 @@ extension Keychaind {
             let random = Base64.encodeToString(bytes: Sodium.randomBytes(12), options: [.base64UrlAlphabet, .omitPaddingCharacter])
             let passphraseText = "dev-" + random
             let issued = try keychain.initialize(passphrase: SecureBytes(utf8: passphraseText))
-            if let devTokenFile { try writePrivateFile(devTokenFile, issued.secret + "\n") }
-            if let devPassphraseFile { try writePrivateFile(devPassphraseFile, passphraseText + "\n") }
+            if let devTokenFile { try PrivateFile.replace(devTokenFile, with: issued.secret + "\n", purpose: "dev token file") }
+            if let devPassphraseFile {
+                try PrivateFile.replace(devPassphraseFile, with: passphraseText + "\n", purpose: "dev passphrase file")
+            }
             let host = port == 0 ? "127.0.0.1:PORT" : "127.0.0.1:\(port)"
             print(
                 """
@@ -177,8 +187,19 @@ enum Hardening {
 /// Never throttled by network failures and never counted toward them; a wrong or unreadable
 /// file leaves the keychain locked with the reason in the log, and the server serving (a unit
 /// that exited here would restart in a loop).
-enum HostUnlock {
-    static func run(_ keychain: Keychain, passphraseFile: String, logger: Logger, when: String) {
+struct HostUnlock {
+    let passphraseFile: String
+    /// `--allow-insecure-permissions`: the file is used whoever can read it.
+    let allowInsecurePermissions: Bool
+    let logger: Logger
+
+    func run(_ keychain: Keychain, when: String) {
+        // Checked at start before serving (refused there); checked again here for SIGUSR2.
+        if !allowInsecurePermissions, let problem = FilePermissions.check(path: passphraseFile, kind: .passphraseFile) {
+            return logger.error("the passphrase file is not used \(when); the keychain stays locked", metadata: [
+                "path": "\(passphraseFile)", "error": "\(problem)",
+            ])
+        }
         do {
             try keychain.unlock(passphrase: PassphraseInput.fromFile(passphraseFile), from: .host)
         } catch let error as KeychainError {
@@ -196,7 +217,7 @@ enum HostUnlock {
 /// SIGTERM and SIGINT shut down cleanly; SIGUSR1 locks the keychain at once ("lock on sleep");
 /// SIGUSR2 unlocks it with `--passphrase-file` (from the host); SIGHUP writes the buffered log lines.
 enum Signals {
-    static func run(server: KeychainServer, passphraseFile: String?, logger: Logger) {
+    static func run(server: KeychainServer, unlock: HostUnlock?, logger: Logger) {
         let done = DispatchSemaphore(value: 0)
         let queue = DispatchQueue(label: "keychaind.signals")
         var sources: [any DispatchSourceSignal] = []
@@ -210,10 +231,10 @@ enum Signals {
                     try? server.keychain.lock()
                     logger.notice("locked on SIGUSR1")
                 } else if signalNumber == SIGUSR2 {
-                    guard let passphraseFile else {
+                    guard let unlock else {
                         return logger.warning("SIGUSR2 unlocks with --passphrase-file, and none was given")
                     }
-                    HostUnlock.run(server.keychain, passphraseFile: passphraseFile, logger: logger, when: "on SIGUSR2")
+                    unlock.run(server.keychain, when: "on SIGUSR2")
                     if server.keychain.state == .unlocked { logger.notice("unlocked on SIGUSR2") }
                 } else {
                     logger.notice("shutting down")

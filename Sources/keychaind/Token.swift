@@ -71,7 +71,7 @@ extension Keychaind {
         @Option(help: "Read the new passphrase from this file.") var newPassphraseFile: String?
 
         func run() throws {
-            let keychain = try store.openKeychain()
+            let keychain = try store.openKeychain(passphraseFiles: [oldPassphraseFile, newPassphraseFile].compactMap(\.self))
             defer { keychain.close() }
             let old = try oldPassphraseFile.map(PassphraseInput.fromFile) ?? PassphraseInput.prompt("Current passphrase: ")
             let new = try newPassphraseFile.map(PassphraseInput.fromFile) ?? PassphraseInput.promptNew()

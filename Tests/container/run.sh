@@ -95,8 +95,11 @@ check "ldd finds every library keychaind links" \
     bash -c "! $docker run --rm --network none --entrypoint ldd keychaind:test /usr/local/bin/keychaind | grep -q 'not found'"
 
 # A keychain made in the container, on a volume: the secrets the layers must not hold.
+# Bind-mounted as it is: readable by the image's uid 10001 and nobody else (keychaind refuses a
+# passphrase file that group or others can read).
 head -c 24 /dev/urandom | base64 >"$tmp/passphrase"
-chmod 0644 "$tmp/passphrase"
+chown 10001:10001 "$tmp/passphrase"
+chmod 0400 "$tmp/passphrase"
 "$docker" volume create keychaind-test-data >/dev/null
 run -v keychaind-test-data:/var/lib/keychaind -v "$tmp/passphrase:/run/secrets/passphrase:ro" \
     --entrypoint keychaind keychaind:test init --data-dir /var/lib/keychaind --passphrase-file /run/secrets/passphrase \

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # The keychaind process itself: init and token administration from the command line, settings
-# from the environment, start-up hardening (core limit 0), root refusal, SIGUSR1 locking and a
-# clean SIGTERM shutdown. Prints `daemon: N passed, N failed`.
+# from the environment, start-up hardening (core limit 0), root refusal, SIGUSR1 locking, a
+# clean SIGTERM shutdown, and the files another user of the host could read, write or plant
+# (files created 0600 and never through a link; a data directory, key file or passphrase file
+# that group or others can read or write, or that another user owns, refused unless
+# --allow-insecure-permissions; the ownership cases only as root, else a `skipped` line).
+# Prints `daemon: N passed, N failed`.
 #
 # Environment: KEYCHAIND (a prebuilt binary; default: build it), SWIFT_FLAGS (extra swift build flags).
 set -euo pipefail
@@ -16,6 +20,7 @@ stop_on_exit server_pid KILL
 
 # init from a passphrase file writes the admin token with mode 0600 and creates a 0600 key file.
 printf 'daemon test passphrase\n' >"$tmp/pass"
+chmod 0600 "$tmp/pass" # a passphrase file others can read is refused (below)
 "$bin" init --data-dir "$tmp/data" --passphrase-file "$tmp/pass" --admin-token-file "$tmp/admin" >/dev/null
 check "admin token file is 0600" test "$(stat -c %a "$tmp/admin")" = 600
 check "instance key file is 0600" test "$(stat -c %a "$tmp/data/instance.key")" = 600
@@ -47,6 +52,7 @@ auth="Authorization: Bearer $(cat "$tmp/admin")"
 unlock=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 -X POST "http://127.0.0.1:$port/v1/keychain/unlock" -d '{"passphrase":"daemon test passphrase"}')
 check "unlock with the init passphrase" test "$unlock" = 200
 check "health is 200 unlocked" test "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/v1/health")" = 200
+check "the database's -wal is 0600 while serve runs" test "$(stat -c %a "$tmp/data/keychain.db-wal")" = 600
 
 # A running server owns its data directory: the CLI is refused with a message naming why, and
 # the server is unaffected.
@@ -153,6 +159,135 @@ if [[ $(id -u) -eq 0 ]]; then
     fi
 else
     echo "daemon: skipped the full-disk checks: they mount a small tmpfs, which needs root"
+fi
+
+# --- files another user of the host could read, write or plant (issue 18) ----------------------
+
+files=$tmp/files
+mkdir -m 0700 "$files"
+# A file of someone else's that a link (or the path itself) points keychaind at.
+printf 'not yours\n' >"$files/target"
+chmod 0644 "$files/target"
+target_unchanged() { test "$(cat "$files/target"):$(stat -c %a "$files/target")" = "not yours:644"; }
+
+# refused TEXT COMMAND...: COMMAND exits at once (within 10 s) with a status other than 0, and
+# its output holds TEXT.
+refused() {
+    local text=$1 status=0
+    shift
+    timeout 10 "$@" >"$files/refused.out" 2>&1 || status=$?
+    if [[ $status -ne 0 && $status -ne 124 ]] && grep -qF -- "$text" "$files/refused.out"; then return 0; fi
+    echo "exit status $status; output:" >&2
+    cat "$files/refused.out" >&2
+    return 1
+}
+
+ln -s "$files/target" "$files/token-link"
+check "init refuses a symbolic link planted at --admin-token-file" \
+    refused "admin token file $files/token-link: it already exists" \
+    "$bin" init --data-dir "$files/d1" --passphrase-file "$tmp/pass" --admin-token-file "$files/token-link"
+check "and the link's target is unchanged" target_unchanged
+init_again() { "$bin" init --data-dir "$files/d1" --passphrase-file "$tmp/pass" --admin-token-file "$files/token-new" >/dev/null; }
+check "and the keychain is left uninitialised: init with a new token file succeeds" init_again
+check "the new admin token file is 0600" test "$(stat -c %a "$files/token-new")" = 600
+cp -p "$files/target" "$files/existing"
+check "init refuses an existing file at --admin-token-file" \
+    refused "admin token file $files/existing: it already exists" \
+    "$bin" init --data-dir "$files/d2" --passphrase-file "$tmp/pass" --admin-token-file "$files/existing"
+check "and does not write into it" test "$(cat "$files/existing"):$(stat -c %a "$files/existing")" = "not yours:644"
+
+# serve --dev replaces a link at its token and passphrase paths (rename), never the target.
+ln -s "$files/target" "$files/dev-token"
+ln -s "$files/target" "$files/dev-pass"
+start_keychaind "$files/dev.log" "$bin" serve --dev --listen 127.0.0.1:0 \
+    --dev-token-file "$files/dev-token" --dev-passphrase-file "$files/dev-pass"
+wait_files "$files/dev.log" || true
+dev_files_written() {
+    for _ in $(seq 50); do
+        [[ ! -L $files/dev-token && ! -L $files/dev-pass ]] && return 0
+        sleep 0.2
+    done
+    return 1
+}
+check "serve --dev replaces the links at its file paths with new files" dev_files_written
+check "which are 0600 and hold the token" bash -c "test \"\$(stat -c %a '$files/dev-token'):\$(stat -c %a '$files/dev-pass')\" = 600:600 && grep -q '^kcd_' '$files/dev-token'"
+check "and the links' target is unchanged" target_unchanged
+stop_process "$server_pid"
+server_pid=
+
+# Under the caller's umask 022, the CLI still creates the database 0600.
+(umask 022 && "$bin" token list --data-dir "$files/d3" >/dev/null 2>&1) || true
+check "token list under umask 022 creates the database 0600" test "$(stat -c %a "$files/d3/keychain.db")" = 600
+
+# serve refuses files group or others can read or write, naming path, mode and owner.
+read -r -a root_flag <<<"$(allow_root_flag)"
+serve_files() {
+    refused "$1" "$bin" serve --data-dir "$files/d1" --listen 127.0.0.1:0 "${@:2}" "${root_flag[@]}"
+}
+chmod 0644 "$files/d1/instance.key"
+check "serve refuses an instance.key of mode 0644, naming it" \
+    serve_files "instance key file $files/d1/instance.key has mode 0644, owner uid $(id -u)"
+check "token list refuses it too" refused "instance key file $files/d1/instance.key has mode 0644" \
+    "$bin" token list --data-dir "$files/d1"
+check "KEYCHAIND_ALLOW_INSECURE_PERMISSIONS=1 lets token list through, with a warning" bash -c \
+    "KEYCHAIND_ALLOW_INSECURE_PERMISSIONS=1 '$bin' token list --data-dir '$files/d1' 2>&1 | grep -F 'insecure permissions allowed' | grep -qF 'path=$files/d1/instance.key'"
+chmod 0600 "$files/d1/instance.key"
+chmod 0777 "$files/d1"
+check "serve refuses a data directory of mode 0777, naming it" \
+    serve_files "data directory $files/d1 has mode 0777, owner uid $(id -u)"
+chmod 0700 "$files/d1"
+cp "$tmp/pass" "$files/pass"
+chmod 0644 "$files/pass"
+check "serve refuses a passphrase file of mode 0644, naming it" \
+    serve_files "passphrase file $files/pass has mode 0644, owner uid $(id -u)" --passphrase-file "$files/pass"
+check "init refuses a passphrase file of mode 0644" \
+    refused "passphrase file $files/pass has mode 0644" "$bin" init --data-dir "$files/d4" --passphrase-file "$files/pass"
+# On PostgreSQL too (refused before any connection: nothing listens at this URL), with the
+# database password file.
+chmod 0644 "$files/d1/instance.key"
+check "serve --database refuses an instance.key of mode 0644 too" serve_files \
+    "instance key file $files/d1/instance.key has mode 0644" --database "postgresql://keychaind@127.0.0.1:1/keychaind"
+chmod 0600 "$files/d1/instance.key"
+check "and a database password file of mode 0644" serve_files "database password file $files/pass has mode 0644" \
+    --database "postgresql://keychaind@127.0.0.1:1/keychaind" --database-password-file "$files/pass"
+ln -s "$files/pass" "$files/pass-link"
+check "a passphrase file is checked through its link" serve_files "passphrase file $files/pass-link has mode 0644" \
+    --passphrase-file "$files/pass-link"
+
+# --allow-insecure-permissions: serve starts, unlocked from the file, and logs each path it let through.
+chmod 0644 "$files/d1/instance.key"
+port=$(free_port)
+start_keychaind "$files/insecure.log" "$bin" serve --data-dir "$files/d1" --listen "127.0.0.1:$port" \
+    --passphrase-file "$files/pass" --allow-insecure-permissions
+wait_http "http://127.0.0.1:$port/v1/health" "$server_pid" -f || true
+check "serve --allow-insecure-permissions starts, unlocked from the 0644 passphrase file" \
+    test "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/v1/health")" = 200
+stop_process "$server_pid"
+server_pid=
+for path in "$files/d1/instance.key" "$files/pass"; do
+    check "and logs a warning naming $(basename "$path")" \
+        bash -c "grep -F 'insecure permissions allowed by --allow-insecure-permissions' '$files/insecure.log' | grep -qF 'path=$path '"
+done
+chmod 0600 "$files/d1/instance.key" "$files/pass"
+
+# Another owner: root can give a file away; anyone else cannot run these.
+if [[ $(id -u) -eq 0 ]]; then
+    chown 65534 "$files/d1/instance.key"
+    check "serve refuses an instance.key another user owns, naming the owner" \
+        serve_files "instance key file $files/d1/instance.key has mode 0600, owner uid 65534"
+    chown 0 "$files/d1/instance.key"
+    chown 65534 "$files/d1"
+    check "serve refuses a data directory another user owns, naming the owner" \
+        serve_files "data directory $files/d1 has mode 0700, owner uid 65534"
+    chown 0 "$files/d1"
+    chown 65534 "$files/pass"
+    check "serve refuses a passphrase file another user owns, naming the owner" \
+        serve_files "passphrase file $files/pass has mode 0600, owner uid 65534" --passphrase-file "$files/pass"
+    check "init refuses it too" \
+        refused "passphrase file $files/pass has mode 0600, owner uid 65534" "$bin" init --data-dir "$files/d5" --passphrase-file "$files/pass"
+    chown 0 "$files/pass"
+else
+    echo "daemon: skipped the 4 ownership checks: giving a file to another user (chown 65534) needs root"
 fi
 
 report daemon

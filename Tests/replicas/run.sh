@@ -44,6 +44,7 @@ start_postgres "$pgdir"
 url="postgresql://postgres@127.0.0.1:$pg_port/keychain"
 
 echo "replica passphrase" >"$tmp/pass"
+chmod 0600 "$tmp/pass" # keychaind refuses a passphrase file others can read
 "$bin" init --data-dir "$tmp/r1" --database "$url" --passphrase-file "$tmp/pass" --admin-token-file "$tmp/admin" >/dev/null
 admin=$(<"$tmp/admin")
 # The second replica: its own data directory, with a copy of the instance key file.
