@@ -101,6 +101,17 @@ wait_http() {
     return 1
 }
 
+# health_becomes URL CODE: a bounded poll (10 s) for an effect that follows a signal: 0 as soon
+# as URL answers CODE, 1 if it never does.
+health_becomes() {
+    local url=$1 code=$2
+    for _ in $(seq 100); do
+        [[ $(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$url") == "$code" ]] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
 # wait_files FILE...: a bounded poll (10 s) until every FILE exists and is not empty; 1 if not.
 wait_files() {
     local file missing

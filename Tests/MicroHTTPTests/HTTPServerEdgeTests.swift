@@ -44,16 +44,7 @@ struct HTTPServerEdgeTests {
 
     @Test(arguments: malformedHeads)
     func aMalformedHeadIsRefusedBeforePreflight(reason: String, request: String) throws {
-        let (server, responder) = try makeServer()
-        defer { server.shutdown() }
-        let client = try RawHTTPClient(port: server.port)
-        try client.send(request)
-        let response = try client.readResponse()
-        #expect(response.status == 400)
-        #expect(response.text == "transport: \(reason)")
-        #expect(response.saysClose)
-        #expect(client.isClosedByServer())
-        #expect(responder.preflighted.isEmpty)
+        try expectRefusedBeforePreflight(request, reason: reason)
     }
 
     /// HTTP/1.0 needs no `Host`, and `%2F` or `%00` in the query is no path.

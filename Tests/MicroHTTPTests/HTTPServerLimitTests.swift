@@ -144,17 +144,7 @@ struct HTTPServerLimitTests {
 
     @Test(arguments: malformedRequests)
     func malformedFramingIsRefusedAndClosed(reason: String, request: String) throws {
-        let (server, responder) = try makeServer()
-        defer { server.shutdown() }
-        let client = try RawHTTPClient(port: server.port)
-        try client.send(request)
-        let response = try client.readResponse()
-        #expect(response.status == 400)
-        #expect(response.text == "transport: \(reason)")
-        #expect(response.saysClose)
-        #expect(client.isClosedByServer())
-        #expect(responder.preflighted.isEmpty)
-        #expect(responder.responded.isEmpty)
+        try expectRefusedBeforePreflight(request, reason: reason)
     }
 
     /// libmicrohttpd 0.9.75 answers these itself, before the access handler: the status is right,

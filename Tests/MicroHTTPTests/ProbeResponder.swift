@@ -121,6 +121,22 @@ func makeServer(
     return (server, responder)
 }
 
+/// Sends `request` on a new connection to a new server and expects the transport's 400 naming
+/// `reason`, the connection closed, and the responder never asked (not even to preflight).
+func expectRefusedBeforePreflight(_ request: String, reason: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let (server, responder) = try makeServer()
+    defer { server.shutdown() }
+    let client = try RawHTTPClient(port: server.port)
+    try client.send(request)
+    let response = try client.readResponse()
+    #expect(response.status == 400, sourceLocation: sourceLocation)
+    #expect(response.text == "transport: \(reason)", sourceLocation: sourceLocation)
+    #expect(response.saysClose, sourceLocation: sourceLocation)
+    #expect(client.isClosedByServer(), sourceLocation: sourceLocation)
+    #expect(responder.preflighted.isEmpty, sourceLocation: sourceLocation)
+    #expect(responder.responded.isEmpty, sourceLocation: sourceLocation)
+}
+
 /// A logger that drops everything, so test output shows only test results.
 let quietLogger = Logger(label: "MicroHTTPTests") { _ in SwiftLogNoOpLogHandler() }
 
