@@ -206,8 +206,16 @@ def verify(args):
     port, token, service, ackfile = int(args[0]), args[1], args[2], args[3]
     with open(ackfile) as f:
         acknowledged = {line.strip() for line in f if line.strip()}
-    status, body, _ = request(port, "GET", f"/v1/items?service={service}&matchLimit=all", token=token, timeout=30)
-    stored = {item["attributes"]["account"] for item in body["items"]} if status == 200 else set()
+    # Every page of the answer (at most 1,000 items each), following `next`.
+    stored, target = set(), f"/v1/items?service={service}&matchLimit=all"
+    while True:
+        status, body, _ = request(port, "GET", target, token=token, timeout=30)
+        if status != 200:
+            break
+        stored |= {item["attributes"]["account"] for item in body["items"]}
+        if "next" not in body:
+            break
+        target = f"/v1/items?service={service}&matchLimit=all&pageAfter={body['next']}"
     lost = acknowledged - stored
     held = status == 200 and acknowledged and not lost
     print(f"{'ok  ' if held else 'FAIL'} {len(acknowledged)} acknowledged writes, {len(lost)} lost")
