@@ -9,7 +9,7 @@ small receive buffer and never reads a byte. Waits until the server has answered
 access lines, flushed with SIGHUP, are counted: a condition polled, not a sleep), then measures.
 
 Fails (exit 1) when the server's resident memory grew by more than 128 MiB over the 60 answers
-(on the build before answers were bounded: about 450 MiB), or when an answer held more than
+(the review that found it measured 62 MB growing to 507 MB before answers were bounded), or when an answer held more than
 1,000 items (a well-behaved client reads one answer and checks its `next`).
 """
 
