@@ -40,6 +40,15 @@ public enum LogText {
         return out
     }
 
+    /// Appends `text` sanitized and bounded to a line being built as bytes.
+    public static func append(_ text: String, maxBytes: Int, to line: inout [UInt8]) {
+        if text.utf8.count <= maxBytes, text.utf8.allSatisfy(isPlain) {
+            line.append(contentsOf: text.utf8)
+        } else {
+            line.append(contentsOf: sanitized(text, maxBytes: maxBytes).utf8)
+        }
+    }
+
     private static func isPlain(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "\\") }
 
     private static func hex(_ nibble: UInt8) -> String { String(nibble, radix: 16, uppercase: true) }

@@ -79,6 +79,8 @@ extension Keychaind {
                 : trustedProxies
             // The proxies carry many clients' connections: no per-address limit for them.
             http.unlimitedAddresses = api.trustedProxies
+            // Access lines straight into the writer the logger writes through (makeLogger).
+            api.accessLogWriter = .standardError
 
             var devDirectory: String?
             var configuration: KeychainConfiguration

@@ -113,4 +113,32 @@ final class Recorder: Sendable {
         #expect(recorder.lines.count == 1)
         #expect(line.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000 info keychaind : a=1 b=2 replica=r1 \[KeychainLogTests\] request http.status=200/) != nil, "\(line)")
     }
+
+    /// A line appended as bytes reads as the handler's line of the same message, with no metadata.
+    @Test func aLineAppendedAsBytesIsTheHandlersLine() throws {
+        let recorder = Recorder()
+        let writer = LogWriter(interval: .seconds(600), output: recorder.output)
+        defer { writer.stop() }
+        let logger = Logger(label: "keychaind") { BufferedLogHandler(label: $0, writer: writer) }
+        logger.info("request http.status=200")
+        writer.append(level: .info, label: "keychaind", source: "KeychainLogTests") { line in
+            line.append(contentsOf: "request http.status=".utf8)
+            line.appendDecimal(200)
+        }
+        writer.flush()
+        #expect(recorder.lines.count == 2)
+        let (viaHandler, asBytes) = (recorder.lines[0], recorder.lines[1])
+        #expect(viaHandler.dropFirst(24) == asBytes.dropFirst(24), "the same after the timestamp")
+        #expect(asBytes.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000 info keychaind : \[KeychainLogTests\] request http.status=200/) != nil)
+    }
+
+    @Test(arguments: [(0, "0"), (7, "7"), (10, "10"), (99, "99"), (1_234_567_890, "1234567890"), (-5, "-5"), (Int.max, "9223372036854775807")])
+    func decimalsAreWrittenWithoutAString(value: Int, text: String) {
+        var bytes: [UInt8] = []
+        bytes.appendDecimal(value)
+        #expect(String(decoding: bytes, as: UTF8.self) == text)
+        var big: [UInt8] = []
+        big.appendDecimal(UInt64.max)
+        #expect(String(decoding: big, as: UTF8.self) == "18446744073709551615")
+    }
 }
