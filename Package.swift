@@ -62,6 +62,11 @@ let package = Package(
             name: "KeychainLog",
             dependencies: ["SleepingLock", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
+        // The audit log's records, keyed hashes and hash chain, and its verification.
+        .target(
+            name: "KeychainAudit",
+            dependencies: ["KeychainCrypto", "KeychainJSON", .product(name: "ExtrasBase64", package: "swift-extras-base64")],
+            swiftSettings: strictSettings),
         // HTTP/1.1 transport on libmicrohttpd: framing, limits, keep-alive, suspend/resume.
         .target(
             name: "MicroHTTP",
@@ -79,8 +84,8 @@ let package = Package(
         .executableTarget(
             name: "keychaind",
             dependencies: [
-                "KeychainAPI", "KeychainCore", "KeychainJSON", "KeychainLog", "KeychainPostgres", "KeychainSQLite", "KeychainStorage",
-                "CLinux",
+                "KeychainAPI", "KeychainAudit", "KeychainCore", "KeychainJSON", "KeychainLog", "KeychainPostgres", "KeychainSQLite",
+                "KeychainStorage", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
@@ -127,6 +132,7 @@ let package = Package(
             name: "KeychainCoreTests",
             dependencies: ["KeychainCore", "KeychainStorage", "KeychainCrypto", "KeychainJSON", "TestSupport"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
+        .testTarget(name: "KeychainAuditTests", dependencies: ["KeychainAudit", "KeychainCrypto"], swiftSettings: strictSettings),
         .testTarget(name: "KeychainLogTests", dependencies: ["KeychainLog", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "KeychainAPITests",

@@ -28,6 +28,12 @@ public struct KeychainConfiguration: Sendable {
 
     /// The instance key file's path: `keyFile`, or `instance.key` in the data directory.
     public var resolvedKeyFile: String { keyFile ?? dataDirectory + "/instance.key" }
+
+    /// The instance key, read from its file: what the audit log's keys derive from
+    /// (`keychaind audit`, which reads no database and so runs beside a serving keychain).
+    public func readInstanceKey() throws(KeychainError) -> SecureBytes {
+        try KeyFile.read(resolvedKeyFile)
+    }
 }
 
 /// The keychain's state (semantics.md §1).

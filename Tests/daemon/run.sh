@@ -72,6 +72,17 @@ server_pid=
 check "SIGTERM exits 0" test "$status" = 0
 check "the shutdown is logged" grep -q 'stopped; keys zeroed, store closed' "$tmp/serve.log"
 
+# The audit log's keyed hash of a value (issue 15): the same for the same value and key file,
+# different for another value, never the value itself; it reads only the key file.
+hash1=$("$bin" audit hash --data-dir "$tmp/data" payroll-db)
+hash2=$("$bin" audit hash --data-dir "$tmp/data" payroll-db)
+hash3=$("$bin" audit hash --data-dir "$tmp/data" payroll-dc)
+check "audit hash prints one keyed hash per value" bash -c \
+    "[[ '$hash1' == hmac:* && '$hash1' == '$hash2' && '$hash1' != '$hash3' && '$hash1' != *payroll* ]]"
+printf 'not an audit line\n' >"$tmp/forged.audit"
+check "audit verify names the first line that is not a sealed audit line" bash -c \
+    "! '$bin' audit verify --data-dir '$tmp/data' '$tmp/forged.audit' >'$tmp/verify.out' 2>&1 && grep -q 'line 1: not an audit line' '$tmp/verify.out'"
+
 # Unlock from the host (issue 18). A wrong passphrase file leaves serve running and locked, with
 # the reason in its log; wrong network unlocks past the keychain's budget (21, from 21 addresses
 # behind a trusted proxy) make the network wait, and then a serve started with the right file

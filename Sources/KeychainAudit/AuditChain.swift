@@ -1,0 +1,107 @@
+import KeychainJSON
+
+/// Writes records as hash-chained lines: each line carries `prev`, the `mac` of the line before
+/// it, and ends with its own `mac`, the chain key's keyed hash of every byte before `,"mac":"`.
+///
+/// So editing a line breaks its own `mac`, and removing or reordering lines breaks the next
+/// line's `prev`; without the instance key neither can be mended (`AuditVerifier`). A chain
+/// starts with `"prev": null` in a new file (or on standard output, at each start of the
+/// process); a file keychaind reopens continues the chain of its last line.
+public struct AuditChain: Sendable {
+    private let keys: AuditKeys
+    /// The `mac` of the last line written; `nil` before the first.
+    public private(set) var last: String?
+
+    public init(keys: AuditKeys, continuing last: String? = nil) {
+        self.keys = keys
+        self.last = last
+    }
+
+    /// The sealed line for `record`, without its newline.
+    public mutating func line(for record: AuditRecord) -> [UInt8] {
+        var covered = JSON.object(record.json(keys: keys, prev: last)).serialized()
+        covered.removeLast()  // the object's `}`: the mac goes inside it
+        let mac = keys.mac(covered[...])
+        covered.append(contentsOf: #","mac":""#.utf8)
+        covered.append(contentsOf: mac.utf8)
+        covered.append(contentsOf: #""}"#.utf8)
+        last = mac
+        return covered
+    }
+}
+
+/// Checks a log's chain: every line's `mac` against its bytes, every `prev` against the line
+/// before. Reports the first line that was edited, or that follows a removed or moved line.
+public enum AuditVerifier {
+    public struct Report: Sendable, Equatable {
+        /// Lines read (the empty last line after the final newline is not one).
+        public var lines: Int
+        /// The `mac` of the last line: kept elsewhere, it also shows a log cut short at its end.
+        public var last: String?
+        /// The lines where a new chain starts (`"prev": null`) after the first line.
+        public var restarts: [Int]
+        /// Whether the first line continues a chain begun in an earlier log (a rotated file).
+        public var continuesEarlierLog: Bool
+        /// The first problem, `nil` when the chain holds.
+        public var problem: Problem?
+    }
+
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        /// From 1.
+        public var line: Int
+        public var reason: String
+        public var description: String { "line \(line): \(reason)" }
+    }
+
+    /// Verifies `log`'s lines (several files in order, joined, verify as one chain).
+    ///
+    /// A file keychaind writes continues its chain across restarts, so a new chain after the
+    /// first line (`"prev": null`) is a problem: lines before it may be gone. On standard output
+    /// every start of the process begins a chain: `allowRestarts` accepts them (each is listed in
+    /// `restarts`), at the price of not seeing lines removed just before one.
+    public static func verify(_ log: [UInt8], keys: AuditKeys, allowRestarts: Bool = false) -> Report {
+        var report = Report(lines: 0, last: nil, restarts: [], continuesEarlierLog: false, problem: nil)
+        let marker = Array(#","mac":""#.utf8)
+        var lines = log.split(separator: 0x0A, omittingEmptySubsequences: false)
+        if lines.last?.isEmpty == true { lines.removeLast() }  // after the final newline
+        for (index, line) in lines.enumerated() {
+            let number = index + 1
+            report.lines = number
+            func fail(_ reason: String) -> Report {
+                report.problem = Problem(line: number, reason: reason)
+                return report
+            }
+            guard let object = try? JSON.parse(Array(line)).objectValue, case .string(let mac)? = object["mac"],
+                object.entries.last?.key == "mac", let prev = object["prev"]
+            else { return fail("not an audit line (cut short, or not JSON with prev and mac)") }
+            guard let at = lastRange(of: marker, in: line), line[at.upperBound...].elementsEqual(Array((mac + "\"}").utf8)),
+                keys.mac(line[..<at.lowerBound]) == mac
+            else { return fail("edited: its mac does not match its content") }
+            switch prev {
+            case .null:
+                if number > 1 {
+                    report.restarts.append(number)
+                    if !allowRestarts { return fail("starts a new chain: the lines before it may have been cut") }
+                }
+            case .string(let previous):
+                if number == 1 { report.continuesEarlierLog = true }
+                if let last = report.last, previous != last {
+                    return fail("does not follow line \(number - 1): a line before it was removed, or the lines were reordered")
+                }
+            default:
+                return fail("not an audit line (prev is neither null nor a string)")
+            }
+            report.last = mac
+        }
+        return report
+    }
+
+    private static func lastRange(of marker: [UInt8], in line: ArraySlice<UInt8>) -> Range<Int>? {
+        var end = line.endIndex - marker.count
+        while end >= line.startIndex {
+            if line[end..<(end + marker.count)].elementsEqual(marker) { return end..<(end + marker.count) }
+            end -= 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import KeychainAudit
+import KeychainCrypto
+import Testing
+
+/// The audit log's chain: every edit, removal and reordering of lines is found, at the first
+/// line it affects; values appear only as keyed hashes.
+@Suite struct AuditChainTests {
+    let keys: AuditKeys
+
+    init() throws {
+        keys = try AuditKeys(instanceKey: SecureBytes.random(count: 32))
+    }
+
+    func record(_ n: Int, reason: String? = nil) -> AuditRecord {
+        AuditRecord(
+            time: 1_795_000_000_000 + Int64(n), requestID: "r\(n)", tokenID: "tok_00000000000000\(n)0", tokenName: "ci",
+            client: "10.0.0.\(n)", route: "/v1/items", operation: "search",
+            query: [("service", "payroll-db"), ("account", "alice-\(n)")], refs: ["ref\(n)"], status: 0, httpStatus: 200,
+            reason: reason)
+    }
+
+    /// Five lines, each with its newline.
+    func log(_ count: Int = 5, chain: inout AuditChain) -> [[UInt8]] {
+        (1...count).map { chain.line(for: record($0)) + [0x0A] }
+    }
+
+    @Test func anUntouchedLogVerifies() {
+        var chain = AuditChain(keys: keys)
+        let lines = log(chain: &chain)
+        let report = AuditVerifier.verify(lines.flatMap { $0 }, keys: keys)
+        #expect(report.problem == nil)
+        #expect(report.lines == 5)
+        #expect(report.last == chain.last)
+        #expect(!report.continuesEarlierLog)
+    }
+
+    @Test func anEditedLineIsFoundAtItself() {
+        var chain = AuditChain(keys: keys)
+        var lines = log(chain: &chain)
+        let text = String(decoding: lines[2], as: UTF8.self).replacingOccurrences(of: "\"httpStatus\":200", with: "\"httpStatus\":403")
+        lines[2] = Array(text.utf8)
+        let report = AuditVerifier.verify(lines.flatMap { $0 }, keys: keys)
+        #expect(report.problem?.line == 3)
+        #expect(report.problem?.reason.hasPrefix("edited") == true)
+    }
+
+    @Test func aRemovedLineIsFoundAtTheLineAfterIt() {
+        var chain = AuditChain(keys: keys)
+        var lines = log(chain: &chain)
+        lines.remove(at: 2)
+        let report = AuditVerifier.verify(lines.flatMap { $0 }, keys: keys)
+        #expect(report.problem?.line == 3)
+        #expect(report.problem?.reason.contains("removed") == true)
+    }
+
+    @Test func reorderedLinesAreFound() {
+        var chain = AuditChain(keys: keys)
+        var lines = log(chain: &chain)
+        lines.swapAt(1, 2)
+        #expect(AuditVerifier.verify(lines.flatMap { $0 }, keys: keys).problem?.line == 2)
+    }
+
+    @Test func aLineCutShortOrForgedWithoutTheKeyIsFound() throws {
+        var chain = AuditChain(keys: keys)
+        var lines = log(chain: &chain)
+        lines[3] = Array(lines[3].prefix(40)) + [0x0A]
+        #expect(AuditVerifier.verify(lines.flatMap { $0 }, keys: keys).problem?.line == 4)
+        var other = AuditChain(keys: try AuditKeys(instanceKey: SecureBytes.random(count: 32)))
+        let forged = log(chain: &other)
+        #expect(AuditVerifier.verify(forged.flatMap { $0 }, keys: keys).problem?.line == 1)
+    }
+
+    /// A reopened file continues the chain: the two files verify as one, and the second alone
+    /// says it continues an earlier log.
+    @Test func aContinuedChainVerifiesAcrossFiles() {
+        var chain = AuditChain(keys: keys)
+        let first = log(3, chain: &chain).flatMap { $0 }
+        var reopened = AuditChain(keys: keys, continuing: chain.last)
+        let second = log(2, chain: &reopened).flatMap { $0 }
+        #expect(AuditVerifier.verify(first + second, keys: keys).problem == nil)
+        #expect(AuditVerifier.verify(second, keys: keys).continuesEarlierLog)
+        // An older log after a newer one starts a new chain, refused unless restarts are allowed.
+        #expect(AuditVerifier.verify(second + first, keys: keys).problem?.line == 3)
+        let restarted = AuditVerifier.verify(second + first, keys: keys, allowRestarts: true)
+        #expect(restarted.problem == nil)
+        #expect(restarted.restarts == [3])
+    }
+
+    /// Query values appear only as keyed hashes, the same as `keychaind audit hash` prints.
+    @Test func valuesAppearOnlyAsKeyedHashes() {
+        var chain = AuditChain(keys: keys)
+        let line = String(decoding: chain.line(for: record(1)), as: UTF8.self)
+        #expect(!line.contains("payroll-db"))
+        #expect(!line.contains("alice-1"))
+        #expect(line.contains(#""service":"\#(keys.hash("payroll-db"))""#))
+        #expect(keys.hash("payroll-db").hasPrefix("hmac:"))
+        #expect(keys.hash("payroll-db") != keys.hash("payroll-dc"))
+    }
+
+    @Test func aReasonIsKeptAsGivenAndBounded() {
+        #expect(record(1, reason: "rotating the db password").reason == "rotating the db password")
+        let long = String(repeating: "é", count: 200)
+        let kept = record(1, reason: long).reason ?? ""
+        #expect(kept.utf8.count <= AuditRecord.maxReasonBytes)
+        #expect(kept == String(repeating: "é", count: 128))
+    }
+}
