@@ -35,24 +35,8 @@ public struct BufferedLogHandler: LogHandler {
         } else {
             pretty = Self.pretty(metadata.merging(provided ?? [:]) { $1 }.merging(extra ?? [:]) { $1 })
         }
-        let level = event.level
-        let label = self.label
-        let source = event.source
         let message = event.message.description
-        writer.append(urgent: level >= .notice) { timestamp, line in
-            line.append(contentsOf: timestamp)
-            line.append(0x20)
-            line.append(contentsOf: level.rawValue.utf8)
-            line.append(0x20)
-            line.append(contentsOf: label.utf8)
-            line.append(contentsOf: " :".utf8)
-            if !pretty.isEmpty {
-                line.append(0x20)
-                line.append(contentsOf: pretty.utf8)
-            }
-            line.append(contentsOf: " [".utf8)
-            line.append(contentsOf: source.utf8)
-            line.append(contentsOf: "] ".utf8)
+        writer.append(level: event.level, label: label, metadata: pretty, source: event.source) { line in
             line.append(contentsOf: message.utf8)
         }
     }

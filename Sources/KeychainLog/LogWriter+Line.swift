@@ -1,15 +1,16 @@
 public import Logging
 
 extension LogWriter {
-    /// Appends one line in `BufferedLogHandler`'s format, without metadata
-    /// (`timestamp level label : [source] message`), the message written by `message` straight
+    /// Appends one line in swift-log's stream format (`timestamp level label : metadata [source]
+    /// message`; `metadata` already printed, or empty), the message written by `message` straight
     /// into the writer's buffer: no `String`, no `Logger.Message` and no handler call per line.
+    /// `BufferedLogHandler` writes its lines through it too.
     ///
     /// For a line written on every request (the access line, and the audit line to come), where
     /// swift-log's path, which builds the message as a `String` and then copies it, cost about a
     /// third of the line. Lines at notice and above are written at once, as the handler's.
     public func append(
-        level: Logger.Level, label: String, source: StaticString, message: (_ into: inout [UInt8]) -> Void
+        level: Logger.Level, label: String, metadata: String = "", source: String, message: (_ into: inout [UInt8]) -> Void
     ) {
         append(urgent: level >= .notice) { timestamp, line in
             line.append(contentsOf: timestamp)
@@ -17,8 +18,13 @@ extension LogWriter {
             line.append(contentsOf: level.rawValue.utf8)
             line.append(0x20)
             line.append(contentsOf: label.utf8)
-            line.append(contentsOf: " : [".utf8)
-            source.withUTF8Buffer { line.append(contentsOf: $0) }
+            line.append(contentsOf: " :".utf8)
+            if !metadata.isEmpty {
+                line.append(0x20)
+                line.append(contentsOf: metadata.utf8)
+            }
+            line.append(contentsOf: " [".utf8)
+            line.append(contentsOf: source.utf8)
             line.append(contentsOf: "] ".utf8)
             message(&line)
         }
