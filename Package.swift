@@ -65,7 +65,9 @@ let package = Package(
         // The audit log's records, keyed hashes and hash chain, and its verification.
         .target(
             name: "KeychainAudit",
-            dependencies: ["KeychainCrypto", "KeychainJSON", .product(name: "ExtrasBase64", package: "swift-extras-base64")],
+            dependencies: [
+                "KeychainCrypto", "KeychainJSON", "KeychainLog", .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+            ],
             swiftSettings: strictSettings),
         // HTTP/1.1 transport on libmicrohttpd: framing, limits, keep-alive, suspend/resume.
         .target(

@@ -1,0 +1,142 @@
+import Foundation
+public import KeychainJSON
+import KeychainLog
+import Synchronization
+
+/// The audit log: one sealed line per record (`AuditChain`), appended to a file or written to
+/// standard output through the same batching writer as the access log (`LogWriter`).
+///
+/// - Order: a record is sealed and appended under one lock, so lines reach the log in chain order.
+/// - Fail closed: `record(_:mustBeWritten:)` with `mustBeWritten` (a request that returns a
+///   secret) writes the buffer before it returns and says whether the write succeeded; the caller
+///   then answers 503 rather than a secret whose audit line is lost. Other lines are written in
+///   batches, a second at most after they were appended.
+/// - Durability: lines are written (`write(2)`), not synced: a crash of the process loses none
+///   that `mustBeWritten` waited for, a power loss may lose the last second's.
+/// - A file is opened `O_APPEND|O_CREAT|O_NOFOLLOW`, mode 0600, and its chain continues from its
+///   last line; `reopen()` (on SIGHUP, after logrotate moved the file) opens the path again and
+///   the new file's first line continues the old file's chain.
+public final class AuditLog: Sendable {
+    public enum Destination: Sendable, Equatable {
+        case file(String)
+        case standardOutput
+    }
+
+    private let destination: Destination
+    private let chain: Mutex<AuditChain>
+    private let sink: Sink
+    private let writer: LogWriter
+
+    public init(destination: Destination, keys: AuditKeys) throws(AuditLogError) {
+        self.destination = destination
+        let (fd, last) = try Self.open(destination)
+        sink = Sink(fd: fd)
+        chain = Mutex(AuditChain(keys: keys, continuing: last))
+        let sink = sink
+        writer = LogWriter { chunk in sink.write(chunk) }
+    }
+
+    /// Seals `record` and appends its line. With `mustBeWritten`, writes it (and every line
+    /// before it) before returning: `false` when that write failed.
+    @discardableResult
+    public func record(_ record: AuditRecord, mustBeWritten: Bool = false) -> Bool {
+        chain.withLock { chain in
+            let line = chain.line(for: record)
+            writer.append { _, buffer in buffer.append(contentsOf: line) }
+        }
+        guard mustBeWritten else { return true }
+        writer.flush()
+        return !sink.isFailing
+    }
+
+    /// Whether the last write failed (a full disk, a file size limit, a closed pipe).
+    public var isFailing: Bool { sink.isFailing }
+
+    /// Opens the file again (logrotate moved it away); standard output stays as it is.
+    public func reopen() throws(AuditLogError) {
+        guard case .file = destination else { return }
+        writer.flush()
+        let (fd, _) = try Self.open(destination)
+        sink.replace(fd)
+    }
+
+    /// Writes what is buffered and closes the file.
+    public func close() {
+        writer.stop()
+        sink.replace(-1)
+    }
+
+    /// The descriptor, and the `mac` of the file's last complete line when there is one.
+    private static func open(_ destination: Destination) throws(AuditLogError) -> (Int32, String?) {
+        guard case .file(let path) = destination else { return (dup(1), nil) }
+        let fd = Foundation.open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw AuditLogError("audit log \(path) cannot be opened: \(String(cString: strerror(errno)))") }
+        let (mac, cut) = tail(path)
+        // A line cut by a crash is ended, so the next line starts on a line of its own (and the
+        // verifier names the cut one).
+        if cut { _ = Foundation.write(fd, [0x0A], 1) }
+        return (fd, mac)
+    }
+
+    /// The `mac` of the last complete line of the file at `path` (read from its last 64 KiB),
+    /// and whether its last line lacks its newline.
+    static func tail(_ path: String) -> (mac: String?, cut: Bool) {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return (nil, false) }
+        defer { try? handle.close() }
+        guard let size = try? handle.seekToEnd(), size > 0 else { return (nil, false) }
+        try? handle.seek(toOffset: size > 65_536 ? size - 65_536 : 0)
+        guard let tail = try? handle.readToEnd(), !tail.isEmpty else { return (nil, false) }
+        let cut = tail.last != 0x0A
+        let lines = tail.split(separator: 0x0A, omittingEmptySubsequences: true)
+        // Past a cut line, the chain goes on from the complete one before it.
+        guard let complete = cut ? lines.dropLast().last : lines.last,
+            case .string(let mac)? = (try? JSON.parse(Array(complete)))?.objectValue?["mac"]
+        else { return (nil, cut) }
+        return (mac, cut)
+    }
+
+    /// The file descriptor lines go to, and whether the last write reached it.
+    private final class Sink: Sendable {
+        private let fd: Mutex<Int32>
+        private let failing = Atomic<Bool>(false)
+
+        init(fd: Int32) {
+            self.fd = Mutex(fd)
+        }
+
+        var isFailing: Bool { failing.load(ordering: .acquiring) }
+
+        func write(_ chunk: [UInt8]) {
+            let written = fd.withLock { fd in
+                chunk.withUnsafeBytes { bytes in
+                    var offset = 0
+                    while offset < bytes.count {
+                        let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                        if n > 0 {
+                            offset += n
+                        } else if n < 0, errno == EINTR {
+                            continue
+                        } else {
+                            return false
+                        }
+                    }
+                    return true
+                }
+            }
+            failing.store(!written, ordering: .releasing)
+        }
+
+        func replace(_ new: Int32) {
+            fd.withLock { fd in
+                if fd >= 0 { Foundation.close(fd) }
+                fd = new
+            }
+        }
+    }
+}
+
+/// Why the audit log cannot be opened.
+public struct AuditLogError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import KeychainAudit
+import KeychainCrypto
+import Testing
+
+/// The audit log's file: lines in chain order, the chain continued across restarts and
+/// rotations, and a failed write reported to the request that waits for it.
+@Suite struct AuditLogTests {
+    let keys: AuditKeys
+    let directory: String
+
+    init() throws {
+        keys = try AuditKeys(instanceKey: SecureBytes.random(count: 32))
+        directory = NSTemporaryDirectory() + "kcd-audit-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    func record(_ n: Int) -> AuditRecord {
+        AuditRecord(
+            time: Int64(n), requestID: "r\(n)", client: "127.0.0.1", route: "/v1/items", operation: "search",
+            query: [("service", "s\(n)")], status: 0, httpStatus: 200)
+    }
+
+    func read(_ path: String) -> [UInt8] { Array(FileManager.default.contents(atPath: path) ?? Data()) }
+
+    @Test func linesAreWrittenInChainOrderAndTheChainGoesOnAfterARestart() throws {
+        let path = directory + "/audit.log"
+        let first = try AuditLog(destination: .file(path), keys: keys)
+        DispatchQueue.concurrentPerform(iterations: 40) { n in first.record(record(n)) }
+        #expect(first.record(record(40), mustBeWritten: true))
+        first.close()
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let restarted = try AuditLog(destination: .file(path), keys: keys)
+        restarted.record(record(41))
+        restarted.close()
+        let report = AuditVerifier.verify(read(path), keys: keys)
+        #expect(report.problem == nil)
+        #expect(report.lines == 42)
+        #expect(report.restarts.isEmpty, "a reopened file continues its chain")
+    }
+
+    /// After logrotate moves the file, SIGHUP's reopen starts a new file that continues the chain.
+    @Test func aRotatedLogContinuesTheChainInItsNewFile() throws {
+        let path = directory + "/audit.log"
+        let log = try AuditLog(destination: .file(path), keys: keys)
+        for n in 0..<3 { log.record(record(n)) }
+        log.record(record(3), mustBeWritten: true)
+        try FileManager.default.moveItem(atPath: path, toPath: path + ".1")
+        try log.reopen()
+        for n in 4..<6 { log.record(record(n)) }
+        log.close()
+        #expect(AuditVerifier.verify(read(path), keys: keys).continuesEarlierLog)
+        let both = AuditVerifier.verify(read(path + ".1") + read(path), keys: keys)
+        #expect(both.problem == nil)
+        #expect(both.lines == 6)
+    }
+
+    /// A line cut by a crash is ended, named by the verifier, and the chain goes on past it.
+    @Test func aLineCutByACrashIsNamedAndTheChainGoesOn() throws {
+        let path = directory + "/audit.log"
+        let log = try AuditLog(destination: .file(path), keys: keys)
+        log.record(record(0), mustBeWritten: true)
+        log.close()
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"time":1,"req"#.utf8))
+        try handle.close()
+        let again = try AuditLog(destination: .file(path), keys: keys)
+        again.record(record(1), mustBeWritten: true)
+        again.close()
+        let report = AuditVerifier.verify(read(path), keys: keys)
+        #expect(report.problem?.line == 2)
+        #expect(report.problem?.reason.hasPrefix("not an audit line") == true)
+    }
+
+    /// A write that fails (here /dev/full: no space left) is reported to the record that waits.
+    @Test func aFailedWriteIsReportedToTheRecordThatWaitsForIt() throws {
+        let log = try AuditLog(destination: .file("/dev/full"), keys: keys)
+        defer { log.close() }
+        #expect(log.record(record(0), mustBeWritten: false), "a line that need not wait is only appended")
+        #expect(!log.record(record(1), mustBeWritten: true))
+        #expect(log.isFailing)
+    }
+
+    @Test func aLinkAtThePathIsNotFollowed() throws {
+        let target = directory + "/elsewhere"
+        FileManager.default.createFile(atPath: target, contents: Data("theirs\n".utf8))
+        try FileManager.default.createSymbolicLink(atPath: directory + "/audit.log", withDestinationPath: target)
+        #expect(throws: AuditLogError.self) { try AuditLog(destination: .file(directory + "/audit.log"), keys: keys) }
+        #expect(read(target) == Array("theirs\n".utf8))
+    }
+}
