@@ -78,7 +78,7 @@ let package = Package(
         .target(
             name: "KeychainAPI",
             dependencies: [
-                "KeychainCore", "KeychainJSON", "KeychainLog", "MicroHTTP",
+                "KeychainAudit", "KeychainCore", "KeychainJSON", "KeychainLog", "MicroHTTP",
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
             ],

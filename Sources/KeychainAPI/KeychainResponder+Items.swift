@@ -73,8 +73,7 @@ extension KeychainResponder {
             throw .param("query: give it either in URL parameters or in the body, not both")
         }
         let query = body.isEmpty ? try QueryParser.parse(parameters, lenient: true) : try QueryParser.parse(body)
-        let count = try keychain.delete(query, token: token)
-        return Self.json(200, .object(["deleted": .int(Int64(count))]))
+        return Self.deleted(try keychain.deleteItems(query, token: token))
     }
 
     /// `GET /v1/items/{persistentRef}`: return keys from URL parameters; attributes and ref by default.
@@ -105,9 +104,8 @@ extension KeychainResponder {
 
     /// `DELETE /v1/items/{persistentRef}`; `If-Match` honoured.
     func deleteItem(_ ref: String, _ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
-        let count = try keychain.delete(
-            ItemQuery(persistentRef: Self.checkedRef(ref)), token: token, expectedVersion: try Self.ifMatch(request))
-        return Self.json(200, .object(["deleted": .int(Int64(count))]))
+        return Self.deleted(try keychain.deleteItems(
+            ItemQuery(persistentRef: Self.checkedRef(ref)), token: token, expectedVersion: try Self.ifMatch(request)))
     }
 
     // MARK: helpers
@@ -132,7 +130,10 @@ extension KeychainResponder {
             body.append(UInt8(ascii: "\""))
         }
         body.appendLiteral("}")
-        return json(status, body: body, headers: headers)
+        var response = json(status, body: body, headers: headers)
+        response.touched = results.map(\.ref)
+        response.carriesSecret = results.contains { $0.secret != nil }
+        return response
     }
 
     /// An update's answer: the items as a search would give them, or `{"updated": n}` to a token
@@ -141,9 +142,18 @@ extension KeychainResponder {
         -> HTTPResponse
     {
         guard token.has(.read) || token.has(.list) else {
-            return json(status, .object(["updated": .int(Int64(results.count))]), headers: headers)
+            var response = json(status, .object(["updated": .int(Int64(results.count))]), headers: headers)
+            response.touched = results.map(\.ref)
+            return response
         }
         return items(status, results, headers: headers)
+    }
+
+    /// `{"deleted": n}`, touching the deleted items' refs.
+    static func deleted(_ refs: [[UInt8]]) -> HTTPResponse {
+        var response = json(200, .object(["deleted": .int(Int64(refs.count))]))
+        response.touched = refs
+        return response
     }
 
     static func etag(_ result: ItemResult) -> (name: String, value: String) {

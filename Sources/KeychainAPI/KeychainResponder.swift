@@ -1,5 +1,6 @@
 public import KeychainCore
 import KeychainJSON
+public import KeychainAudit
 import KeychainCrypto
 public import KeychainLog
 public import Logging
@@ -20,6 +21,8 @@ public struct APIConfiguration: Sendable {
     /// keychaind sets it to the writer its logger writes through: the same lines, at about two
     /// thirds of the cost.
     public var accessLogWriter: LogWriter?
+    /// Where every request's audit line goes (`AuditLog`); `nil`: no audit log.
+    public var auditLog: AuditLog?
 
     public init() {}
 }
@@ -34,7 +37,10 @@ public final class KeychainResponder: HTTPResponder {
     let unlockThrottle: AddressThrottle
     private let anonymousLines: LogBudget
     private let accessLogWriter: LogWriter?
-    private let clock = SystemClock()
+    let auditLog: AuditLog?
+    let requestIDs = RequestIDs()
+    let auditFailures = AuditFailureReports()
+    let clock = SystemClock()
 
     public init(keychain: Keychain, configuration: APIConfiguration, logger: Logger) {
         self.keychain = keychain
@@ -43,6 +49,7 @@ public final class KeychainResponder: HTTPResponder {
         unlockThrottle = AddressThrottle(capacity: configuration.unlockAddressCapacity)
         anonymousLines = LogBudget(perSecond: configuration.anonymousLogLinesPerSecond)
         accessLogWriter = configuration.accessLogWriter
+        auditLog = configuration.auditLog
     }
 
     // MARK: HTTPResponder
@@ -108,7 +115,7 @@ public final class KeychainResponder: HTTPResponder {
         } catch {
             response = APIError.response(error)
         }
-        return finish(request.head, template: plan.route.template, token: plan.token, response)
+        return finish(request.head, body: request.body, template: plan.route.template, token: plan.token, response)
     }
 
     /// Searches reply when the store has read, adds when it has committed (several requests
@@ -124,7 +131,7 @@ public final class KeychainResponder: HTTPResponder {
             case .success(let success): response = success
             case .failure(let error): response = APIError.response(error)
             }
-            reply(finish(head, template: plan.route.template, token: plan.token, response))
+            reply(finish(head, body: request.body, template: plan.route.template, token: plan.token, response))
         }
         if let token = plan.token, plan.route == .items, head.method == "POST" {
             return add(request, token, reply: answer)
@@ -240,7 +247,10 @@ public final class KeychainResponder: HTTPResponder {
     ///
     /// The line's fields are in its message, built in one string: a metadata dictionary per
     /// request (hashed, sorted and printed by the handler) cost more than the rest of the line.
-    private func finish(_ head: HTTPRequestHead, template: String, token: AccessToken?, _ response: HTTPResponse) -> HTTPResponse {
+    private func finish(
+        _ head: HTTPRequestHead, body: [UInt8]? = nil, template: String, token: AccessToken?, _ response: HTTPResponse
+    ) -> HTTPResponse {
+        let response = audited(head, body: body, template: template, token: token, response)
         guard logger.logLevel <= .info else { return response }
         if token == nil, !anonymousLines.admit(logger, leftOut: "access lines of requests without a token left out") {
             return response

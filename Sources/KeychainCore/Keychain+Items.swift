@@ -294,6 +294,13 @@ extension Keychain {
     /// Deletes every match (SecItemDelete). A query naming no attribute needs `deleteAll: true`.
     @discardableResult
     public func delete(_ query: ItemQuery, token: AccessToken, expectedVersion: Int64? = nil) throws(KeychainError) -> Int {
+        try deleteItems(query, token: token, expectedVersion: expectedVersion).count
+    }
+
+    /// `delete`, answering the persistent refs (16 bytes each) of the items it deleted.
+    public func deleteItems(_ query: ItemQuery, token: AccessToken, expectedVersion: Int64? = nil) throws(KeychainError)
+        -> [[UInt8]]
+    {
         try require(.delete, token, for: "delete")
         try query.check(for: .delete)
         guard query.namesAttribute || query.deleteAll == true else {
@@ -309,7 +316,7 @@ extension Keychain {
                     "expectedVersion: the item's version is \(records[0].version), not \(expectedVersion)")
             }
             try writer.delete(rowIDs: records.map(\.rowID))
-            return records.count
+            return records.map(\.ref)
         }
     }
 

@@ -212,6 +212,12 @@ public struct HTTPResponse: Sendable {
     public var body: [UInt8]
     /// Close the connection after this response (malformed framing, refused uploads).
     public var closeConnection: Bool
+    /// What the request touched, as the application's ids (persistent refs), for its audit log;
+    /// never sent.
+    public var touched: [[UInt8]] = []
+    /// Whether the body holds a secret: a hook that must see every secret leave (an audit log)
+    /// treats the answer so. Never sent.
+    public var carriesSecret = false
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], closeConnection: Bool = false) {
         self.status = status

@@ -3,6 +3,7 @@ import ExtrasBase64
 import CLinux
 import Foundation
 import KeychainAPI
+import KeychainAudit
 import KeychainCore
 import KeychainCrypto
 import KeychainLog
@@ -54,6 +55,9 @@ extension Keychaind {
 
         @Option(help: "With --dev: write the passphrase to this file (a new file of mode 0600, renamed over the path).")
         var devPassphraseFile: String?
+
+        @Option(help: "Append an audit line for every request to this file, or - for standard output (env KEYCHAIND_AUDIT_LOG; default: none).")
+        var auditLog: String?
 
         @Flag(help: "Run even as root (refused by default).")
         var allowRoot = false
@@ -108,6 +112,8 @@ extension Keychaind {
                 HostUnlock(passphraseFile: $0, allowInsecurePermissions: allowInsecure, logger: logger)
             }
             unlock?.run(keychain, when: "at start")
+            let audit = try openAuditLog(configuration)
+            api.auditLog = audit
             let server = try KeychainServer(keychain: keychain, http: http, api: api, logger: logger)
             logger.notice(
                 "keychaind serving",
@@ -116,8 +122,18 @@ extension Keychaind {
                 print("Listening on http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")
                 fflush(nil)
             }
-            Signals.run(server: server, unlock: unlock, logger: logger)
+            Signals.run(server: server, unlock: unlock, audit: audit, logger: logger)
             if let devDirectory { try? FileManager.default.removeItem(atPath: devDirectory) }
+        }
+
+        /// The audit log `--audit-log` names, its keys derived from the instance key.
+        private func openAuditLog(_ configuration: KeychainConfiguration) throws -> AuditLog? {
+            guard let path = try store.setting(auditLog, env: "KEYCHAIND_AUDIT_LOG", key: "auditLog") else { return nil }
+            let instanceKey: SecureBytes
+            do { instanceKey = try configuration.readInstanceKey() } catch {
+                throw ValidationError("--audit-log: the audit log's keys derive from the instance key, and there is none yet: run keychaind init first")
+            }
+            return try AuditLog(destination: path == "-" ? .standardOutput : .file(path), keys: AuditKeys(instanceKey: instanceKey))
         }
 
         private func int(_ flag: Int?, _ env: String, _ key: String) throws -> Int? {
@@ -178,6 +194,9 @@ enum Listen {
 enum Hardening {
     static func apply() {
         umask(0o077)
+        // A file size limit then makes a write fail (EFBIG), which the audit log reports,
+        // rather than kill the process.
+        signal(SIGXFSZ, SIG_IGN)
         var limit = rlimit(rlim_cur: 0, rlim_max: 0)
         setrlimit(Int32(RLIMIT_CORE.rawValue), &limit)
         _ = kcd_set_not_dumpable()
@@ -217,9 +236,10 @@ struct HostUnlock {
 }
 
 /// SIGTERM and SIGINT shut down cleanly; SIGUSR1 locks the keychain at once ("lock on sleep");
-/// SIGUSR2 unlocks it with `--passphrase-file` (from the host); SIGHUP writes the buffered log lines.
+/// SIGUSR2 unlocks it with `--passphrase-file` (from the host); SIGHUP writes the buffered log lines
+/// and reopens the audit log (logrotate).
 enum Signals {
-    static func run(server: KeychainServer, unlock: HostUnlock?, logger: Logger) {
+    static func run(server: KeychainServer, unlock: HostUnlock?, audit: AuditLog?, logger: Logger) {
         let done = DispatchSemaphore(value: 0)
         let queue = DispatchQueue(label: "keychaind.signals")
         var sources: [any DispatchSourceSignal] = []
@@ -229,6 +249,7 @@ enum Signals {
             source.setEventHandler {
                 if signalNumber == SIGHUP {
                     LogWriter.standardError.flush()
+                    do { try audit?.reopen() } catch { logger.error("the audit log cannot be reopened", metadata: ["error": "\(error)"]) }
                 } else if signalNumber == SIGUSR1 {
                     try? server.keychain.lock()
                     logger.notice("locked on SIGUSR1")
@@ -248,6 +269,7 @@ enum Signals {
         }
         done.wait()
         server.shutdown()
+        audit?.close()
         sources.forEach { $0.cancel() }
         logger.notice("stopped; keys zeroed, store closed")
         LogWriter.standardError.flush()

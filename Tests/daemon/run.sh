@@ -83,6 +83,28 @@ printf 'not an audit line\n' >"$tmp/forged.audit"
 check "audit verify names the first line that is not a sealed audit line" bash -c \
     "! '$bin' audit verify --data-dir '$tmp/data' '$tmp/forged.audit' >'$tmp/verify.out' 2>&1 && grep -q 'line 1: not an audit line' '$tmp/verify.out'"
 
+# The audit log (issue 15): one sealed line per request, the query's values only as keyed
+# hashes; SIGHUP reopens the file after logrotate moved it, and the two files verify as one chain.
+port=$(free_port)
+base="http://127.0.0.1:$port"
+start_keychaind "$tmp/serve-audit.log" "$bin" serve --data-dir "$tmp/data" --listen "127.0.0.1:$port" \
+    --passphrase-file "$tmp/pass" --audit-log "$tmp/audit.log"
+wait_http "$base/v1/health" "$server_pid" -f || true
+curl -s -o /dev/null -X POST -H "Authorization: Bearer $(cat "$tmp/admin")" "$base/v1/items" \
+    -d '{"class":"genericPassword","service":"payroll-db","account":"audited","valueData":"c2VjcmV0LWluLWF1ZGl0"}'
+curl -s -o /dev/null -H "Authorization: Bearer $(cat "$tmp/admin")" "$base/v1/items?service=payroll-db&returnData=true"
+mv "$tmp/audit.log" "$tmp/audit.log.1"
+kill -HUP "$server_pid"
+for _ in $(seq 50); do [[ -e $tmp/audit.log ]] && break; sleep 0.1; done
+curl -s -o /dev/null -H "Authorization: Bearer kcd_not-a-token" "$base/v1/items?service=payroll-db"
+kill -TERM "$server_pid"
+wait "$server_pid" || true
+server_pid=
+check "the audit log holds the query's values only as keyed hashes" bash -c \
+    "grep -qF '\"service\":\"$("$bin" audit hash --data-dir "$tmp/data" payroll-db)\"' '$tmp/audit.log.1' && ! grep -q 'payroll-db\\|c2VjcmV0LWluLWF1ZGl0\\|kcd_' '$tmp/audit.log.1' '$tmp/audit.log'"
+check "after SIGHUP and a rotation, the two audit files verify as one chain" \
+    "$bin" audit verify --data-dir "$tmp/data" "$tmp/audit.log.1" "$tmp/audit.log"
+
 # Unlock from the host (issue 18). A wrong passphrase file leaves serve running and locked, with
 # the reason in its log; wrong network unlocks past the keychain's budget (21, from 21 addresses
 # behind a trusted proxy) make the network wait, and then a serve started with the right file
@@ -126,7 +148,8 @@ if [[ $(id -u) -eq 0 ]]; then
         "$bin" init --data-dir "$full/data" --passphrase-file "$tmp/pass" --admin-token-file "$full/admin" >/dev/null
         port=$(free_port)
         base="http://127.0.0.1:$port"
-        start_keychaind "$tmp/serve-full.log" "$bin" serve --data-dir "$full/data" --listen "127.0.0.1:$port" --passphrase-file "$tmp/pass"
+        start_keychaind "$tmp/serve-full.log" "$bin" serve --data-dir "$full/data" --listen "127.0.0.1:$port" --passphrase-file "$tmp/pass" \
+            --audit-log "$full/audit.log"
         wait_http "$base/v1/health" "$server_pid" -f || true
         fullauth="Authorization: Bearer $(cat "$full/admin")"
         before=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H "$fullauth" "$base/v1/items" \
@@ -141,6 +164,9 @@ if [[ $(id -u) -eq 0 ]]; then
         add=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H "$fullauth" "$base/v1/items" \
             -d '{"class":"genericPassword","service":"lost","account":"a","valueData":"bG9zdA==","accessible":"always"}')
         check "on a full disk an add is a clear 503" test "$add" = 503
+        secret=$(curl -s -w ' %{http_code}' -H "$fullauth" "$base/v1/items?service=kept&returnData=true")
+        check "on a full disk a secret whose audit line cannot be written is not answered (503)" \
+            bash -c "[[ '$secret' == *'\"audit: '*' 503' && '$secret' != *a2VwdA==* ]]"
         rm -f "$full/filler"
         code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 20 -X POST "$base/v1/keychain/unlock" -d '{"passphrase":"daemon test passphrase"}')
         check "once space returns, the right passphrase unlocks" test "$code" = 200

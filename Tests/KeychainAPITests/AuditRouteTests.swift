@@ -1,0 +1,86 @@
+import Foundation
+import KeychainAudit
+@testable import KeychainCore
+import KeychainCrypto
+import Logging
+import TestSupport
+import Testing
+
+/// Every request that reaches the API gives one sealed audit line, refused ones too; no secret,
+/// token or passphrase reaches the log; an answer that would carry a secret is refused when its
+/// line cannot be written.
+@Suite struct AuditRouteTests {
+    struct Scene {
+        let f: APIFixture
+        let keys: AuditKeys
+        let path: String
+        let log: AuditLog
+        let client: InProcessClient
+
+        init(destination: AuditLog.Destination? = nil) throws {
+            f = try APIFixture()
+            keys = try AuditKeys(instanceKey: KeychainConfiguration.testing(f.directory.path).readInstanceKey())
+            path = f.directory.path + "/audit.log"
+            log = try AuditLog(destination: destination ?? .file(path), keys: keys)
+            var api = APIConfiguration()
+            api.auditLog = log
+            client = InProcessClient(KeychainResponder(keychain: f.keychain, configuration: api, logger: Logger(label: "test")))
+        }
+
+        func call(_ method: String, _ target: String, json: String? = nil, headers: [(String, String)]? = nil) -> RawResponse {
+            client.request(method, target, headers: headers ?? f.auth, body: json.map { Array($0.utf8) })
+        }
+
+        /// The log's lines, once written, as JSON objects.
+        func lines() throws -> [JSONObject] {
+            log.close()
+            let bytes = Array(FileManager.default.contents(atPath: path) ?? Data())
+            #expect(AuditVerifier.verify(bytes, keys: keys).problem == nil, "the chain holds")
+            return try bytes.split(separator: 0x0A).map { try #require(JSON.parse(Array($0)).objectValue) }
+        }
+    }
+
+    @Test func eachRouteGivesOneLineWithWhoWhatAndTheOutcome() throws {
+        let s = try Scene()
+        let secret = "c3VwZXItc2VjcmV0LXZhbHVl"  // base64 of "super-secret-value"
+        let added = s.call("POST", "/v1/items", json: #"{"class":"genericPassword","service":"payroll-db","account":"alice","valueData":"\#(secret)"}"#)
+        #expect(added.status == 201)
+        let ref = try #require(added.items.first?["persistentRef"]?.stringValue)
+        #expect(s.call("GET", "/v1/items?service=payroll-db&returnData=true", headers: s.f.auth + [("X-Keychain-Reason", "rotating the db password")]).status == 200)
+        #expect(s.call("PATCH", "/v1/items/\(ref)", json: #"{"label":"L"}"#).status == 200)
+        #expect(s.call("GET", "/v1/items?service=x", headers: [("Authorization", "Bearer kcd_wrong-token-value")]).status == 401)
+        #expect(s.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"not the passphrase at all"}"#, headers: []).status == 401)
+        #expect(s.call("DELETE", "/v1/items/\(ref)").status == 200)
+        let lines = try s.lines()
+        #expect(lines.map { $0["operation"]?.stringValue } == ["add", "search", "update", "search", "unlock", "delete"])
+        #expect(lines.map { $0["httpStatus"]?.intValue } == [201, 200, 200, 401, 401, 200])
+        #expect(lines.map { $0["status"]?.intValue } == [0, 0, 0, -25293, -25293, 0])
+        let adminID = try #require(s.f.keychain.authenticate(bearer: s.f.adminToken).id)
+        #expect(lines[0]["token"]?.objectValue?["id"]?.stringValue == adminID)
+        #expect(lines[3]["token"] == .null)
+        #expect(lines[0]["refs"]?.arrayValue == [.string(ref)])
+        #expect(lines[1]["refs"]?.arrayValue == [.string(ref)])
+        #expect(lines[5]["refs"]?.arrayValue == [.string(ref)])
+        #expect(lines[1]["reason"]?.stringValue == "rotating the db password")
+        #expect(lines[1]["query"]?.objectValue?["service"]?.stringValue == s.keys.hash("payroll-db"))
+        #expect(lines[0]["query"]?.objectValue?["account"]?.stringValue == s.keys.hash("alice"))
+        #expect(lines[0]["query"]?.objectValue?["valueData"] == nil)
+        #expect(lines.allSatisfy { $0["client"]?.stringValue == "127.0.0.1" && $0["request"]?.stringValue?.isEmpty == false })
+        // No secret, token or passphrase, in clear or base64, anywhere in the file.
+        let text = String(decoding: FileManager.default.contents(atPath: s.path) ?? Data(), as: UTF8.self)
+        for forbidden in [secret, "super-secret-value", s.f.adminToken, "kcd_wrong-token-value", "not the passphrase at all", testPassphrase, "payroll-db", "alice"] {
+            #expect(!text.contains(forbidden), "\(forbidden) is in the audit log")
+        }
+    }
+
+    /// Fail closed: with the log unwritable (here /dev/full), an answer that would carry a
+    /// secret is 503, and one that would not is answered.
+    @Test func aSecretIsNotAnsweredWhenItsAuditLineCannotBeWritten() throws {
+        let s = try Scene(destination: .file("/dev/full"))
+        defer { s.log.close() }
+        #expect(s.call("POST", "/v1/items", json: #"{"class":"genericPassword","service":"db","valueData":"eA=="}"#).status == 201)
+        s.call("GET", "/v1/items?service=db&returnData=true").expectError(503, -25291, naming: "audit")
+        #expect(s.call("GET", "/v1/items?service=db").status == 200)
+        #expect(s.log.isFailing)
+    }
+}
