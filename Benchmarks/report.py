@@ -172,6 +172,7 @@ def build(runs, facts):
     big = int(facts.get("items_big", "1000000"))
     a, b, d, h = Series(runs, "A"), Series(runs, "B"), Series(runs, "D"), Series(runs, "H")
     a2, b_default = Series(runs, "A2"), Series(runs, "Bdef")
+    a3, b_audit = Series(runs, "A3"), Series(runs, "Baud")
     c, raw = Series(runs, "C"), Series(runs, "S")
     a_big, b_big = Series(runs, "A1M"), Series(runs, "B1M")
     pinned = "`--threads 1`, pinned to core 0"
@@ -212,6 +213,22 @@ def build(runs, facts):
                   "from, so the item is found through lookup digests", per_second(b_all.rate), ms(b_all.p50),
                   ms(b_all.p99), cpu_text(b_all), "≥ 0.7 × H; " + measured_against(throughput, cost, pairs, "H"),
                   verdict(None if throughput is None else throughput >= 0.7, h, b_all))
+
+    if b_audit.measured:
+        # Not alternated with B (one server holds the keychain at a time): each is paired with
+        # A in its own rounds, and Baud/B is the ratio of those two ratios.
+        audit_a, audit_cost_a, pairs = paired(b_audit, a3)
+        b_a, b_cost_a, _ = paired(b, a)
+        d_a, d_cost_a, _ = paired(d, a)
+        over_b = audit_a / b_a if audit_a and b_a else None
+        over_d = audit_a / d_a if audit_a and d_a else None
+        cost_b = audit_cost_a / b_cost_a if audit_cost_a and b_cost_a else None
+        table.add("Baud", f"B with the audit log (`--audit-log FILE`, as shipped: each answer carrying a secret waits "
+                  f"for its line's write(2), no fsync), {pinned}; {facts.get('audit_lines', '?')} lines written",
+                  per_second(b_audit.rate), ms(b_audit.p50), ms(b_audit.p99), cpu_text(b_audit),
+                  f"≥ 0.8 × B and ≥ 10 × D; measured {times(over_b)} B (by CPU per request {times(cost_b)}) and "
+                  f"{times(over_d)} D, each through A in its own rounds ({pairs} pairs)",
+                  verdict(None if over_b is None or over_d is None else over_b >= 0.8 and over_d >= 10, b_audit))
 
     if b_default.measured:
         throughput, cost, pairs = paired(b_default, a2)
@@ -311,7 +328,7 @@ def build(runs, facts):
     table.add("U", "unlock: POST /v1/keychain/unlock (Argon2id MODERATE)",
               "—" if not unlocks else f"{median(unlocks):.0f} ms", "", "", "", f"median of {len(unlocks)}", "info")
 
-    disturbed = {s.label: s.disturbed_rounds() for s in (h, b, d, b_default, b_big) if s.measured}
+    disturbed = {s.label: s.disturbed_rounds() for s in (h, b, d, b_default, b_audit, b_big) if s.measured}
     disturbed_text = "; ".join(f"{label} in rounds {', '.join(map(str, n))}" for label, n in disturbed.items() if n)
     notes = [
         "",

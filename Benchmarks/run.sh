@@ -575,6 +575,16 @@ main() {
     phase_reads A2 Bdef "$ITEMS" 3 0
     stop_server keychain-default
 
+    # Baud: B with the audit log (issue 15), as shipped: every answer carrying a secret waits
+    # for its line's write(2); 3 rounds beside A (a line is about 400 bytes: some 100 MB a round).
+    log "B with the audit log: 3 rounds"
+    start_keychain keychain-audit --threads 1 --audit-log "$WORK/audit.log"
+    KC_PID=$SERVER_PID
+    phase_reads A3 Baud "$ITEMS" 3 0
+    stop_server keychain-audit
+    fact audit_lines "$(wc -l <"$WORK/audit.log")"
+    rm -f "$WORK/audit.log"
+
     log "start-up (locked) and unlock at $ITEMS items"
     phase_start_and_unlock
 
