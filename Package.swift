@@ -134,7 +134,8 @@ let package = Package(
             name: "KeychainCoreTests",
             dependencies: ["KeychainCore", "KeychainStorage", "KeychainCrypto", "KeychainJSON", "TestSupport"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
-        .testTarget(name: "KeychainAuditTests", dependencies: ["KeychainAudit", "KeychainCrypto"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "KeychainAuditTests", dependencies: ["KeychainAudit", "KeychainCrypto", "KeychainJSON"], swiftSettings: strictSettings),
         .testTarget(name: "KeychainLogTests", dependencies: ["KeychainLog", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "KeychainAPITests",

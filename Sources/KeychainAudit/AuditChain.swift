@@ -19,8 +19,9 @@ public struct AuditChain: Sendable {
 
     /// The sealed line for `record`, without its newline.
     public mutating func line(for record: AuditRecord) -> [UInt8] {
-        var covered = JSON.object(record.json(keys: keys, prev: last)).serialized()
-        covered.removeLast()  // the object's `}`: the mac goes inside it
+        var covered: [UInt8] = []
+        covered.reserveCapacity(512)
+        record.write(into: &covered, keys: keys, prev: last)  // without its `}`: the mac goes inside
         let mac = keys.mac(covered[...])
         covered.append(contentsOf: #","mac":""#.utf8)
         covered.append(contentsOf: mac.utf8)

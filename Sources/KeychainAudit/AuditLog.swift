@@ -1,5 +1,5 @@
 import Foundation
-public import KeychainJSON
+import KeychainJSON
 import KeychainLog
 import Synchronization
 

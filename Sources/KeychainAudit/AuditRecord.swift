@@ -1,4 +1,4 @@
-public import KeychainJSON
+import KeychainJSON
 
 /// What one request did, as the audit log records it: who, from where, what, on which items,
 /// and with what outcome. Never a secret, a token or a passphrase: the query's values are
@@ -47,18 +47,65 @@ public struct AuditRecord: Sendable {
         self.reason = reason.map(Self.bounded)
     }
 
-    /// The record as a JSON object, values hashed, in a fixed order of keys.
-    func json(keys: AuditKeys, prev: String?) -> JSONObject {
-        var entries: [(key: String, value: JSON)] = [
-            ("time", .int(time)), ("request", .string(requestID)),
-            ("token", tokenID.map { id in .object(["id": .string(id), "name": tokenName.map(JSON.string) ?? .null]) } ?? .null),
-            ("client", .string(client)), ("route", .string(route)), ("operation", .string(operation)),
-            ("query", .object(JSONObject(query.map { ($0.name, JSON.string(keys.hash($0.value))) }))),
-            ("refs", .array(refs.map(JSON.string))), ("status", .int(status)), ("httpStatus", .int(Int64(httpStatus))),
-        ]
-        if let reason { entries.append(("reason", .string(reason))) }
-        entries.append(("prev", prev.map(JSON.string) ?? .null))
-        return JSONObject(entries)
+    /// Writes the record as a JSON object, values hashed, in a fixed order of keys, without its
+    /// closing brace (the chain puts the mac there), built as bytes rather than as a `JSON`
+    /// value first: this runs for every request.
+    func write(into out: inout [UInt8], keys: AuditKeys, prev: String?) {
+        func key(_ name: StaticString, first: Bool = false) {
+            if !first { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "\""))
+            name.withUTF8Buffer { out.append(contentsOf: $0) }
+            out.append(contentsOf: "\":".utf8)
+        }
+        func string(_ text: String) { JSON.appendString(text, to: &out) }
+        func int(_ value: Int64) { out.append(contentsOf: String(value).utf8) }
+        out.append(UInt8(ascii: "{"))
+        key("time", first: true)
+        int(time)
+        key("request")
+        string(requestID)
+        key("token")
+        if let tokenID {
+            out.append(contentsOf: #"{"id":"#.utf8)
+            string(tokenID)
+            out.append(contentsOf: #","name":"#.utf8)
+            if let tokenName { string(tokenName) } else { out.append(contentsOf: "null".utf8) }
+            out.append(UInt8(ascii: "}"))
+        } else {
+            out.append(contentsOf: "null".utf8)
+        }
+        key("client")
+        string(client)
+        key("route")
+        string(route)
+        key("operation")
+        string(operation)
+        key("query")
+        out.append(UInt8(ascii: "{"))
+        for n in query.indices {
+            if n > 0 { out.append(UInt8(ascii: ",")) }
+            string(query[n].name)
+            out.append(UInt8(ascii: ":"))
+            string(keys.hash(query[n].value))
+        }
+        out.append(UInt8(ascii: "}"))
+        key("refs")
+        out.append(UInt8(ascii: "["))
+        for n in refs.indices {
+            if n > 0 { out.append(UInt8(ascii: ",")) }
+            string(refs[n])
+        }
+        out.append(UInt8(ascii: "]"))
+        key("status")
+        int(status)
+        key("httpStatus")
+        int(Int64(httpStatus))
+        if let reason {
+            key("reason")
+            string(reason)
+        }
+        key("prev")
+        if let prev { string(prev) } else { out.append(contentsOf: "null".utf8) }
     }
 
     /// `text` cut at `maxReasonBytes`, on a character boundary.

@@ -34,6 +34,12 @@ extension JSON {
         }
     }
 
+    /// Appends `s` as a JSON string (quoted, escaped): for lines written as bytes without
+    /// building a `JSON` value first.
+    public static func appendString(_ s: String, to out: inout [UInt8]) {
+        writeString(s, into: &out)
+    }
+
     static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Most strings (names, base64, refs) need no escape: copied in one go.

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainAudit
 import KeychainCrypto
+import KeychainJSON
 import Testing
 
 /// The audit log's chain: every edit, removal and reordering of lines is found, at the first
@@ -104,5 +105,22 @@ import Testing
         let kept = record(1, reason: long).reason ?? ""
         #expect(kept.utf8.count <= AuditRecord.maxReasonBytes)
         #expect(kept == String(repeating: "é", count: 128))
+    }
+}
+
+extension AuditChainTests {
+    /// A line written as bytes is the record's JSON object, key for key, with its mac after it.
+    @Test func aLineIsTheRecordsJSONObjectAndItsMac() throws {
+        var chain = AuditChain(keys: keys)
+        _ = chain.line(for: record(1))
+        let line = chain.line(for: record(2, reason: "a \"quoted\" reason\n"))
+        let object = try #require(JSON.parse(line).objectValue)
+        #expect(object.entries.map(\.key) == [
+            "time", "request", "token", "client", "route", "operation", "query", "refs", "status", "httpStatus", "reason", "prev", "mac",
+        ])
+        #expect(object["token"]?.objectValue?["name"] == "ci")
+        #expect(object["reason"] == .string("a \"quoted\" reason\n"))
+        #expect(object["refs"] == .array(["ref2"]))
+        #expect(object["prev"] != .null)
     }
 }
