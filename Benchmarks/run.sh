@@ -336,10 +336,26 @@ phase_writes() {
     dev_token=$(<"$WORK/dev-token")
     TOKEN=$dev_token no_auto_lock "$url"
     KEYCHAIND_TOKEN=$dev_token warm_up "$url/" "$BENCH/add_unique.lua" warm
+    # Caud: the same adds with the audit log (issue 15), on a second throw-away keychain beside
+    # the first, so that C and Caud alternate. An add carries no secret back: its line is
+    # appended and written with the next batch.
+    local audit_port audit_url audit_pid audit_token
+    audit_port=$(free_port)
+    audit_url=http://127.0.0.1:$audit_port
+    start_server adds-audit "$audit_url/v1/health" env TMPDIR="$WORK" "$KEYCHAIND" serve --dev --allow-root \
+        --listen "127.0.0.1:$audit_port" --dev-token-file "$WORK/dev-token-audit" \
+        --dev-passphrase-file "$WORK/dev-passphrase-audit" --threads 1 --audit-log "$WORK/adds-audit.log"
+    audit_pid=$SERVER_PID
+    audit_token=$(<"$WORK/dev-token-audit")
+    TOKEN=$audit_token no_auto_lock "$audit_url"
+    KEYCHAIND_TOKEN=$audit_token warm_up "$audit_url/" "$BENCH/add_unique.lua" warm
     for ((round = 1; round <= WRITE_PAIRS; round++)); do
         raw_sqlite "$round"
         KEYCHAIND_TOKEN=$dev_token run_wrk C "$round" "$pid" "$url/" "$BENCH/add_unique.lua" "r$round"
+        KEYCHAIND_TOKEN=$audit_token run_wrk Caud "$round" "$audit_pid" "$audit_url/" "$BENCH/add_unique.lua" "r$round"
     done
+    stop_server adds-audit
+    rm -f "$WORK/adds-audit.log"
     # L: Apple's kc-20-item-add-stress life cycles, on one connection and on 16, alternated.
     log "L: $LIFECYCLES item life cycles on 1 and on 16 connections, $WRITE_PAIRS rounds"
     local one=() sixteen=() line
