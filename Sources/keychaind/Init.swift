@@ -32,9 +32,18 @@ extension Keychaind {
             }
             if let tokenFile {
                 do { try tokenFile.finish(issued.secret + "\n") } catch {
-                    // The keychain exists now: the token is shown rather than lost.
+                    // The keychain exists now. The token is not printed instead: an operator who
+                    // asked for a file may have standard output in a journal. Nobody holds its
+                    // secret, so it is revoked, and local administration makes another.
                     tokenFile.discard()
-                    print("keychain created, but \(error). Admin token (shown once, store it now):\n\(issued.secret)")
+                    try? keychain.revokeToken(id: issued.token.id, caller: nil)
+                    let directory = try store.keychainConfiguration().dataDirectory
+                    print("""
+                        keychain created, but the admin token could not be written to \(tokenFile.path): \(error).
+                        That token is revoked; create another with
+                          keychaind token create --data-dir \(directory) --name admin --group '*' \
+                        --capability read --capability list --capability write --capability delete --capability lock --capability admin
+                        """)
                     throw ExitCode.failure
                 }
                 print("keychain created; admin token \(issued.token.id) written to \(tokenFile.path)")

@@ -167,6 +167,13 @@ if [[ $(id -u) -eq 0 ]]; then
         secret=$(curl -s -w ' %{http_code}' -H "$fullauth" "$base/v1/items?service=kept&returnData=true")
         check "on a full disk a secret whose audit line cannot be written is not answered (503)" \
             bash -c "[[ '$secret' == *'\"audit: '*' 503' && '$secret' != *a2VwdA==* ]]"
+        # An admin token file that cannot be written (its disk is full) gets no token printed in
+        # its place: the token is revoked, and the operator told how to make another.
+        initout=$("$bin" init --data-dir "$tmp/data-lost-token" --passphrase-file "$tmp/pass" --admin-token-file "$full/admin2" 2>&1) \
+            && initrc=0 || initrc=$?
+        check "init whose token file cannot be written prints no token and revokes it" bash -c \
+            "[[ $initrc != 0 && '$initout' == *'is revoked'* && '$initout' != *kcd_* ]] && \
+            [[ \$('$bin' token list --data-dir '$tmp/data-lost-token' | grep -c tok_) == 0 ]]"
         rm -f "$full/filler"
         code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 20 -X POST "$base/v1/keychain/unlock" -d '{"passphrase":"daemon test passphrase"}')
         check "once space returns, the right passphrase unlocks" test "$code" = 200
