@@ -10,18 +10,21 @@ extension KeychainResponder {
     /// send: the same, or 503 when it would carry a secret and its audit line cannot be written
     /// (fail closed, as Vault). Runs for every request that reached the responder, refused or not.
     func audited(
-        _ head: HTTPRequestHead, body: [UInt8]?, template: String, token: AccessToken?, _ response: HTTPResponse
+        _ head: HTTPRequestHead, body: [UInt8]?, route: Route?, token: AccessToken?, _ response: HTTPResponse
     ) -> HTTPResponse {
         guard let auditLog else { return response }
         let answer = Self.answerFacts(response)
         let record = AuditRecord(
             time: clock.now(), requestID: requestIDs.next(), tokenID: token?.id, tokenName: token?.name, client: client(head),
-            route: template, operation: Self.operation(head.method, template), query: Self.auditedQuery(head, body: body),
+            route: route?.template ?? "-", operation: route?.operation(method: head.method) ?? "none",
+            query: Self.auditedQuery(head, body: body, route: route),
             refs: answer.refs, status: answer.status, httpStatus: response.status,
             reason: head.headers.withFirstValue(lowercased: "x-keychain-reason") { String(decoding: $0, as: UTF8.self) })
         let carriesSecret = response.status < 300 && answer.carriesSecret
         guard auditLog.record(record, mustBeWritten: carriesSecret) || !carriesSecret else {
-            auditFailures.report(logger)
+            if auditFailures.admit(logger, leftOut: "audit failure lines left out") {
+                logger.error("the audit log cannot be written: answers that would carry a secret are refused with 503")
+            }
             return APIError.response(.notAvailable("audit: the audit log cannot be written; no secret is answered until it can"))
         }
         return response
@@ -40,9 +43,9 @@ extension KeychainResponder {
     /// body's scalar entries, nested ones as `query.service`. Never a secret or a passphrase:
     /// `valueData` and the passphrase routes' bodies are left out, since even a keyed hash of
     /// a secret could confirm a guess of it.
-    static func auditedQuery(_ head: HTTPRequestHead, body: [UInt8]?) -> [(name: String, value: String)] {
+    static func auditedQuery(_ head: HTTPRequestHead, body: [UInt8]?, route: Route?) -> [(name: String, value: String)] {
         var query = head.queryItems.filter { !unaudited.contains($0.name) }
-        guard let body, !body.isEmpty, !passphraseRoutes.contains(head.rawPath),
+        guard let body, !body.isEmpty, route?.runsKDF != true,
             let object = try? JSON.parse(body).objectValue
         else { return query }
         func flatten(_ object: JSONObject, prefix: String) {
@@ -62,29 +65,6 @@ extension KeychainResponder {
 
     /// Keys whose values never reach the audit log, even hashed.
     private static let unaudited: Set<String> = ["valueData", "kSecValueData", "v_Data", "passphrase", "old", "new", "token"]
-    private static let passphraseRoutes: Set<String> = ["/v1/keychain/unlock", "/v1/keychain/passphrase"]
-
-    /// The operation's name in the audit line: what the method does on the route.
-    static func operation(_ method: String, _ template: String) -> String {
-        switch (method, template) {
-        case ("POST", "/v1/items"): "add"
-        case ("GET", "/v1/items"), ("POST", "/v1/items/search"), ("GET", "/v1/items/{persistentRef}"): "search"
-        case ("PATCH", "/v1/items"), ("PATCH", "/v1/items/{persistentRef}"): "update"
-        case ("DELETE", "/v1/items"), ("DELETE", "/v1/items/{persistentRef}"): "delete"
-        case (_, "/v1/keychain"): "status"
-        case (_, "/v1/keychain/lock"): "lock"
-        case (_, "/v1/keychain/unlock"): "unlock"
-        case (_, "/v1/keychain/passphrase"): "changePassphrase"
-        case ("GET", "/v1/keychain/settings"): "readSettings"
-        case (_, "/v1/keychain/settings"): "changeSettings"
-        case ("POST", "/v1/tokens"): "createToken"
-        case (_, "/v1/tokens"): "listTokens"
-        case (_, "/v1/tokens/self"): "readOwnToken"
-        case (_, "/v1/tokens/{id}"): "revokeToken"
-        case (_, "/v1/health"): "health"
-        default: "none"
-        }
-    }
 }
 
 /// Request ids for the audit log: this process's random prefix and a counter.
@@ -98,19 +78,5 @@ final class RequestIDs: Sendable {
 
     func next() -> String {
         prefix + "-" + String(counter.add(1, ordering: .relaxed).newValue)
-    }
-}
-
-/// The server log's line when audit lines cannot be written: at most one a second.
-final class AuditFailureReports: Sendable {
-    private let last = Atomic<Int64>(.min / 2)
-
-    func report(_ logger: Logger) {
-        let now = Int64(HTTPRequestHead.monotonicNanoseconds() / 1_000_000)
-        let previous = last.load(ordering: .relaxed)
-        guard now - previous >= 1000, last.compareExchange(expected: previous, desired: now, ordering: .relaxed).exchanged else {
-            return
-        }
-        logger.error("the audit log cannot be written: answers that would carry a secret are refused with 503")
     }
 }

@@ -39,7 +39,8 @@ public final class KeychainResponder: HTTPResponder {
     private let accessLogWriter: LogWriter?
     let auditLog: AuditLog?
     let requestIDs = RequestIDs()
-    let auditFailures = AuditFailureReports()
+    /// The server log's line about an audit log that cannot be written: at most one a second.
+    let auditFailures = LogBudget(perSecond: 1)
     let clock = SystemClock()
 
     public init(keychain: Keychain, configuration: APIConfiguration, logger: Logger) {
@@ -75,10 +76,10 @@ public final class KeychainResponder: HTTPResponder {
     /// (URL-safe base64, `tok_` and hex: nothing to escape) is taken as sent.
     public func preflight(_ head: HTTPRequestHead) -> HTTPPreflight {
         guard let route = Route(path: head.rawPath) else {
-            return .refuse(finish(head, template: "-", token: nil, APIError.noRoute(head.method, head.rawPath)))
+            return .refuse(finish(head, route: nil, token: nil, APIError.noRoute(head.method, head.rawPath)))
         }
         guard route.methods.contains(head.method) else {
-            return .refuse(finish(head, template: route.template, token: nil,
+            return .refuse(finish(head, route: route, token: nil,
                 APIError.methodNotAllowed(head.method, template: route.template, allowed: route.methods)))
         }
         let execution: HTTPExecution =
@@ -93,7 +94,7 @@ public final class KeychainResponder: HTTPResponder {
         let bodyLimit = route.runsKDF ? Self.passphraseBodyLimit : nil
         if route.isPublic || (route == .keychain && keychain.state == .uninitialized) {
             if route == .unlock, let wait = unlockThrottle.admit(client(head), now: clock.now()) {
-                return .refuse(finish(head, template: route.template, token: nil,
+                return .refuse(finish(head, route: route, token: nil,
                     APIError.response(.unlockThrottled(retryAfter: wait))))
             }
             return .proceed(execution, plan: Plan(route: route, token: nil), maxBodyBytes: bodyLimit)
@@ -101,7 +102,7 @@ public final class KeychainResponder: HTTPResponder {
         do {
             return .proceed(execution, plan: Plan(route: route, token: try authenticate(head)), maxBodyBytes: bodyLimit)
         } catch {
-            return .refuse(finish(head, template: route.template, token: nil, APIError.response(error)))
+            return .refuse(finish(head, route: route, token: nil, APIError.response(error)))
         }
     }
 
@@ -115,7 +116,7 @@ public final class KeychainResponder: HTTPResponder {
         } catch {
             response = APIError.response(error)
         }
-        return finish(request.head, body: request.body, template: plan.route.template, token: plan.token, response)
+        return finish(request.head, body: request.body, route: plan.route, token: plan.token, response)
     }
 
     /// Searches reply when the store has read, adds when it has committed (several requests
@@ -131,7 +132,7 @@ public final class KeychainResponder: HTTPResponder {
             case .success(let success): response = success
             case .failure(let error): response = APIError.response(error)
             }
-            reply(finish(head, body: request.body, template: plan.route.template, token: plan.token, response))
+            reply(finish(head, body: request.body, route: plan.route, token: plan.token, response))
         }
         if let token = plan.token, plan.route == .items, head.method == "POST" {
             return add(request, token, reply: answer)
@@ -164,7 +165,7 @@ public final class KeychainResponder: HTTPResponder {
             case .requestTargetTooLong(let reason): APIError.response(.param("request-target: \(reason)"), httpStatus: 414)
             }
         if let head {
-            return finish(head, template: Route(path: head.rawPath)?.template ?? "-", token: nil, response)
+            return finish(head, route: Route(path: head.rawPath), token: nil, response)
         }
         return response
     }
@@ -248,9 +249,10 @@ public final class KeychainResponder: HTTPResponder {
     /// The line's fields are in its message, built in one string: a metadata dictionary per
     /// request (hashed, sorted and printed by the handler) cost more than the rest of the line.
     private func finish(
-        _ head: HTTPRequestHead, body: [UInt8]? = nil, template: String, token: AccessToken?, _ response: HTTPResponse
+        _ head: HTTPRequestHead, body: [UInt8]? = nil, route: Route?, token: AccessToken?, _ response: HTTPResponse
     ) -> HTTPResponse {
-        let response = audited(head, body: body, template: template, token: token, response)
+        let response = audited(head, body: body, route: route, token: token, response)
+        let template = route?.template ?? "-"
         guard logger.logLevel <= .info else { return response }
         if token == nil, !anonymousLines.admit(logger, leftOut: "access lines of requests without a token left out") {
             return response

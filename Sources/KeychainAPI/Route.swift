@@ -43,6 +43,28 @@ enum Route: Sendable, Equatable {
         }
     }
 
+    /// What `method` does on the route, as the audit log names it (`add`, `search`, …).
+    func operation(method: String) -> String {
+        switch (self, method) {
+        case (.items, "POST"): "add"
+        case (.items, "GET"), (.itemsSearch, _), (.item, "GET"): "search"
+        case (.items, "PATCH"), (.item, "PATCH"): "update"
+        case (.items, "DELETE"), (.item, "DELETE"): "delete"
+        case (.keychain, _): "status"
+        case (.lock, _): "lock"
+        case (.unlock, _): "unlock"
+        case (.passphrase, _): "changePassphrase"
+        case (.settings, "GET"): "readSettings"
+        case (.settings, _): "changeSettings"
+        case (.tokens, "POST"): "createToken"
+        case (.tokens, _): "listTokens"
+        case (.tokenSelf, _): "readOwnToken"
+        case (.token, _): "revokeToken"
+        case (.health, _): "health"
+        default: "none"
+        }
+    }
+
     /// Whether the route works without a bearer token.
     var isPublic: Bool { self == .health || self == .unlock }
 

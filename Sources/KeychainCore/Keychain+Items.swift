@@ -120,7 +120,7 @@ extension Keychain {
     }
 
     /// What a search reads, and how its answer is paged.
-    private struct SearchPlan: @unchecked Sendable {  // Barrier is Sendable; ItemFilter holds values only.
+    private struct SearchPlan: Sendable {
         var filter: ItemFilter
         let barrier: Barrier
         /// Items the pages before this one held.
