@@ -17,12 +17,12 @@ extension KeychainResponder {
             groups.append(group)
         }
         guard case .array(let capabilityValues)? = body["capabilities"] else {
-            throw .param("capabilities: expected an array of read, list, write, delete, lock, admin")
+            throw .param("capabilities: expected an array of \(Capability.names)")
         }
         var capabilities = Set<Capability>()
         for value in capabilityValues {
             guard case .string(let name) = value, let capability = Capability(rawValue: name) else {
-                throw .param("capabilities: expected an array of read, list, write, delete, lock, admin")
+                throw .param("capabilities: expected an array of \(Capability.names)")
             }
             capabilities.insert(capability)
         }

@@ -10,6 +10,12 @@ public enum Capability: String, Sendable, CaseIterable, Comparable {
     case lock
     /// Tokens, settings, passphrase change, migration.
     case admin
+    /// `GET /metrics`, and nothing else: counts and latencies, never an item, a group or a
+    /// secret. `admin` does not imply it (least privilege both ways).
+    case metrics
+
+    /// Every capability's name, comma-separated, for messages and help.
+    public static let names = allCases.map(\.rawValue).joined(separator: ", ")
 
     public static func < (lhs: Capability, rhs: Capability) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
@@ -24,6 +30,7 @@ public enum Capability: String, Sendable, CaseIterable, Comparable {
         case .delete: 1 << 3
         case .lock: 1 << 4
         case .admin: 1 << 5
+        case .metrics: 1 << 6
         }
     }
 }
