@@ -25,7 +25,7 @@ public final class PostgresStore: KeychainStore {
     private let writer = Mutex<PGConnection?>(nil)
     private let readers = Mutex<[PGConnection]>([])
     private let closed = Atomic<Bool>(false)
-    private let groupCommit = GroupCommit()
+    private let groupCommit: GroupCommit
     /// Searches and adds of every request, each kind in batches on a connection of its own.
     private let searches: BatchingThreads<Search>
     private let adds: BatchingThreads<Add>
@@ -35,17 +35,24 @@ public final class PostgresStore: KeychainStore {
 
     /// Connects to `url` and applies pending migrations. `url` is a `postgres://` URL or a libpq
     /// connection string, which may not carry a password: it is `password` (read from a file),
-    /// or what libpq's password file (`PGPASSFILE`) gives.
-    public init(url: String, password: String? = nil) throws(StorageError) {
+    /// or what libpq's password file (`PGPASSFILE`) gives. `observer` is told of every commit,
+    /// of writes and of batched adds.
+    public init(url: String, password: String? = nil, observer: (any CommitObserver)? = nil) throws(StorageError) {
         try PGConnection.refusePassword(in: url)
         self.url = url
         self.password = password
+        groupCommit = GroupCommit(observer: observer)
         let connect = { @Sendable () throws(StorageError) in try PGConnection(url: url, password: password) }
         searches = BatchingThreads(
             name: "postgres-searches", threads: 1, handle: { batch, connection in Self.answer(batch, on: &connection, connect: connect) },
             refuse: { $0.completion(.failure(.unavailable("store is closed"))) })
         adds = BatchingThreads(
-            name: "postgres-adds", threads: 2, handle: { batch, connection in Self.commit(batch, on: &connection, connect: connect) },
+            name: "postgres-adds", threads: 2,
+            handle: { batch, connection in
+                let started = DispatchTime.now().uptimeNanoseconds
+                defer { observer?.committed(.add, batchSize: batch.count, nanoseconds: DispatchTime.now().uptimeNanoseconds &- started) }
+                return Self.commit(batch, on: &connection, connect: connect)
+            },
             refuse: { $0.completion(.failure(.unavailable("store is closed"))) })
         let connection = try connect()
         try PostgresMigrations.apply(on: connection)

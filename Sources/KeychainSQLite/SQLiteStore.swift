@@ -23,7 +23,7 @@ public final class SQLiteStore: KeychainStore {
     private let writer: Mutex<SQLiteConnection?>
     private let readers: Mutex<[SQLiteConnection]>
     private let closed = Atomic<Bool>(false)
-    private let groupCommit = GroupCommit()
+    private let groupCommit: GroupCommit
     private let checkpointer: WALCheckpointer
     /// Commits so far: raised after each COMMIT returns, before any writer is answered.
     private let generation = Atomic<UInt64>(0)
@@ -33,20 +33,22 @@ public final class SQLiteStore: KeychainStore {
     public static let fileName = "keychain.db"
 
     /// Opens (creating if needed) `keychain.db` in `directory`, which is created with mode 0700
-    /// when missing.
-    public convenience init(directory: String) throws(StorageError) {
+    /// when missing; `observer` is told of every commit.
+    public convenience init(directory: String, observer: (any CommitObserver)? = nil) throws(StorageError) {
         do {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw .unavailable("data directory cannot be created: \(directory)")
         }
-        try self.init(path: directory + "/" + Self.fileName)
+        try self.init(path: directory + "/" + Self.fileName, observer: observer)
     }
 
-    /// Opens (creating if needed) the database at `path` and applies pending migrations.
-    public init(path: String, busyTimeoutMilliseconds: Int = 5_000) throws(StorageError) {
+    /// Opens (creating if needed) the database at `path` and applies pending migrations;
+    /// `observer` is told of every commit.
+    public init(path: String, busyTimeoutMilliseconds: Int = 5_000, observer: (any CommitObserver)? = nil) throws(StorageError) {
         self.path = path
+        groupCommit = GroupCommit(observer: observer)
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         let connection = try SQLiteConnection(path: path, readOnly: false)
         do {

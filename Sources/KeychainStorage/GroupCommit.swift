@@ -27,9 +27,11 @@ package final class GroupCommit: Sendable {
 
     private let state = Mutex(State())
     private let maxBatch: Int
+    private let observer: (any CommitObserver)?
 
-    package init(maxBatch: Int = 64) {
+    package init(maxBatch: Int = 64, observer: (any CommitObserver)? = nil) {
         self.maxBatch = maxBatch
+        self.observer = observer
     }
 
     /// Queues `body` and returns its result once its batch has committed (or its error).
@@ -59,7 +61,9 @@ package final class GroupCommit: Sendable {
             state.queue.removeFirst(batch.count)
             return batch
         }
+        let started = observer == nil ? 0 : DispatchTime.now().uptimeNanoseconds
         commit(batch)
+        observer?.committed(.write, batchSize: batch.count, nanoseconds: DispatchTime.now().uptimeNanoseconds &- started)
         let next = state.withLock { state -> Pending? in
             if let next = state.queue.first { return next }
             state.leading = false
