@@ -31,6 +31,8 @@ public final class Keychain: Sendable {
     let tokenCache: TokenCache
     /// Monotonic ms of the last storage failure logged (see `map`).
     let lastStorageWarning = Atomic<Int64>(.min / 2)
+    /// Failed unlocks and store calls, for metrics (`statistics`).
+    let counters = KeychainCounters()
     /// This process among the replicas sharing the store: 8 random bytes.
     let replicaID = Sodium.randomBytes(8)
     /// What this replica knows of the others (see `Keychain+Cluster`).
@@ -346,6 +348,7 @@ public final class Keychain: Sendable {
         do {
             keys = try Barrier.unwrapClassKeys(kek: kek, wrappedWhenUnlocked: wu, wrappedAfterFirstUnlock: afu)
         } catch {
+            counters.unlockFailures.add(1, ordering: .relaxed)
             logger.info("unlock failed: wrong passphrase", metadata: ["unlock.source": "\(source)"])
             throw .authFailed("\(key): incorrect passphrase")
         }
@@ -368,7 +371,10 @@ public final class Keychain: Sendable {
         let now = clock.now()
         try transaction { writer in
             let stored = try writer.meta(UnlockThrottle.metaKey).flatMap(UnlockThrottle.init(encoded:)) ?? UnlockThrottle()
-            if let wait = stored.secondsToWait(now: now) { throw KeychainError.unlockThrottled(retryAfter: wait) }
+            if let wait = stored.secondsToWait(now: now) {
+                self.counters.unlockThrottled.add(1, ordering: .relaxed)
+                throw KeychainError.unlockThrottled(retryAfter: wait)
+            }
             try writer.setMeta(UnlockThrottle.metaKey, stored.recordingFailure(at: now).encoded)
         }
     }
@@ -405,6 +411,7 @@ public final class Keychain: Sendable {
         case let error as KeychainError: return error
         case let error as StorageError where error == .uniqueViolation: return .duplicateItem(persistentRef: nil)
         default:
+            counters.storageFailures.add(1, ordering: .relaxed)
             let now = clock.uptime()
             let last = lastStorageWarning.load(ordering: .relaxed)
             if now - last >= 1000, lastStorageWarning.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged {
