@@ -143,7 +143,7 @@ final class ConnectionGuard: Sendable {
         }
     }
 
-    /// How many connections are tracked (for tests).
+    /// How many connections are tracked (for metrics and tests).
     var count: Int { state.withLock { $0.connections.count } }
 
     private func update(_ connection: OpaquePointer, _ change: (inout Phase) -> Void) {

@@ -84,6 +84,10 @@ public final class HTTPServer: Sendable {
         shutdown()
     }
 
+    /// The connections open now (the connection guard's count), for metrics: takes the guard's
+    /// lock once, so it is for a scrape, not for every request.
+    public var openConnections: Int { context.connectionGuard.count }
+
     /// Stops gracefully; returns when the daemon is gone. Idempotent, safe from any thread.
     ///
     /// New connections are refused at once (`MHD_quiesce_daemon`, then the listening socket is
