@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
+        // `GET /metrics`: the Prometheus registry and text exposition (README, Metrics).
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // Thin C modules: a module map and a shim.h each, nothing else.
@@ -74,13 +76,14 @@ let package = Package(
             name: "MicroHTTP",
             dependencies: ["CMicroHTTPD", "CLinux", "SleepingLock", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
-        // The keychaind HTTP API: routes, JSON bodies, the error mapping.
+        // The keychaind HTTP API: routes, JSON bodies, the error mapping, the metrics.
         .target(
             name: "KeychainAPI",
             dependencies: [
-                "KeychainAudit", "KeychainCore", "KeychainJSON", "KeychainLog", "MicroHTTP",
+                "KeychainAudit", "KeychainCore", "KeychainJSON", "KeychainLog", "KeychainStorage", "MicroHTTP",
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strictSettings),
         .executableTarget(

@@ -23,6 +23,9 @@ public struct APIConfiguration: Sendable {
     public var accessLogWriter: LogWriter?
     /// Where every request's audit line goes (`AuditLog`); `nil`: no audit log.
     public var auditLog: AuditLog?
+    /// Where every request is counted and `GET /metrics` reads from; `nil`: a registry of the
+    /// responder's own. keychaind makes it before the store, which reports its commits to it.
+    public var metrics: KeychainMetrics?
 
     public init() {}
 }
@@ -38,6 +41,7 @@ public final class KeychainResponder: HTTPResponder {
     private let anonymousLines: LogBudget
     private let accessLogWriter: LogWriter?
     let auditLog: AuditLog?
+    let metrics: KeychainMetrics
     let requestIDs = RequestIDs()
     /// The server log's line about an audit log that cannot be written: at most one a second.
     let auditFailures = LogBudget(perSecond: 1)
@@ -51,6 +55,7 @@ public final class KeychainResponder: HTTPResponder {
         anonymousLines = LogBudget(perSecond: configuration.anonymousLogLinesPerSecond)
         accessLogWriter = configuration.accessLogWriter
         auditLog = configuration.auditLog
+        metrics = configuration.metrics ?? KeychainMetrics()
     }
 
     // MARK: HTTPResponder
@@ -88,12 +93,13 @@ public final class KeychainResponder: HTTPResponder {
             } else if keychain.answersLater, route.answersLater(method: head.method) {
                 .deferred
             } else {
-                route.writes(method: head.method) ? .workerPool : .pollingThread
+                route.writes(method: head.method) || route.scansStore ? .workerPool : .pollingThread
             }
         // A passphrase's body is small: a larger one is refused before it is read, let alone parsed.
         let bodyLimit = route.runsKDF ? Self.passphraseBodyLimit : nil
         if route.isPublic || (route == .keychain && keychain.state == .uninitialized) {
             if route == .unlock, let wait = unlockThrottle.admit(client(head), now: clock.now()) {
+                metrics.countAddressThrottled()
                 return .refuse(finish(head, route: route, token: nil,
                     APIError.response(.unlockThrottled(retryAfter: wait))))
             }
@@ -155,19 +161,23 @@ public final class KeychainResponder: HTTPResponder {
     }
 
     public func transportError(_ error: HTTPTransportError, head: HTTPRequestHead?) -> HTTPResponse {
-        let response: HTTPResponse =
-            switch error {
-            case .malformedFraming(let reason): APIError.response(.param("framing: \(reason)"))
-            case .bodyTooLarge(let limit): APIError.response(.dataTooLarge("body: larger than the limit of \(limit) bytes"))
-            case .serialWorkerBusy(let waiting):
-                Self.derivationsBusy(waiting: waiting)
-            case .malformedHead(let field, let reason): APIError.response(.param("\(field): \(reason)"))
-            case .requestTargetTooLong(let reason): APIError.response(.param("request-target: \(reason)"), httpStatus: 414)
-            }
+        let response = Self.transportResponse(error)
         if let head {
             return finish(head, route: Route(path: head.rawPath), token: nil, response)
         }
         return response
+    }
+
+    /// The answer to a refusal by the transport, in the API's error shape.
+    static func transportResponse(_ error: HTTPTransportError) -> HTTPResponse {
+        switch error {
+        case .malformedFraming(let reason): APIError.response(.param("framing: \(reason)"))
+        case .bodyTooLarge(let limit): APIError.response(.dataTooLarge("body: larger than the limit of \(limit) bytes"))
+        case .serialWorkerBusy(let waiting):
+            derivationsBusy(waiting: waiting)
+        case .malformedHead(let field, let reason): APIError.response(.param("\(field): \(reason)"))
+        case .requestTargetTooLong(let reason): APIError.response(.param("request-target: \(reason)"), httpStatus: 414)
+        }
     }
 
     /// The largest body of an unlock or a passphrase change: a JSON object of one or two passphrases.
@@ -205,6 +215,7 @@ public final class KeychainResponder: HTTPResponder {
         case (.tokenSelf, _): Self.json(200, token!.json)
         case (.token(let id), _): try revokeToken(id, token!)
         case (.health, _): health(request)
+        case (.metrics, _): try readMetrics(token!)
         default: throw .unimplemented("method: \(request.head.method) on \(route.template)")
         }
     }
@@ -242,7 +253,8 @@ public final class KeychainResponder: HTTPResponder {
         clients.resolve(peer: head.remoteAddress, forwardedFor: head.headers.values("X-Forwarded-For"))
     }
 
-    /// Logs the request's one line and returns the response. Never a secret, a token or a query value.
+    /// Counts the request (`RequestMetrics`), logs its one line and returns the response. Never a
+    /// secret, a token or a query value.
     /// What the client wrote (the method, an `X-Forwarded-For` hop) is bounded and escaped
     /// (`LogText`): no control byte, no space, no more than a few dozen bytes of it.
     ///
@@ -252,12 +264,14 @@ public final class KeychainResponder: HTTPResponder {
         _ head: HTTPRequestHead, body: [UInt8]? = nil, route: Route?, token: AccessToken?, _ response: HTTPResponse
     ) -> HTTPResponse {
         let response = audited(head, body: body, route: route, token: token, response)
+        let nanoseconds = HTTPRequestHead.monotonicNanoseconds() &- head.receivedAt
+        metrics.requests.record(route: route, method: head.method, status: response.status, nanoseconds: nanoseconds)
         let template = route?.template ?? "-"
         guard logger.logLevel <= .info else { return response }
         if token == nil, !anonymousLines.admit(logger, leftOut: "access lines of requests without a token left out") {
             return response
         }
-        let micros = (HTTPRequestHead.monotonicNanoseconds() &- head.receivedAt) / 1000
+        let micros = nanoseconds / 1000
         let address = client(head)
         let write = { (line: inout [UInt8]) in
             Self.accessLine(into: &line, head.method, template, response.status, micros, token?.id, address)

@@ -8,21 +8,43 @@ public import MicroHTTP
 public final class KeychainServer: Sendable {
     public let keychain: Keychain
     private let http: HTTPServer
+    /// The metrics listener, when there is one: `GET /metrics` without a token.
+    private let metricsHTTP: HTTPServer?
     private let timer: AutoLockTimer
 
     /// The bound port (useful with port 0).
     public var port: Int { http.port }
+    /// The metrics listener's bound port, when there is one.
+    public var metricsPort: Int? { metricsHTTP?.port }
 
-    public init(keychain: Keychain, http configuration: HTTPServerConfiguration, api: APIConfiguration, logger: Logger) throws {
+    /// - Parameter metricsListener: where to serve `GET /metrics` without a token as well
+    ///   (`serve --metrics-listen`); `nil`: only on the API port, to a token with `metrics`.
+    public init(
+        keychain: Keychain, http configuration: HTTPServerConfiguration, api: APIConfiguration,
+        metricsListener: HTTPServerConfiguration? = nil, logger: Logger
+    ) throws {
         self.keychain = keychain
+        var api = api
+        let metrics = api.metrics ?? KeychainMetrics()
+        api.metrics = metrics
         let responder = KeychainResponder(keychain: keychain, configuration: api, logger: logger)
-        http = try HTTPServer(configuration: configuration, responder: responder, logger: logger)
+        let http = try HTTPServer(configuration: configuration, responder: responder, logger: logger)
+        // Weak: the server holds the responder, which holds the metrics.
+        metrics.countConnections { [weak http] in http?.openConnections ?? 0 }
+        self.http = http
+        if let metricsListener {
+            metricsHTTP = try HTTPServer(
+                configuration: metricsListener, responder: MetricsResponder(keychain: keychain, metrics: metrics), logger: logger)
+        } else {
+            metricsHTTP = nil
+        }
         timer = AutoLockTimer(keychain: keychain)
     }
 
     /// Stops accepting, lets in-flight requests finish, then drops every key and closes the store.
     public func shutdown() {
         timer.cancel()
+        metricsHTTP?.shutdown()
         http.shutdown()
         keychain.close()
     }

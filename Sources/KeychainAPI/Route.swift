@@ -12,6 +12,8 @@ enum Route: Sendable, Equatable {
     case tokenSelf
     case token(id: String)
     case health
+    /// `GET /metrics`, outside `/v1/` where Prometheus looks for it.
+    case metrics
 
     var template: String {
         switch self {
@@ -27,6 +29,7 @@ enum Route: Sendable, Equatable {
         case .tokenSelf: "/v1/tokens/self"
         case .token: "/v1/tokens/{id}"
         case .health: "/v1/health"
+        case .metrics: "/metrics"
         }
     }
 
@@ -35,7 +38,7 @@ enum Route: Sendable, Equatable {
         case .items: ["GET", "POST", "PATCH", "DELETE"]
         case .itemsSearch, .lock, .unlock, .passphrase: ["POST"]
         case .item: ["GET", "PATCH", "DELETE"]
-        case .keychain, .tokenSelf: ["GET"]
+        case .keychain, .tokenSelf, .metrics: ["GET"]
         case .settings: ["GET", "PUT"]
         case .tokens: ["GET", "POST"]
         case .token: ["DELETE"]
@@ -61,12 +64,17 @@ enum Route: Sendable, Equatable {
         case (.tokenSelf, _): "readOwnToken"
         case (.token, _): "revokeToken"
         case (.health, _): "health"
+        case (.metrics, _): "readMetrics"
         default: "none"
         }
     }
 
     /// Whether the route works without a bearer token.
     var isPublic: Bool { self == .health || self == .unlock }
+
+    /// Whether the route may read the store at length (a scrape counts the items of each
+    /// class): it runs on the worker pool, off the polling threads.
+    var scansStore: Bool { self == .metrics }
 
     /// Whether the route runs Argon2id (~0.5 s): it must run off the polling threads.
     var runsKDF: Bool { self == .unlock || self == .passphrase }
@@ -93,8 +101,8 @@ enum Route: Sendable, Equatable {
 
     /// The route for `path`, or `nil` when none has it.
     ///
-    /// Paths are `/v1/<collection>` or `/v1/<collection>/<one segment>`; matched on their UTF-8
-    /// bytes, since this runs on every request.
+    /// Paths are `/metrics`, `/v1/<collection>` or `/v1/<collection>/<one segment>`; matched on
+    /// their UTF-8 bytes, since this runs on every request.
     init?(path: String) {
         var path = path
         guard let route = path.withUTF8({ Self.match($0) }) else { return nil }
@@ -102,7 +110,7 @@ enum Route: Sendable, Equatable {
     }
 
     private static func match(_ path: UnsafeBufferPointer<UInt8>) -> Route? {
-        guard path.starts(with: "/v1/") else { return nil }
+        guard path.starts(with: "/v1/") else { return path.equals("/metrics") ? .metrics : nil }
         let rest = path[4...]
         let first: Slice<UnsafeBufferPointer<UInt8>>
         let second: Slice<UnsafeBufferPointer<UInt8>>?

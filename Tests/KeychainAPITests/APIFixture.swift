@@ -24,11 +24,15 @@ final class APIFixture {
     private var started: KeychainServer?
     /// The store, when the fixture was asked for one that can fail its writes.
     private(set) var faulty: FaultyStore?
+    /// What the responder and the server count into, and `GET /metrics` shows.
+    let metrics: KeychainMetrics
+    private let metricsListener: HTTPServerConfiguration?
 
     /// `initialize: false` leaves the keychain uninitialized.
     init(
         initialize: Bool = true, kdf: KDFLimits = .insecureMinimumForTesting, maxBodyBytes: Int = 1 << 20, trustedProxies: [String] = [],
-        anonymousLogLinesPerSecond: Int = 100, faulty: Bool = false, configure: (inout KeychainConfiguration) -> Void = { _ in }
+        anonymousLogLinesPerSecond: Int = 100, faulty: Bool = false, metrics: KeychainMetrics = KeychainMetrics(),
+        metricsListener: Bool = false, configure: (inout KeychainConfiguration) -> Void = { _ in }
     ) throws {
         directory = TemporaryDirectory(prefix: "kcd-api")
         var configuration = KeychainConfiguration.testing(directory.path)
@@ -49,6 +53,9 @@ final class APIFixture {
         var api = APIConfiguration()
         api.trustedProxies = trustedProxies
         api.anonymousLogLinesPerSecond = anonymousLogLinesPerSecond
+        api.metrics = metrics
+        self.metrics = metrics
+        self.metricsListener = metricsListener ? HTTPServerConfiguration(host: "127.0.0.1", port: 0) : nil
         self.logger = logger
         self.http = http
         self.api = api
@@ -64,7 +71,7 @@ final class APIFixture {
     var server: KeychainServer {
         get throws {
             if let started { return started }
-            let server = try KeychainServer(keychain: keychain, http: http, api: api, logger: logger)
+            let server = try KeychainServer(keychain: keychain, http: http, api: api, metricsListener: metricsListener, logger: logger)
             started = server
             return server
         }

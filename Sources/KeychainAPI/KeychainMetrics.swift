@@ -1,0 +1,149 @@
+import Dispatch
+public import KeychainCore
+public import KeychainStorage
+import Prometheus
+import Synchronization
+
+/// keychaind's metrics in one Prometheus registry of its own (swift-prometheus, no global
+/// `MetricsSystem`): a server's tests and a second server in the same process each count apart.
+///
+/// Three kinds of series:
+/// - per request (`RequestMetrics`): recorded as each request is answered;
+/// - per store commit (`CommitObserver`): batch sizes and BEGIN…COMMIT time, fsync included;
+/// - read at scrape time (`exposition(keychain:)`): the lock state, the item counts per class,
+///   the open connections, the unlock budget, and the keychain's own counts of failed unlocks,
+///   throttled unlocks and database errors.
+///
+/// Labels take a few fixed values each (route templates, methods, status classes, classes,
+/// states): never a group name, a token id, an attribute or any other value a client sent.
+public final class KeychainMetrics: CommitObserver, Sendable {
+    /// The exposition's media type (Prometheus text format 0.0.4).
+    public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+
+    let registry = PrometheusCollectorRegistry()
+    let requests: RequestMetrics
+    private let unlockThrottledByAddress: Counter
+    private let unlockThrottledByKeychain: Counter
+    private let unlockFailures: Counter
+    private let databaseErrors: Counter
+    private let states: [(state: KeychainState, gauge: Gauge)]
+    private let items: [(itemClass: ItemClass, gauge: Gauge)]
+    private let openConnections: Gauge
+    private let unlockBudgetFailures: Gauge
+    private let unlockRetryAfter: Gauge
+    private let batchSizes: [ValueHistogram]
+    private let commitDurations: [ValueHistogram]
+    /// The keychain's counts as the counters last showed them (they only move forward).
+    private let shownStatistics = Mutex(KeychainStatistics())
+    private let itemCounts: ItemCountCache
+    private let connectionCount = Mutex<(@Sendable () -> Int)?>(nil)
+
+    static let batchSizeBuckets: [Double] = [1, 2, 4, 8, 16, 32, 64]
+    static let commitBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
+
+    /// - Parameter itemCountSeconds: how long a scrape's item counts are reused (a count scans
+    ///   the class index: about 50 ms a million items); 0 counts at every scrape.
+    public init(itemCountSeconds: Double = 10) {
+        requests = RequestMetrics(registry: registry)
+        itemCounts = ItemCountCache(maxAgeNanoseconds: UInt64(max(itemCountSeconds, 0) * 1e9))
+        let registry = registry
+        func name(_ subsystem: String, _ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+            MetricNameDescriptor(namespace: "keychaind", subsystem: subsystem, metricName: metric, unitName: unit, helpText: help)
+        }
+        let throttled = name("unlock", "throttled", "total", "Unlocks refused by a throttle: scope address (per client address) or keychain (the shared failure budget).")
+        unlockThrottledByAddress = registry.makeCounter(descriptor: throttled, labels: [("scope", "address")])
+        unlockThrottledByKeychain = registry.makeCounter(descriptor: throttled, labels: [("scope", "keychain")])
+        unlockFailures = registry.makeCounter(descriptor: name("unlock", "failures", "total", "Wrong passphrases (network or host) since the process started."))
+        databaseErrors = registry.makeCounter(
+            descriptor: name("database", "errors", "total", "Store calls that failed (out of reach, full disk, corrupt), duplicates aside."))
+        let state = name("keychain", "state", "", "1 for the keychain's state (uninitialized, locked or unlocked), 0 for the others.")
+        states = [KeychainState.uninitialized, .locked, .unlocked].map { ($0, registry.makeGauge(descriptor: state, labels: [("state", $0.rawValue)])) }
+        let count = name("keychain", "items", "", "Items per class, in every access group (counted at most every few seconds).")
+        items = ItemClass.supported.map { ($0, registry.makeGauge(descriptor: count, labels: [("class", $0.name)])) }
+        openConnections = registry.makeGauge(descriptor: name("http", "open_connections", "", "Connections open to the API listener."))
+        unlockBudgetFailures = registry.makeGauge(
+            descriptor: name("unlock", "budget_failures", "", "Failed unlocks counted against the keychain's budget since its last unlock."))
+        unlockRetryAfter = registry.makeGauge(
+            descriptor: name("unlock", "retry_after", "seconds", "Seconds until the network may try to unlock again; 0 when it may now."))
+        let sizes = name("store", "commit_batch_size", "", "Writes committed together in one transaction, by path (write: group commit; add: batched adds).")
+        let durations = name("store", "commit_duration", "seconds", "BEGIN to the end of COMMIT (fsync included) of a batch, by path.")
+        batchSizes = CommitPath.allCases.map {
+            registry.makeValueHistogram(descriptor: sizes, labels: [("path", $0.label)], buckets: Self.batchSizeBuckets)
+        }
+        commitDurations = CommitPath.allCases.map {
+            registry.makeValueHistogram(descriptor: durations, labels: [("path", $0.label)], buckets: Self.commitBuckets)
+        }
+    }
+
+    /// Counts an unlock refused by the per-address throttle (the API's own, before Argon2id).
+    func countAddressThrottled() {
+        unlockThrottledByAddress.increment()
+    }
+
+    // MARK: CommitObserver
+
+    public func committed(_ path: CommitPath, batchSize: Int, nanoseconds: UInt64) {
+        let index = path == .write ? 0 : 1
+        batchSizes[index].record(Double(batchSize))
+        commitDurations[index].record(Double(nanoseconds) / 1e9)
+    }
+
+    // MARK: scrape
+
+    /// Where `keychaind_http_open_connections` comes from: the API's `HTTPServer`.
+    public func countConnections(with source: @escaping @Sendable () -> Int) {
+        connectionCount.withLock { $0 = source }
+    }
+
+    /// Every series in Prometheus' text format, the scrape-time ones read from `keychain` now.
+    /// What cannot be read (the store out of reach) keeps its last value, and counts as a
+    /// database error.
+    public func exposition(keychain: Keychain) -> [UInt8] {
+        let state = keychain.state
+        for (each, gauge) in states { gauge.set(to: each == state ? 1 : 0) }
+        if let counts = try? itemCounts.counts(keychain) {
+            for (itemClass, gauge) in items { gauge.set(to: Double(counts.first { $0.itemClass == itemClass }?.count ?? 0)) }
+        }
+        if let budget = try? keychain.unlockBudget() {
+            unlockBudgetFailures.set(to: Double(budget.failures))
+            unlockRetryAfter.set(to: Double(budget.retryAfterSeconds))
+        }
+        if let source = connectionCount.withLock({ $0 }) { openConnections.set(to: Double(source())) }
+        showStatistics(keychain.statistics)
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(16 * 1024)
+        registry.emit(into: &buffer)
+        return buffer
+    }
+
+    /// Moves the counters kept by the keychain to its counts (counters only take increments).
+    private func showStatistics(_ now: KeychainStatistics) {
+        shownStatistics.withLock { shown in
+            unlockFailures.increment(by: Int64(now.unlockFailures &- shown.unlockFailures))
+            unlockThrottledByKeychain.increment(by: Int64(now.unlockThrottled &- shown.unlockThrottled))
+            databaseErrors.increment(by: Int64(now.storageFailures &- shown.storageFailures))
+            shown = now
+        }
+    }
+}
+
+/// The item counts per class, counted again once they are older than `maxAgeNanoseconds`; one
+/// count at a time (concurrent scrapes wait for it rather than scan the index again).
+final class ItemCountCache: Sendable {
+    private let maxAgeNanoseconds: UInt64
+    private let cached = Mutex<(at: UInt64, counts: [(itemClass: ItemClass, count: Int)])?>(nil)
+
+    init(maxAgeNanoseconds: UInt64) {
+        self.maxAgeNanoseconds = maxAgeNanoseconds
+    }
+
+    func counts(_ keychain: Keychain) throws(KeychainError) -> [(itemClass: ItemClass, count: Int)] {
+        try cached.withLock { cached throws(KeychainError) in
+            let now = DispatchTime.now().uptimeNanoseconds
+            if let cached, maxAgeNanoseconds > 0, now &- cached.at < maxAgeNanoseconds { return cached.counts }
+            let counts = try keychain.countItemsByClass()
+            cached = (now, counts)
+            return counts
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import MicroHTTP
+import Prometheus
+import Synchronization
+
+/// Each request's count and latency, by route template, method and status class: one
+/// `Counter` and one `ValueHistogram` per combination, in a table fixed at start and indexed
+/// by route × method × class, so that recording a request hashes no string and allocates
+/// nothing.
+///
+/// A combination's series are made the first time a request needs them (so a scrape shows
+/// the combinations that happened, not 490 series of zeros) and kept in its slot; from then
+/// on a request pays one atomic load for the slot, one relaxed atomic add for the counter,
+/// and the histogram's record: swift-prometheus takes the histogram's lock (a pthread mutex,
+/// held for a loop over the buckets) — two polling threads wait on it only when they finish
+/// a request of the same route, method and class at the same instant.
+///
+/// Labels are the template (`/v1/items/{persistentRef}`, never the path as sent), the method
+/// when it is one the API knows (else `other`), and the class (`2xx`): nothing a client
+/// chooses beyond those few values.
+final class RequestMetrics: Sendable {
+    /// The methods with a label of their own; any other is `other`.
+    static let methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "other"]
+    static let statusClasses = ["1xx", "2xx", "3xx", "4xx", "5xx"]
+    /// Histogram buckets, in seconds: a search from the index in tens of microseconds, a
+    /// commit in milliseconds, an unlock's Argon2id in about half a second.
+    static let durationBuckets: [Double] = [
+        0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
+    ]
+
+    /// One combination's series.
+    final class Series: Sendable {
+        let requests: Counter
+        let duration: ValueHistogram
+
+        init(requests: Counter, duration: ValueHistogram) {
+            self.requests = requests
+            self.duration = duration
+        }
+    }
+
+    /// A slot of the table: empty until its first request, then its series for good.
+    final class Slot: Sendable {
+        private let series = Atomic<Unmanaged<Series>?>(nil)
+
+        /// The series, made with `make` by the first caller (a racing second one's are dropped:
+        /// the registry hands both the same objects).
+        func get(_ make: () -> Series) -> Series {
+            if let present = series.load(ordering: .acquiring) { return present.takeUnretainedValue() }
+            let made = Unmanaged.passRetained(make())
+            let (stored, current) = series.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing)
+            if stored { return made.takeUnretainedValue() }
+            made.release()
+            return current!.takeUnretainedValue()
+        }
+
+        deinit { series.load(ordering: .acquiring)?.release() }
+    }
+
+    private let registry: PrometheusCollectorRegistry
+    private let slots: [Slot]
+
+    init(registry: PrometheusCollectorRegistry) {
+        self.registry = registry
+        slots = (0..<Route.metricsSlots * Self.methods.count * Self.statusClasses.count).map { _ in Slot() }
+    }
+
+    /// Counts one answered request and its time since its head arrived.
+    func record(route: Route?, method: String, status: Int, nanoseconds: UInt64) {
+        let routeIndex = route?.metricsIndex ?? Route.unmatchedMetricsIndex
+        let methodIndex = Self.methodIndex(method)
+        let classIndex = min(max(status / 100, 1), 5) - 1
+        let index = (routeIndex * Self.methods.count + methodIndex) * Self.statusClasses.count + classIndex
+        let series = slots[index].get { makeSeries(routeIndex, methodIndex, classIndex) }
+        series.requests.increment()
+        series.duration.record(Double(nanoseconds) / 1e9)
+    }
+
+    static func methodIndex(_ method: String) -> Int {
+        switch method {
+        case "GET": 0
+        case "HEAD": 1
+        case "POST": 2
+        case "PUT": 3
+        case "PATCH": 4
+        case "DELETE": 5
+        default: 6
+        }
+    }
+
+    private func makeSeries(_ routeIndex: Int, _ methodIndex: Int, _ classIndex: Int) -> Series {
+        let labels = [
+            ("route", Route.metricsTemplates[routeIndex]), ("method", Self.methods[methodIndex]),
+            ("status_class", Self.statusClasses[classIndex]),
+        ]
+        let requests = MetricNameDescriptor(
+            namespace: "keychaind", subsystem: "http", metricName: "requests", unitName: "total",
+            helpText: "Requests answered, by route template, method and status class.")
+        let duration = MetricNameDescriptor(
+            namespace: "keychaind", subsystem: "http", metricName: "request_duration", unitName: "seconds",
+            helpText: "Time from the request head's arrival to the answer, by route template, method and status class.")
+        return Series(
+            requests: registry.makeCounter(descriptor: requests, labels: labels),
+            duration: registry.makeValueHistogram(descriptor: duration, labels: labels, buckets: Self.durationBuckets))
+    }
+}
+
+extension Route {
+    /// The route's row in `RequestMetrics`' table.
+    var metricsIndex: Int {
+        switch self {
+        case .items: 0
+        case .itemsSearch: 1
+        case .item: 2
+        case .keychain: 3
+        case .lock: 4
+        case .unlock: 5
+        case .passphrase: 6
+        case .settings: 7
+        case .tokens: 8
+        case .tokenSelf: 9
+        case .token: 10
+        case .health: 11
+        case .metrics: 12
+        }
+    }
+
+    /// The row of a path no route has.
+    static let unmatchedMetricsIndex = 13
+    static let metricsSlots = 14
+
+    /// Each row's `route` label: the template, and `unmatched` for paths no route has.
+    static let metricsTemplates: [String] = {
+        let routes: [Route] = [
+            .items, .itemsSearch, .item(ref: ""), .keychain, .lock, .unlock, .passphrase, .settings, .tokens, .tokenSelf,
+            .token(id: ""), .health, .metrics,
+        ]
+        precondition(routes.enumerated().allSatisfy { $0.offset == $0.element.metricsIndex })
+        return routes.map(\.template) + ["unmatched"]
+    }()
+}
