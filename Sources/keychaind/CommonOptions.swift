@@ -96,13 +96,15 @@ enum StoreChoice {
     case postgres(url: String, password: String?)
 }
 
-/// The keychain of `configuration` on the store `choice` names.
-func openKeychain(_ configuration: KeychainConfiguration, store choice: StoreChoice, logger: Logger) throws -> Keychain {
+/// The keychain of `configuration` on the store `choice` names; `observer` is told of its commits.
+func openKeychain(
+    _ configuration: KeychainConfiguration, store choice: StoreChoice, observer: (any CommitObserver)? = nil, logger: Logger
+) throws -> Keychain {
     let store: any KeychainStore
     do {
         switch choice {
-        case .sqlite: store = try SQLiteStore(directory: configuration.dataDirectory)
-        case .postgres(let url, let password): store = try PostgresStore(url: url, password: password)
+        case .sqlite: store = try SQLiteStore(directory: configuration.dataDirectory, observer: observer)
+        case .postgres(let url, let password): store = try PostgresStore(url: url, password: password, observer: observer)
         }
     } catch {
         throw KeychainError.notAvailable("storage unavailable: \(error.message)")

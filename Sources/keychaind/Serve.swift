@@ -20,6 +20,13 @@ extension Keychaind {
         @Option(help: "Address to listen on, host:port or [v6]:port (env KEYCHAIND_LISTEN; default 127.0.0.1:8700).")
         var listen: String?
 
+        @Option(help: """
+            Also serve GET /metrics without a token on this address, host:port or [v6]:port (env \
+            KEYCHAIND_METRICS_LISTEN; default: none, metrics only on the API port to a token with the metrics \
+            capability). A loopback or private (RFC 1918, fc00::/7) address only.
+            """)
+        var metricsListen: String?
+
         @Option(help: "Polling threads (env KEYCHAIND_THREADS; default: the number of cores).")
         var threads: Int?
 
@@ -76,6 +83,7 @@ extension Keychaind {
                 http.connectionTimeoutSeconds = timeout
             }
             if let limit = try int(connectionLimit, "KEYCHAIND_CONNECTION_LIMIT", "connectionLimit") { http.connectionLimit = limit }
+            let metricsListener = try metricsListenerConfiguration()
             var api = APIConfiguration()
             api.trustedProxies = trustedProxies.isEmpty
                 ? (try store.setting(nil, env: "KEYCHAIND_TRUSTED_PROXIES", key: "trustedProxies") ?? "")
@@ -103,7 +111,10 @@ extension Keychaind {
             }
             let allowInsecure = try store.insecurePermissionsAllowed()
             if let max = try int(maxSecretBytes, "KEYCHAIND_MAX_SECRET_BYTES", "maxSecretBytes") { configuration.maxSecretBytes = max }
-            let keychain = try openKeychain(configuration, store: storeChoice, logger: logger)
+            // Before the store, which reports its commits to it.
+            let metrics = KeychainMetrics()
+            api.metrics = metrics
+            let keychain = try openKeychain(configuration, store: storeChoice, observer: metrics, logger: logger)
             if dev { try startDev(keychain, directory: devDirectory!, port: port) }
             if keychain.state == .uninitialized {
                 logger.warning("the keychain is not initialized: run keychaind init --data-dir \(configuration.dataDirectory)")
@@ -114,16 +125,39 @@ extension Keychaind {
             unlock?.run(keychain, when: "at start")
             let audit = try openAuditLog(configuration)
             api.auditLog = audit
-            let server = try KeychainServer(keychain: keychain, http: http, api: api, logger: logger)
-            logger.notice(
-                "keychaind serving",
-                metadata: ["listen": "\(host):\(server.port)", "keychain.state": "\(keychain.state.rawValue)", "threads": "\(http.threads)"])
+            let server = try KeychainServer(keychain: keychain, http: http, api: api, metricsListener: metricsListener, logger: logger)
+            var serving: Logger.Metadata = [
+                "listen": "\(host):\(server.port)", "keychain.state": "\(keychain.state.rawValue)", "threads": "\(http.threads)",
+            ]
+            if let metricsListener, let port = server.metricsPort { serving["metrics.listen"] = "\(metricsListener.host):\(port)" }
+            logger.notice("keychaind serving", metadata: serving)
             if dev {
                 print("Listening on http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")
                 fflush(nil)
             }
             Signals.run(server: server, unlock: unlock, audit: audit, logger: logger)
             if let devDirectory { try? FileManager.default.removeItem(atPath: devDirectory) }
+        }
+
+        /// The metrics listener `--metrics-listen` names: on a loopback or private address only,
+        /// since it answers without a token (SECURITY.md); one polling thread, few connections.
+        private func metricsListenerConfiguration() throws -> HTTPServerConfiguration? {
+            guard let text = try store.setting(metricsListen, env: "KEYCHAIND_METRICS_LISTEN", key: "metricsListen") else { return nil }
+            let (host, port) = try Listen.parse(text, option: "--metrics-listen")
+            switch AddressScope(host: host) {
+            case .loopback?, .privateNetwork?: break
+            case .wildcard?, .other?:
+                throw ValidationError("""
+                    --metrics-listen: \(host) is reachable beyond this host and private networks; metrics are served there \
+                    without a token, so bind a loopback or private address (or scrape the API port with a metrics token)
+                    """)
+            case nil: throw ValidationError("--metrics-listen: \(host) is not an IPv4 or IPv6 address")
+            }
+            var configuration = HTTPServerConfiguration(host: host, port: port)
+            configuration.threads = 1
+            configuration.connectionLimit = 64
+            configuration.workerPoolThreads = 2
+            return configuration
         }
 
         /// The audit log `--audit-log` names, its keys derived from the instance key.
@@ -169,21 +203,21 @@ extension Keychaind {
 
 /// `host:port` and `[v6]:port`.
 enum Listen {
-    static func parse(_ text: String) throws -> (String, Int) {
+    static func parse(_ text: String, option: String = "--listen") throws -> (String, Int) {
         let host: Substring
         let port: Substring
         if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else {
-                throw ValidationError("--listen: expected [address]:port")
+                throw ValidationError("\(option): expected [address]:port")
             }
             host = text[text.index(after: text.startIndex)..<close]
             port = text[text.index(close, offsetBy: 2)...]
         } else {
-            guard let colon = text.lastIndex(of: ":") else { throw ValidationError("--listen: expected host:port") }
+            guard let colon = text.lastIndex(of: ":") else { throw ValidationError("\(option): expected host:port") }
             host = text[..<colon]
             port = text[text.index(after: colon)...]
         }
-        guard let number = Int(port), (0...65535).contains(number) else { throw ValidationError("--listen: bad port") }
+        guard let number = Int(port), (0...65535).contains(number) else { throw ValidationError("\(option): bad port") }
         let address = host.isEmpty ? "0.0.0.0" : (host == "localhost" ? "127.0.0.1" : String(host))
         return (address, number)
     }
