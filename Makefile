@@ -19,6 +19,8 @@ SWIFT_BUILD_FLAGS = -c $(CONFIGURATION) $(SWIFT_FLAGS)
 # The versions the conformance run was written against (schemathesis 4's CLI and config).
 SCHEMATHESIS_VERSION ?= 4.32.5
 OPENAPI_SPEC_VALIDATOR_VERSION ?= 0.9.0
+# The Prometheus text parser the metrics daemon check reads scrapes with.
+PROMETHEUS_CLIENT_VERSION ?= 0.26.0
 
 DEBS_BUILD := libsodium-dev libmicrohttpd-dev libsqlite3-dev libpq-dev pkg-config
 DEBS_TEST := nginx-light postgresql curl openssl python3 python3-venv
@@ -51,11 +53,12 @@ deps:
 
 deps-test: deps
 	@$(call apt_install,$(DEBS_TEST))
-	@if ! python3 -c 'import schemathesis, openapi_spec_validator' 2>/dev/null; then \
-		echo "make: installing schemathesis $(SCHEMATHESIS_VERSION) and openapi-spec-validator $(OPENAPI_SPEC_VALIDATOR_VERSION) into .venv"; \
+	@if ! python3 -c 'import schemathesis, openapi_spec_validator, prometheus_client' 2>/dev/null; then \
+		echo "make: installing schemathesis $(SCHEMATHESIS_VERSION), openapi-spec-validator $(OPENAPI_SPEC_VALIDATOR_VERSION) and prometheus-client $(PROMETHEUS_CLIENT_VERSION) into .venv"; \
 		[ -x .venv/bin/python3 ] || /usr/bin/python3 -m venv .venv; \
 		.venv/bin/python3 -m pip install -q --disable-pip-version-check \
-			"schemathesis==$(SCHEMATHESIS_VERSION)" "openapi-spec-validator==$(OPENAPI_SPEC_VALIDATOR_VERSION)"; \
+			"schemathesis==$(SCHEMATHESIS_VERSION)" "openapi-spec-validator==$(OPENAPI_SPEC_VALIDATOR_VERSION)" \
+			"prometheus-client==$(PROMETHEUS_CLIENT_VERSION)"; \
 	fi
 
 # The same build as Deploy/Dockerfile's (with CONFIGURATION=release).
@@ -76,6 +79,7 @@ test: deps-test build
 	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/readme/run.sh
 	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/daemon/run.sh
 	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/daemon/atomic.sh
+	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/daemon/metrics.sh
 	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/replicas/run.sh
 	bash Tests/container/run.sh
 	bash Tests/attack/run.sh
