@@ -3,6 +3,9 @@
 # schemathesis generates at least MIN_REQUESTS requests in total and fails on any 5xx, any
 # undocumented status code, content type or header, and any response breaking its schema.
 #
+# Every operation is generated, `GET /metrics` (text/plain) included: the phases' tokens hold
+# every capability, `metrics` too.
+#
 # Two phases against one server:
 #   1. unlocked: every operation but `POST /v1/keychain/lock` and `PUT /v1/keychain/settings`
 #      (a lock, or a generated lockInterval of a second or two, would lock the keychain and turn
@@ -63,7 +66,7 @@ phase() {
     echo "== conformance phase: $name"
     local status
     status=$(curl_status POST /v1/tokens \
-        '{"name":"schemathesis","accessGroups":["*"],"capabilities":["read","list","write","delete","lock","admin"]}')
+        '{"name":"schemathesis","accessGroups":["*"],"capabilities":["read","list","write","delete","lock","admin","metrics"]}')
     if [[ $status != 201 ]]; then
         echo "conformance: cannot create the phase's token ($status: $(cat "$tmp/body"))" >&2
         failed=1
