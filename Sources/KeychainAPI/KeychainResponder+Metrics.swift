@@ -1,5 +1,4 @@
 public import KeychainCore
-public import Logging
 public import MicroHTTP
 
 extension KeychainResponder {

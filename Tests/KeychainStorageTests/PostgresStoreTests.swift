@@ -33,6 +33,22 @@ import Testing
         #expect(try server.execute("SELECT max(version) FROM keychaind_schema", database: database) == "2")
     }
 
+    /// The store tells its observer of each commit, by path: a write through group commit, and
+    /// an add through the batched adds' own transaction.
+    @Test func commitsAreObservedOnBothPaths() throws {
+        final class Recorder: CommitObserver {
+            let seen = Mutex<[(CommitPath, Int)]>([])
+            func committed(_ path: CommitPath, batchSize: Int, nanoseconds: UInt64) { seen.withLock { $0.append((path, batchSize)) } }
+        }
+        let recorder = Recorder()
+        let store = try PostgresStore(url: try PostgresServer.shared.createDatabase(), observer: recorder)
+        defer { store.close() }
+        try store.add(StoreConformanceTests.record(1))
+        _ = try store.write { try $0.setMeta("observed", [1]) }
+        let seen = recorder.seen.withLock { $0 }
+        #expect(seen.map(\.0) == [.add, .write] && seen.map(\.1) == [1, 1], "\(seen)")
+    }
+
     /// A password in the URL (its user part, a parameter, a keyword) is refused before any
     /// connection, and the message says why without repeating the URL.
     @Test(arguments: [
