@@ -251,14 +251,14 @@ public final class KeychainResponder: HTTPResponder {
     private func finish(
         _ head: HTTPRequestHead, body: [UInt8]? = nil, route: Route?, token: AccessToken?, _ response: HTTPResponse
     ) -> HTTPResponse {
-        let response = audited(head, body: body, route: route, token: token, response)
+        let address = client(head)
+        let response = audited(head, body: body, route: route, token: token, client: address, response)
         let template = route?.template ?? "-"
         guard logger.logLevel <= .info else { return response }
         if token == nil, !anonymousLines.admit(logger, leftOut: "access lines of requests without a token left out") {
             return response
         }
         let micros = (HTTPRequestHead.monotonicNanoseconds() &- head.receivedAt) / 1000
-        let address = client(head)
         let write = { (line: inout [UInt8]) in
             Self.accessLine(into: &line, head.method, template, response.status, micros, token?.id, address)
         }

@@ -32,16 +32,26 @@ extension LogWriter {
 }
 
 extension [UInt8] {
-    /// Appends `value` in decimal, without a `String`.
-    public mutating func appendDecimal(_ value: some BinaryInteger) {
+    /// Appends `value` in decimal, without a `String`. (Not generic: across modules, a generic
+    /// one runs through protocol witnesses and cost more than the rest of an access line.)
+    public mutating func appendDecimal(_ value: Int) {
+        appendDecimal(Int64(value))
+    }
+
+    public mutating func appendDecimal(_ value: Int64) {
         if value < 0 { append(UInt8(ascii: "-")) }
-        var rest = UInt64(value.magnitude)
-        var divisor: UInt64 = 1
-        while divisor <= rest / 10 { divisor *= 10 }
+        appendDecimal(value.magnitude)
+    }
+
+    public mutating func appendDecimal(_ value: UInt64) {
+        var digits = InlineArray<20, UInt8>(repeating: 0)
+        var first = 20
+        var rest = value
         repeat {
-            append(UInt8(ascii: "0") + UInt8(rest / divisor))
-            rest %= divisor
-            divisor /= 10
-        } while divisor > 0
+            first -= 1
+            digits[first] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        } while rest > 0
+        for n in first..<20 { append(digits[n]) }
     }
 }
