@@ -210,15 +210,21 @@ import Testing
         }
     }
 
-    @Test func aPersistentRefCollisionIsAConflictToo() throws {
+    /// A bundle imported into B, where one moved item (`moved`) then gets another primary key:
+    /// its ref now names an item the bundle's item does not match by key.
+    static func importedThenRenamed() throws -> (bundle: [UInt8], moved: String, b: Fixture) {
         let a = try Source()
         let bundle = try a.export()
         let moved = try #require(a.migratable.first { $0.value == "alpha-SECRET-1" }?.key)
-        let b = try Fixture(passphrase: Self.otherPassphrase)
-        #expect(try Self.importInto(b, bundle).imported == 5)
-        // The ref now names an item with another primary key.
+        let b = try Fixture(passphrase: otherPassphrase)
+        #expect(try importInto(b, bundle).imported == 5)
         try b.keychain.update(
             query: ["valuePersistentRef": .string(moved)], attributesToUpdate: ["account": "renamed"], token: b.admin)
+        return (bundle, moved, b)
+    }
+
+    @Test func aPersistentRefCollisionIsAConflictToo() throws {
+        let (bundle, moved, b) = try Self.importedThenRenamed()
         expectError(.anyDuplicate, naming: "persistent ref") { _ = try Self.importInto(b, bundle, .fail) }
         let skipped = try Self.importInto(b, bundle, .skip)
         #expect(skipped.skipped == 5)
@@ -230,13 +236,7 @@ import Testing
     }
 
     @Test func replaceRefusesWhenRefAndPrimaryKeyNameTwoItems() throws {
-        let a = try Source()
-        let bundle = try a.export()
-        let moved = try #require(a.migratable.first { $0.value == "alpha-SECRET-1" }?.key)
-        let b = try Fixture(passphrase: Self.otherPassphrase)
-        #expect(try Self.importInto(b, bundle).imported == 5)
-        try b.keychain.update(
-            query: ["valuePersistentRef": .string(moved)], attributesToUpdate: ["account": "renamed"], token: b.admin)
+        let (bundle, _, b) = try Self.importedThenRenamed()
         try b.addGeneric(service: "svc.one", account: "ann", secret: "B-OWN", group: "g1")
         expectError(.anyDuplicate, naming: "primary key of another") { _ = try Self.importInto(b, bundle, .replace) }
         #expect(try Self.count(b) == 6)
