@@ -23,6 +23,10 @@ public struct APIConfiguration: Sendable {
     public var accessLogWriter: LogWriter?
     /// Where every request's audit line goes (`AuditLog`); `nil`: no audit log.
     public var auditLog: AuditLog?
+    /// The largest migration bundle: an import's body (larger is 413 before any of it is read,
+    /// whatever the transport's `maxBodyBytes`), and an export's answer (larger is
+    /// errSecDataTooLarge). Both are held in memory whole.
+    public var maxBundleBytes = 256 << 20
 
     public init() {}
 }
@@ -38,6 +42,7 @@ public final class KeychainResponder: HTTPResponder {
     private let anonymousLines: LogBudget
     private let accessLogWriter: LogWriter?
     let auditLog: AuditLog?
+    let maxBundleBytes: Int
     let requestIDs = RequestIDs()
     /// The server log's line about an audit log that cannot be written: at most one a second.
     let auditFailures = LogBudget(perSecond: 1)
@@ -51,6 +56,7 @@ public final class KeychainResponder: HTTPResponder {
         anonymousLines = LogBudget(perSecond: configuration.anonymousLogLinesPerSecond)
         accessLogWriter = configuration.accessLogWriter
         auditLog = configuration.auditLog
+        maxBundleBytes = configuration.maxBundleBytes
     }
 
     // MARK: HTTPResponder
@@ -91,7 +97,8 @@ public final class KeychainResponder: HTTPResponder {
                 route.writes(method: head.method) ? .workerPool : .pollingThread
             }
         // A passphrase's body is small: a larger one is refused before it is read, let alone parsed.
-        let bodyLimit = route.runsKDF ? Self.passphraseBodyLimit : nil
+        // An import's is a bundle (`largeBodyLimit(for:)`).
+        let bodyLimit = route.runsKDF && route != .importBundle ? Self.passphraseBodyLimit : nil
         if route.isPublic || (route == .keychain && keychain.state == .uninitialized) {
             if route == .unlock, let wait = unlockThrottle.admit(client(head), now: clock.now()) {
                 return .refuse(finish(head, route: route, token: nil,
@@ -154,6 +161,11 @@ public final class KeychainResponder: HTTPResponder {
         return unsafeDowncast(object, to: Plan.self)
     }
 
+    /// An import's body is a migration bundle: up to `maxBundleBytes`.
+    public func largeBodyLimit(for head: HTTPRequestHead) -> Int? {
+        head.method == "POST" && Route(path: head.rawPath) == .importBundle ? maxBundleBytes : nil
+    }
+
     public func transportError(_ error: HTTPTransportError, head: HTTPRequestHead?) -> HTTPResponse {
         let response: HTTPResponse =
             switch error {
@@ -200,6 +212,8 @@ public final class KeychainResponder: HTTPResponder {
         case (.passphrase, _): try changePassphrase(request, token!)
         case (.settings, "GET"): try settings(token!)
         case (.settings, _): try putSettings(request, token!)
+        case (.exportBundle, _): try exportBundle(request, token!)
+        case (.importBundle, _): try importBundle(request, token!)
         case (.tokens, "POST"): try createToken(request, token!)
         case (.tokens, _): try listTokens(token!)
         case (.tokenSelf, _): Self.json(200, token!.json)

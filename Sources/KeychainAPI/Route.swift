@@ -8,6 +8,8 @@ enum Route: Sendable, Equatable {
     case unlock
     case passphrase
     case settings
+    case exportBundle
+    case importBundle
     case tokens
     case tokenSelf
     case token(id: String)
@@ -23,6 +25,8 @@ enum Route: Sendable, Equatable {
         case .unlock: "/v1/keychain/unlock"
         case .passphrase: "/v1/keychain/passphrase"
         case .settings: "/v1/keychain/settings"
+        case .exportBundle: "/v1/keychain/export"
+        case .importBundle: "/v1/keychain/import"
         case .tokens: "/v1/tokens"
         case .tokenSelf: "/v1/tokens/self"
         case .token: "/v1/tokens/{id}"
@@ -33,7 +37,7 @@ enum Route: Sendable, Equatable {
     var methods: [String] {
         switch self {
         case .items: ["GET", "POST", "PATCH", "DELETE"]
-        case .itemsSearch, .lock, .unlock, .passphrase: ["POST"]
+        case .itemsSearch, .lock, .unlock, .passphrase, .exportBundle, .importBundle: ["POST"]
         case .item: ["GET", "PATCH", "DELETE"]
         case .keychain, .tokenSelf: ["GET"]
         case .settings: ["GET", "PUT"]
@@ -56,6 +60,8 @@ enum Route: Sendable, Equatable {
         case (.passphrase, _): "changePassphrase"
         case (.settings, "GET"): "readSettings"
         case (.settings, _): "changeSettings"
+        case (.exportBundle, _): "export"
+        case (.importBundle, _): "import"
         case (.tokens, "POST"): "createToken"
         case (.tokens, _): "listTokens"
         case (.tokenSelf, _): "readOwnToken"
@@ -68,8 +74,9 @@ enum Route: Sendable, Equatable {
     /// Whether the route works without a bearer token.
     var isPublic: Bool { self == .health || self == .unlock }
 
-    /// Whether the route runs Argon2id (~0.5 s): it must run off the polling threads.
-    var runsKDF: Bool { self == .unlock || self == .passphrase }
+    /// Whether the route runs Argon2id (~0.5 s): it must run off the polling threads. A
+    /// migration bundle's key is derived with Argon2id too, and its items sealed one by one.
+    var runsKDF: Bool { self == .unlock || self == .passphrase || self == .exportBundle || self == .importBundle }
 
     /// Whether `method` on this route is an item search (SecItemCopyMatching) or add
     /// (SecItemAdd), which a store on a server may answer later.
@@ -84,7 +91,7 @@ enum Route: Sendable, Equatable {
     func writes(method: String) -> Bool {
         switch (self, method) {
         case (.items, "POST"), (.items, "PATCH"), (.items, "DELETE"), (.item, "PATCH"), (.item, "DELETE"),
-            (.tokens, "POST"), (.token, _), (.settings, "PUT"):
+            (.tokens, "POST"), (.token, _), (.settings, "PUT"), (.importBundle, _):
             true
         default:
             false
@@ -126,6 +133,8 @@ enum Route: Sendable, Equatable {
             if second.equals("unlock") { return .unlock }
             if second.equals("passphrase") { return .passphrase }
             if second.equals("settings") { return .settings }
+            if second.equals("export") { return .exportBundle }
+            if second.equals("import") { return .importBundle }
             return nil
         }
         if first.equals("tokens") {

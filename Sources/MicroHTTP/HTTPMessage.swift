@@ -240,6 +240,11 @@ public protocol HTTPResponder: Sendable {
     /// to `.deferred`; `reply` must be called exactly once.
     func respond(to request: HTTPRequest, plan: (any HTTPPlan)?, reply: @escaping @Sendable (HTTPResponse) -> Void)
 
+    /// The body limit of a request whose route takes large bodies (an upload), from its head
+    /// alone, before preflight: it replaces the server's `maxBodyBytes` for this request (never
+    /// lowering it). `nil`, the default: the server's limit.
+    func largeBodyLimit(for head: HTTPRequestHead) -> Int?
+
     /// Builds the response for a refusal made by the transport itself (400 malformed framing,
     /// 413 body over the limit), so that every error a client sees has the application's shape.
     func transportError(_ error: HTTPTransportError, head: HTTPRequestHead?) -> HTTPResponse
@@ -282,6 +287,8 @@ public enum HTTPExecution: Sendable, Equatable {
 }
 
 extension HTTPResponder {
+    public func largeBodyLimit(for head: HTTPRequestHead) -> Int? { nil }
+
     /// Replies at once with `respond(to:plan:)`.
     public func respond(to request: HTTPRequest, plan: (any HTTPPlan)?, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         reply(respond(to: request, plan: plan))

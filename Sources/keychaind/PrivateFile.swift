@@ -35,7 +35,11 @@ final class PrivateFile {
 
     /// Writes `text` whole, fsyncs and closes the file.
     func finish(_ text: String) throws {
-        let bytes = Array(text.utf8)
+        try finish(bytes: Array(text.utf8))
+    }
+
+    /// Writes `bytes` whole, fsyncs and closes the file.
+    func finish(bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
