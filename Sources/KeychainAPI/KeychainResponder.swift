@@ -41,6 +41,8 @@ public final class KeychainResponder: HTTPResponder {
     let unlockThrottle: AddressThrottle
     private let anonymousLines: LogBudget
     private let accessLogWriter: LogWriter?
+    /// What follows the timestamp in an access line, up to its message, rendered once.
+    private let accessLinePrefix: [UInt8]
     let auditLog: AuditLog?
     let maxBundleBytes: Int
     let requestIDs = RequestIDs()
@@ -55,6 +57,7 @@ public final class KeychainResponder: HTTPResponder {
         unlockThrottle = AddressThrottle(capacity: configuration.unlockAddressCapacity)
         anonymousLines = LogBudget(perSecond: configuration.anonymousLogLinesPerSecond)
         accessLogWriter = configuration.accessLogWriter
+        accessLinePrefix = LogWriter.linePrefix(level: .info, label: logger.label, source: "KeychainAPI")
         auditLog = configuration.auditLog
         maxBundleBytes = configuration.maxBundleBytes
     }
@@ -277,7 +280,7 @@ public final class KeychainResponder: HTTPResponder {
             Self.accessLine(into: &line, head.method, template, response.status, micros, token?.id, address)
         }
         if let accessLogWriter {
-            accessLogWriter.append(level: .info, label: logger.label, source: "KeychainAPI", message: write)
+            accessLogWriter.append(level: .info, prefix: accessLinePrefix, message: write)
         } else {
             var line: [UInt8] = []
             write(&line)

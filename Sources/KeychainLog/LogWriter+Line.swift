@@ -12,20 +12,33 @@ extension LogWriter {
     public func append(
         level: Logger.Level, label: String, metadata: String = "", source: String, message: (_ into: inout [UInt8]) -> Void
     ) {
+        append(level: level, prefix: Self.linePrefix(level: level, label: label, metadata: metadata, source: source), message: message)
+    }
+
+    /// What follows the timestamp in a line of `append(level:label:metadata:source:message:)`,
+    /// up to its message (` info keychaind : [KeychainAPI] `): for a caller that writes many lines
+    /// with the same, to render once.
+    public static func linePrefix(level: Logger.Level, label: String, metadata: String = "", source: String) -> [UInt8] {
+        var prefix: [UInt8] = [0x20]
+        prefix.append(contentsOf: level.rawValue.utf8)
+        prefix.append(0x20)
+        prefix.append(contentsOf: label.utf8)
+        prefix.append(contentsOf: " :".utf8)
+        if !metadata.isEmpty {
+            prefix.append(0x20)
+            prefix.append(contentsOf: metadata.utf8)
+        }
+        prefix.append(contentsOf: " [".utf8)
+        prefix.append(contentsOf: source.utf8)
+        prefix.append(contentsOf: "] ".utf8)
+        return prefix
+    }
+
+    /// Appends one line: the timestamp, `prefix` (from `linePrefix`), and what `message` writes.
+    public func append(level: Logger.Level, prefix: [UInt8], message: (_ into: inout [UInt8]) -> Void) {
         append(urgent: level >= .notice) { timestamp, line in
             line.append(contentsOf: timestamp)
-            line.append(0x20)
-            line.append(contentsOf: level.rawValue.utf8)
-            line.append(0x20)
-            line.append(contentsOf: label.utf8)
-            line.append(contentsOf: " :".utf8)
-            if !metadata.isEmpty {
-                line.append(0x20)
-                line.append(contentsOf: metadata.utf8)
-            }
-            line.append(contentsOf: " [".utf8)
-            line.append(contentsOf: source.utf8)
-            line.append(contentsOf: "] ".utf8)
+            line.append(contentsOf: prefix)
             message(&line)
         }
     }
