@@ -30,11 +30,7 @@ public struct KeyedDigest: Sendable {
     /// The digest of the parts `build` appends, each length-prefixed exactly as `digest(parts:)`
     /// does, without building the parts as arrays first.
     public func digest(_ build: (Input) -> Void) -> [UInt8] {
-        let inline = inlineDigest(build)
-        return [UInt8](unsafeUninitializedCapacity: Self.length) { buffer, count in
-            for n in 0..<Self.length { buffer[n] = inline[n] }
-            count = Self.length
-        }
+        inlineDigest(build).span.withUnsafeBufferPointer { Array($0) }
     }
 
     /// `digest(_:)`, held inline rather than in an array: for a caller that only encodes it
