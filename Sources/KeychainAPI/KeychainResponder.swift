@@ -67,7 +67,7 @@ public final class KeychainResponder: HTTPResponder {
     }
 
     /// Routes, checks the method, and authenticates, once per request. Argon2id goes to the
-    /// serial worker; durable writes to the pool, where concurrent ones commit together and a
+    /// serial worker; durable writes and backups to the pool, where concurrent ones commit together and a
     /// polling thread never waits for fsync; reads stay on the polling thread.
     ///
     /// Routes on the path as sent (`rawPath`), as a proxy in front does: `/v1/keychain%2flock` is
@@ -88,7 +88,7 @@ public final class KeychainResponder: HTTPResponder {
             } else if keychain.answersLater, route.answersLater(method: head.method) {
                 .deferred
             } else {
-                route.writes(method: head.method) ? .workerPool : .pollingThread
+                route.writes(method: head.method) || route.copiesDatabase ? .workerPool : .pollingThread
             }
         // A passphrase's body is small: a larger one is refused before it is read, let alone parsed.
         let bodyLimit = route.runsKDF ? Self.passphraseBodyLimit : nil
@@ -200,6 +200,7 @@ public final class KeychainResponder: HTTPResponder {
         case (.passphrase, _): try changePassphrase(request, token!)
         case (.settings, "GET"): try settings(token!)
         case (.settings, _): try putSettings(request, token!)
+        case (.backup, _): try backup(request, token!)
         case (.tokens, "POST"): try createToken(request, token!)
         case (.tokens, _): try listTokens(token!)
         case (.tokenSelf, _): Self.json(200, token!.json)

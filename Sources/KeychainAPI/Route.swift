@@ -8,6 +8,7 @@ enum Route: Sendable, Equatable {
     case unlock
     case passphrase
     case settings
+    case backup
     case tokens
     case tokenSelf
     case token(id: String)
@@ -23,6 +24,7 @@ enum Route: Sendable, Equatable {
         case .unlock: "/v1/keychain/unlock"
         case .passphrase: "/v1/keychain/passphrase"
         case .settings: "/v1/keychain/settings"
+        case .backup: "/v1/keychain/backup"
         case .tokens: "/v1/tokens"
         case .tokenSelf: "/v1/tokens/self"
         case .token: "/v1/tokens/{id}"
@@ -33,7 +35,7 @@ enum Route: Sendable, Equatable {
     var methods: [String] {
         switch self {
         case .items: ["GET", "POST", "PATCH", "DELETE"]
-        case .itemsSearch, .lock, .unlock, .passphrase: ["POST"]
+        case .itemsSearch, .lock, .unlock, .passphrase, .backup: ["POST"]
         case .item: ["GET", "PATCH", "DELETE"]
         case .keychain, .tokenSelf: ["GET"]
         case .settings: ["GET", "PUT"]
@@ -56,6 +58,7 @@ enum Route: Sendable, Equatable {
         case (.passphrase, _): "changePassphrase"
         case (.settings, "GET"): "readSettings"
         case (.settings, _): "changeSettings"
+        case (.backup, _): "backup"
         case (.tokens, "POST"): "createToken"
         case (.tokens, _): "listTokens"
         case (.tokenSelf, _): "readOwnToken"
@@ -70,6 +73,10 @@ enum Route: Sendable, Equatable {
 
     /// Whether the route runs Argon2id (~0.5 s): it must run off the polling threads.
     var runsKDF: Bool { self == .unlock || self == .passphrase }
+
+    /// Whether the route copies the whole database (seconds on a large keychain): it runs on the
+    /// worker pool, never on a polling thread.
+    var copiesDatabase: Bool { self == .backup }
 
     /// Whether `method` on this route is an item search (SecItemCopyMatching) or add
     /// (SecItemAdd), which a store on a server may answer later.
@@ -126,6 +133,7 @@ enum Route: Sendable, Equatable {
             if second.equals("unlock") { return .unlock }
             if second.equals("passphrase") { return .passphrase }
             if second.equals("settings") { return .settings }
+            if second.equals("backup") { return .backup }
             return nil
         }
         if first.equals("tokens") {
