@@ -54,6 +54,19 @@ status_of() {
     curl -sS --max-time 60 -o "$tmp/body" -w '%{http_code}' -X "$method" -H "Authorization: Bearer $token" "$@" "$base$path"
 }
 
+# restored_has WHAT DIRECTORY TOKEN SERVICE ACKS [SERVE_ARGUMENTS...]: serves DIRECTORY, checks
+# that it unlocks with the passphrase and holds every item of ACKS with its bytes, and stops it.
+restored_has() {
+    local what=$1 directory=$2 token=$3 service=$4 acks=$5
+    shift 5
+    serve "$directory" "$@"
+    check "the keychain restored from $what unlocks" \
+        test "$(curl -s -o /dev/null -w '%{http_code}' -X POST "$base/v1/keychain/unlock" -d '{"passphrase":"backup test passphrase"}')" = 200
+    check "every item acknowledged before $what is there with its bytes" load verify "$port" "$token" "$service" "$acks"
+    stop_process "$server_pid"
+    server_pid=
+}
+
 # integrity FILE: SQLite's integrity_check of FILE says ok.
 integrity() { [[ $(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("pragma integrity_check").fetchone()[0])' "$1") == ok ]]; }
 
@@ -141,18 +154,10 @@ for copy in api cli; do
     fresh "restored-$copy"
     check "keychaind restore puts the $copy backup in place" "$bin" restore --from "$tmp/$copy.db" --data-dir "$tmp/restored-$copy"
     check "the restored $copy database is 0600" test "$(stat -c %a "$tmp/restored-$copy/keychain.db")" = 600
-    serve "$tmp/restored-$copy"
-    check "the keychain restored from the $copy backup unlocks" \
-        test "$(curl -s -o /dev/null -w '%{http_code}' -X POST "$base/v1/keychain/unlock" -d '{"passphrase":"backup test passphrase"}')" = 200
-    check "every item acknowledged before the $copy backup is there with its bytes" load verify "$port" "$admin" load "$tmp/acks-$copy"
-    stop_process "$server_pid"
-    server_pid=
+    restored_has "the $copy backup" "$tmp/restored-$copy" "$admin" load "$tmp/acks-$copy"
 done
 check "restore --force replaces a keychain" "$bin" restore --from "$tmp/cli.db" --data-dir "$tmp/data" --force
-serve "$tmp/data"
-check "and the replaced keychain serves the backup's items" load verify "$port" "$admin" load "$tmp/acks-cli"
-stop_process "$server_pid"
-server_pid=
+restored_has "the CLI backup with --force" "$tmp/data" "$admin" load "$tmp/acks-cli"
 
 # --- PostgreSQL: pg_dump, pg_restore into a new database, keychaind on it ------------------------
 if [[ -d /usr/lib/postgresql || -n ${KEYCHAIND_PG_BIN:-} ]]; then
@@ -178,12 +183,8 @@ if [[ -d /usr/lib/postgresql || -n ${KEYCHAIND_PG_BIN:-} ]]; then
     "$pg_bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE restored"
     check "pg_restore into a new database" "$pg_bin/pg_restore" -h 127.0.0.1 -p "$pg_port" -U postgres --no-owner -d restored "$tmp/keychain.dump"
     mkdir -m 0700 "$tmp/pg-restored" && cp -p "$tmp/pg/instance.key" "$tmp/pg-restored/"
-    serve "$tmp/pg-restored" --database "postgresql://postgres@127.0.0.1:$pg_port/restored"
-    check "keychaind on the restored database unlocks" \
-        test "$(curl -s -o /dev/null -w '%{http_code}' -X POST "$base/v1/keychain/unlock" -d '{"passphrase":"backup test passphrase"}')" = 200
-    check "every item added before pg_dump is there with its bytes" load verify "$port" "$pg_admin" pg "$tmp/pg-acks"
-    stop_process "$server_pid"
-    server_pid=
+    restored_has "pg_dump" "$tmp/pg-restored" "$pg_admin" pg "$tmp/pg-acks" \
+        --database "postgresql://postgres@127.0.0.1:$pg_port/restored"
 else
     echo "backup: skipped the PostgreSQL checks: PostgreSQL is not installed (make deps-test)"
 fi
