@@ -5,6 +5,7 @@ import KeychainAudit
 import KeychainCrypto
 import KeychainSQLite
 import Logging
+import MicroHTTP
 import TestSupport
 import Testing
 
@@ -102,6 +103,17 @@ import Testing
         #expect(try SQLiteStore.inspect(path: path).schemaVersion >= 1)
         #expect(try client.request("GET", "/v1/keychain", headers: f.auth).status == 200, "keep-alive")
         #expect(Self.temporaryFiles(in: f.directory.path).isEmpty)
+    }
+
+    /// The copy may take seconds: it runs on the worker pool, never on a polling thread.
+    @Test func aBackupRunsOnTheWorkerPool() throws {
+        let f = try APIFixture()
+        let head = HTTPRequestHead(method: "POST", path: "/v1/keychain/backup", headers: HTTPHeaders([(name: "Authorization", value: "Bearer \(f.adminToken)")]))
+        guard case .proceed(let execution, _, _) = f.responder.preflight(head) else {
+            Issue.record("preflight refused the backup")
+            return
+        }
+        #expect(execution == .workerPool)
     }
 
     /// The audit line names the operation `backup` and who took it; refused attempts get theirs.
