@@ -67,8 +67,9 @@ public final class KeychainResponder: HTTPResponder {
     }
 
     /// Routes, checks the method, and authenticates, once per request. Argon2id goes to the
-    /// serial worker; durable writes and backups to the pool, where concurrent ones commit together and a
-    /// polling thread never waits for fsync; reads stay on the polling thread.
+    /// serial worker; durable writes to the pool, where concurrent ones commit together and a
+    /// polling thread never waits for fsync, and backups (seconds of copying) there too; reads
+    /// stay on the polling thread.
     ///
     /// Routes on the path as sent (`rawPath`), as a proxy in front does: `/v1/keychain%2flock` is
     /// not the lock route (the transport refuses `%2F` and `%00` in a path before this runs), and
