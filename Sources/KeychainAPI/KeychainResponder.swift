@@ -77,7 +77,8 @@ public final class KeychainResponder: HTTPResponder {
 
     /// Routes, checks the method, and authenticates, once per request. Argon2id goes to the
     /// serial worker; durable writes to the pool, where concurrent ones commit together and a
-    /// polling thread never waits for fsync; reads stay on the polling thread.
+    /// polling thread never waits for fsync, and backups (seconds of copying) there too; reads
+    /// stay on the polling thread.
     ///
     /// Routes on the path as sent (`rawPath`), as a proxy in front does: `/v1/keychain%2flock` is
     /// not the lock route (the transport refuses `%2F` and `%00` in a path before this runs), and
@@ -97,7 +98,7 @@ public final class KeychainResponder: HTTPResponder {
             } else if keychain.answersLater, route.answersLater(method: head.method) {
                 .deferred
             } else {
-                route.writes(method: head.method) ? .workerPool : .pollingThread
+                route.writes(method: head.method) || route.copiesDatabase ? .workerPool : .pollingThread
             }
         // A passphrase's body is small: a larger one is refused before it is read, let alone parsed.
         // An import's is a bundle (`largeBodyLimit(for:)`).
@@ -217,6 +218,7 @@ public final class KeychainResponder: HTTPResponder {
         case (.settings, _): try putSettings(request, token!)
         case (.exportBundle, _): try exportBundle(request, token!)
         case (.importBundle, _): try importBundle(request, token!)
+        case (.backup, _): try backup(request, token!)
         case (.tokens, "POST"): try createToken(request, token!)
         case (.tokens, _): try listTokens(token!)
         case (.tokenSelf, _): Self.json(200, token!.json)

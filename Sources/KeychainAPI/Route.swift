@@ -10,6 +10,7 @@ enum Route: Sendable, Equatable {
     case settings
     case exportBundle
     case importBundle
+    case backup
     case tokens
     case tokenSelf
     case token(id: String)
@@ -27,6 +28,7 @@ enum Route: Sendable, Equatable {
         case .settings: "/v1/keychain/settings"
         case .exportBundle: "/v1/keychain/export"
         case .importBundle: "/v1/keychain/import"
+        case .backup: "/v1/keychain/backup"
         case .tokens: "/v1/tokens"
         case .tokenSelf: "/v1/tokens/self"
         case .token: "/v1/tokens/{id}"
@@ -37,7 +39,7 @@ enum Route: Sendable, Equatable {
     var methods: [String] {
         switch self {
         case .items: ["GET", "POST", "PATCH", "DELETE"]
-        case .itemsSearch, .lock, .unlock, .passphrase, .exportBundle, .importBundle: ["POST"]
+        case .itemsSearch, .lock, .unlock, .passphrase, .exportBundle, .importBundle, .backup: ["POST"]
         case .item: ["GET", "PATCH", "DELETE"]
         case .keychain, .tokenSelf: ["GET"]
         case .settings: ["GET", "PUT"]
@@ -62,6 +64,7 @@ enum Route: Sendable, Equatable {
         case (.settings, _): "changeSettings"
         case (.exportBundle, _): "export"
         case (.importBundle, _): "import"
+        case (.backup, _): "backup"
         case (.tokens, "POST"): "createToken"
         case (.tokens, _): "listTokens"
         case (.tokenSelf, _): "readOwnToken"
@@ -77,6 +80,10 @@ enum Route: Sendable, Equatable {
     /// Whether the route runs Argon2id (~0.5 s): it must run off the polling threads. A
     /// migration bundle's key is derived with Argon2id too, and its items sealed one by one.
     var runsKDF: Bool { self == .unlock || self == .passphrase || self == .exportBundle || self == .importBundle }
+
+    /// Whether the route copies the whole database (seconds on a large keychain): it runs on the
+    /// worker pool, never on a polling thread.
+    var copiesDatabase: Bool { self == .backup }
 
     /// Whether `method` on this route is an item search (SecItemCopyMatching) or add
     /// (SecItemAdd), which a store on a server may answer later.
@@ -135,6 +142,7 @@ enum Route: Sendable, Equatable {
             if second.equals("settings") { return .settings }
             if second.equals("export") { return .exportBundle }
             if second.equals("import") { return .importBundle }
+            if second.equals("backup") { return .backup }
             return nil
         }
         if first.equals("tokens") {

@@ -210,6 +210,9 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// A body sent from an open file instead of `body` (which is then ignored): large answers
+    /// that should not sit in memory.
+    public var bodyFile: HTTPFileBody?
     /// Close the connection after this response (malformed framing, refused uploads).
     public var closeConnection: Bool
     /// What the request touched, as the application's ids (persistent refs), for its audit log;
