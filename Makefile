@@ -80,6 +80,7 @@ test: deps-test build
 	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/daemon/run.sh
 	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/daemon/atomic.sh
 	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/daemon/metrics.sh
+	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/backup/run.sh
 	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/replicas/run.sh
 	bash Tests/container/run.sh
 	bash Tests/attack/run.sh

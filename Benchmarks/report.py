@@ -339,6 +339,26 @@ def build(runs, facts):
     table.add("U", "unlock: POST /v1/keychain/unlock (Argon2id MODERATE)",
               "—" if not unlocks else f"{median(unlocks):.0f} ms", "", "", "", f"median of {len(unlocks)}", "info")
 
+    exports, imports, backups = fact_list(facts, "export_ms"), fact_list(facts, "import_ms"), fact_list(facts, "backup_ms")
+    if exports and imports and backups:
+        moved = int(facts.get("migration_items", "0"))
+        bundle_mb = int(facts.get("bundle_bytes", "0")) / 1e6
+        database_mb = int(facts.get("database_bytes", "0")) / 1e6
+
+        def rate(milliseconds, megabytes):
+            seconds = median(milliseconds) / 1000
+            return f"{moved / seconds:,.0f} items/s, {megabytes / seconds:.1f} MB/s ({seconds:.2f} s)"
+
+        backup_s = median(backups) / 1000
+        table.add("X", f"migration bundle: `keychaind export` of {moved:,} items, offline, one core "
+                  f"({bundle_mb:.1f} MB; with two Argon2id MODERATE derivations)", rate(exports, bundle_mb), "", "", "",
+                  f"{median(exports) / 1000 / backup_s:.1f} × K's time (median of {len(exports)})", "info")
+        table.add("I", f"migration bundle: `keychaind import --conflict fail` of the same into a new keychain "
+                  "(one transaction; two Argon2id MODERATE)", rate(imports, bundle_mb), "", "", "",
+                  f"{median(imports) / 1000 / backup_s:.1f} × K's time (median of {len(imports)})", "info")
+        table.add("K", f"`sqlite3 .backup` of the same stopped database ({database_mb:.1f} MB)",
+                  rate(backups, database_mb), "", "", "", f"median of {len(backups)}", "info")
+
     disturbed = {s.label: s.disturbed_rounds() for s in (h, b, d, b_default, b_audit, b_big) if s.measured}
     disturbed_text = "; ".join(f"{label} in rounds {', '.join(map(str, n))}" for label, n in disturbed.items() if n)
     notes = [

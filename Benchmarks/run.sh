@@ -13,6 +13,7 @@
 #   BENCH_POSTGRES=1         the PostgreSQL rows (issue 11); 0 skips them
 #   BENCH_PG_ITEMS=10000     items preloaded for them
 #   BENCH_ONLY=postgres      only the PostgreSQL rows (their table has no SQLite or etcd row)
+#   BENCH_MIGRATION_ROUNDS=3 rounds of the migration rows (export, import, sqlite3 .backup)
 #   BENCH_ITEMS=100000, BENCH_ITEMS_BIG=1000000  item counts (smaller ones only to try the harness:
 #                            BENCH_ITEMS=2000 BENCH_ITEMS_BIG=5000 BENCH_DURATION=1 BENCH_PAIRS=2)
 #
@@ -169,16 +170,16 @@ no_auto_lock() {
 
 preflight() {
     local missing=() tool
-    for tool in wrk etcd etcdctl cc pkg-config taskset curl nginx openssl "$PY"; do
+    for tool in wrk etcd etcdctl cc pkg-config taskset curl nginx openssl sqlite3 "$PY"; do
         command -v "$tool" >/dev/null || missing+=("$tool")
     done
     if ((${#missing[@]})); then
         if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
             log "installing wrk, etcd-server, etcd-client, nginx-light and postgresql (missing: ${missing[*]})"
-            timeout 600 apt-get install -y wrk etcd-server etcd-client nginx-light postgresql openssl >"$LOGS/apt.log" 2>&1 \
+            timeout 600 apt-get install -y wrk etcd-server etcd-client nginx-light postgresql openssl sqlite3 >"$LOGS/apt.log" 2>&1 \
                 || die "apt-get install failed (see $LOGS/apt.log)"
         else
-            die "missing: ${missing[*]} (Debian: apt-get install wrk etcd-server etcd-client)"
+            die "missing: ${missing[*]} (Debian: apt-get install wrk etcd-server etcd-client sqlite3)"
         fi
     fi
     pkg-config --exists libmicrohttpd || die "libmicrohttpd's development files are missing (libmicrohttpd-dev)"
@@ -518,6 +519,47 @@ phase_start_and_unlock() {
     fact unlock_ms "${unlocks[*]}"
 }
 
+# X, I and K (issue 15 part 4): a migration bundle of the stopped keychain's $ITEMS items, made
+# and imported offline with the CLI on the server core, beside `sqlite3 .backup` of the same
+# database; rounds alternated. Export and import each include two Argon2id MODERATE derivations
+# (the keychain's unlock and the bundle key); the import goes into a new keychain each round.
+elapsed_ms() { echo $((($(date +%s%N) - $1) / 1000000)); }
+phase_migration() {
+    local rounds=${BENCH_MIGRATION_ROUNDS:-3} round began exports=() imports=() backups=()
+    head -c 24 /dev/urandom | base64 >"$WORK/bundle-passphrase"
+    chmod 600 "$WORK/bundle-passphrase"
+    for ((round = 1; round <= rounds; round++)); do
+        rm -f "$WORK/backup.db" "$WORK/bundle"
+        began=$(date +%s%N)
+        taskset -c "$SERVER_CORE" sqlite3 "$WORK/keychain/keychain.db" ".backup '$WORK/backup.db'" \
+            >>"$LOGS/migration.log" 2>&1 || die "sqlite3 .backup failed (see $LOGS/migration.log)"
+        backups+=("$(elapsed_ms "$began")")
+        began=$(date +%s%N)
+        taskset -c "$SERVER_CORE" "$KEYCHAIND" export --data-dir "$WORK/keychain" --to "$WORK/bundle" \
+            --passphrase-file "$WORK/passphrase" --bundle-passphrase-file "$WORK/bundle-passphrase" \
+            >>"$LOGS/migration.log" 2>&1 || die "keychaind export failed (see $LOGS/migration.log)"
+        exports+=("$(elapsed_ms "$began")")
+        rm -rf "$WORK/imported"
+        "$KEYCHAIND" init --data-dir "$WORK/imported" --passphrase-file "$WORK/passphrase" \
+            --admin-token-file "$WORK/imported-token" >>"$LOGS/migration.log" 2>&1 || die "keychaind init failed"
+        rm -f "$WORK/imported-token"
+        began=$(date +%s%N)
+        taskset -c "$SERVER_CORE" "$KEYCHAIND" import --data-dir "$WORK/imported" --from "$WORK/bundle" --conflict fail \
+            --passphrase-file "$WORK/passphrase" --bundle-passphrase-file "$WORK/bundle-passphrase" \
+            >>"$LOGS/migration.log" 2>&1 || die "keychaind import failed (see $LOGS/migration.log)"
+        imports+=("$(elapsed_ms "$began")")
+        grep -q "^imported $ITEMS, " "$LOGS/migration.log" || die "the import did not bring $ITEMS items"
+        log "  round $round: .backup ${backups[-1]} ms, export ${exports[-1]} ms, import ${imports[-1]} ms"
+    done
+    fact migration_items "$ITEMS"
+    fact bundle_bytes "$(stat -c %s "$WORK/bundle")"
+    fact database_bytes "$(stat -c %s "$WORK/backup.db")"
+    fact export_ms "${exports[*]}"
+    fact import_ms "${imports[*]}"
+    fact backup_ms "${backups[*]}"
+    rm -rf "$WORK/imported" "$WORK/bundle" "$WORK/backup.db"
+}
+
 main() {
     local began=$SECONDS
     mkdir -p "$OUT"
@@ -603,6 +645,9 @@ main() {
 
     log "start-up (locked) and unlock at $ITEMS items"
     phase_start_and_unlock
+
+    log "migration bundle of $ITEMS items beside sqlite3 .backup"
+    phase_migration
 
     if [[ ${BENCH_POSTGRES:-1} == 1 ]]; then phase_postgres; else fact postgres skipped; fi
 

@@ -24,7 +24,9 @@ public enum APIError {
     }
 
     /// The keys the core names that a request carries in headers, and those headers.
-    static let headerKeys = [("token", "Authorization"), ("expectedVersion", "If-Match")]
+    static let headerKeys = [
+        ("token", "Authorization"), ("expectedVersion", "If-Match"), ("bundlePassphrase", KeychainResponder.bundlePassphraseHeader),
+    ]
 
     /// The response for `error`, with `Retry-After` when throttled.
     public static func response(_ error: KeychainError, httpStatus: Int? = nil, headers: [(name: String, value: String)] = []) -> HTTPResponse {

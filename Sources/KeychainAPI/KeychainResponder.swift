@@ -26,6 +26,10 @@ public struct APIConfiguration: Sendable {
     /// Where every request is counted and `GET /metrics` reads from; `nil`: a registry of the
     /// responder's own. keychaind makes it before the store, which reports its commits to it.
     public var metrics: KeychainMetrics?
+    /// The largest migration bundle: an import's body (larger is 413 before any of it is read,
+    /// whatever the transport's `maxBodyBytes`), and an export's answer (larger is
+    /// errSecDataTooLarge). Both are held in memory whole.
+    public var maxBundleBytes = 256 << 20
 
     public init() {}
 }
@@ -40,8 +44,11 @@ public final class KeychainResponder: HTTPResponder {
     let unlockThrottle: AddressThrottle
     private let anonymousLines: LogBudget
     private let accessLogWriter: LogWriter?
+    /// What follows the timestamp in an access line, up to its message, rendered once.
+    private let accessLinePrefix: [UInt8]
     let auditLog: AuditLog?
     let metrics: KeychainMetrics
+    let maxBundleBytes: Int
     let requestIDs = RequestIDs()
     /// The server log's line about an audit log that cannot be written: at most one a second.
     let auditFailures = LogBudget(perSecond: 1)
@@ -54,8 +61,10 @@ public final class KeychainResponder: HTTPResponder {
         unlockThrottle = AddressThrottle(capacity: configuration.unlockAddressCapacity)
         anonymousLines = LogBudget(perSecond: configuration.anonymousLogLinesPerSecond)
         accessLogWriter = configuration.accessLogWriter
+        accessLinePrefix = LogWriter.linePrefix(level: .info, label: logger.label, source: "KeychainAPI")
         auditLog = configuration.auditLog
         metrics = configuration.metrics ?? KeychainMetrics()
+        maxBundleBytes = configuration.maxBundleBytes
     }
 
     // MARK: HTTPResponder
@@ -73,7 +82,8 @@ public final class KeychainResponder: HTTPResponder {
 
     /// Routes, checks the method, and authenticates, once per request. Argon2id goes to the
     /// serial worker; durable writes to the pool, where concurrent ones commit together and a
-    /// polling thread never waits for fsync; reads stay on the polling thread.
+    /// polling thread never waits for fsync, and backups (seconds of copying) there too; reads
+    /// stay on the polling thread.
     ///
     /// Routes on the path as sent (`rawPath`), as a proxy in front does: `/v1/keychain%2flock` is
     /// not the lock route (the transport refuses `%2F` and `%00` in a path before this runs), and
@@ -93,10 +103,11 @@ public final class KeychainResponder: HTTPResponder {
             } else if keychain.answersLater, route.answersLater(method: head.method) {
                 .deferred
             } else {
-                route.writes(method: head.method) || route.scansStore ? .workerPool : .pollingThread
+                route.writes(method: head.method) || route.copiesDatabase || route.scansStore ? .workerPool : .pollingThread
             }
         // A passphrase's body is small: a larger one is refused before it is read, let alone parsed.
-        let bodyLimit = route.runsKDF ? Self.passphraseBodyLimit : nil
+        // An import's is a bundle (`largeBodyLimit(for:)`).
+        let bodyLimit = route.runsKDF && route != .importBundle ? Self.passphraseBodyLimit : nil
         if route.isPublic || (route == .keychain && keychain.state == .uninitialized) {
             if route == .unlock, let wait = unlockThrottle.admit(client(head), now: clock.now()) {
                 metrics.countAddressThrottled()
@@ -160,6 +171,11 @@ public final class KeychainResponder: HTTPResponder {
         return unsafeDowncast(object, to: Plan.self)
     }
 
+    /// An import's body is a migration bundle: up to `maxBundleBytes`.
+    public func largeBodyLimit(for head: HTTPRequestHead) -> Int? {
+        head.method == "POST" && Route(path: head.rawPath) == .importBundle ? maxBundleBytes : nil
+    }
+
     public func transportError(_ error: HTTPTransportError, head: HTTPRequestHead?) -> HTTPResponse {
         let response = Self.transportResponse(error)
         if let head {
@@ -210,6 +226,9 @@ public final class KeychainResponder: HTTPResponder {
         case (.passphrase, _): try changePassphrase(request, token!)
         case (.settings, "GET"): try settings(token!)
         case (.settings, _): try putSettings(request, token!)
+        case (.exportBundle, _): try exportBundle(request, token!)
+        case (.importBundle, _): try importBundle(request, token!)
+        case (.backup, _): try backup(request, token!)
         case (.tokens, "POST"): try createToken(request, token!)
         case (.tokens, _): try listTokens(token!)
         case (.tokenSelf, _): Self.json(200, token!.json)
@@ -263,7 +282,8 @@ public final class KeychainResponder: HTTPResponder {
     private func finish(
         _ head: HTTPRequestHead, body: [UInt8]? = nil, route: Route?, token: AccessToken?, _ response: HTTPResponse
     ) -> HTTPResponse {
-        let response = audited(head, body: body, route: route, token: token, response)
+        let address = client(head)
+        let response = audited(head, body: body, route: route, token: token, client: address, response)
         let nanoseconds = HTTPRequestHead.monotonicNanoseconds() &- head.receivedAt
         metrics.requests.record(route: route, method: head.method, status: response.status, nanoseconds: nanoseconds)
         let template = route?.template ?? "-"
@@ -272,12 +292,11 @@ public final class KeychainResponder: HTTPResponder {
             return response
         }
         let micros = nanoseconds / 1000
-        let address = client(head)
         let write = { (line: inout [UInt8]) in
             Self.accessLine(into: &line, head.method, template, response.status, micros, token?.id, address)
         }
         if let accessLogWriter {
-            accessLogWriter.append(level: .info, label: logger.label, source: "KeychainAPI", message: write)
+            accessLogWriter.append(level: .info, prefix: accessLinePrefix, message: write)
         } else {
             var line: [UInt8] = []
             write(&line)

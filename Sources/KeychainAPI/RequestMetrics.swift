@@ -8,7 +8,7 @@ import Synchronization
 /// nothing.
 ///
 /// A combination's series are made the first time a request needs them (so a scrape shows
-/// the combinations that happened, not 490 series of zeros) and kept in its slot; from then
+/// the combinations that happened, not 595 series of zeros) and kept in its slot; from then
 /// on a request pays one atomic load for the slot, one relaxed atomic add for the counter,
 /// and the histogram's record: swift-prometheus takes the histogram's lock (a pthread mutex,
 /// held for a loop over the buckets) — two polling threads wait on it only when they finish
@@ -121,18 +121,21 @@ extension Route {
         case .token: 10
         case .health: 11
         case .metrics: 12
+        case .exportBundle: 13
+        case .importBundle: 14
+        case .backup: 15
         }
     }
 
     /// The row of a path no route has.
-    static let unmatchedMetricsIndex = 13
-    static let metricsSlots = 14
+    static let unmatchedMetricsIndex = 16
+    static let metricsSlots = 17
 
     /// Each row's `route` label: the template, and `unmatched` for paths no route has.
     static let metricsTemplates: [String] = {
         let routes: [Route] = [
             .items, .itemsSearch, .item(ref: ""), .keychain, .lock, .unlock, .passphrase, .settings, .tokens, .tokenSelf,
-            .token(id: ""), .health, .metrics,
+            .token(id: ""), .health, .metrics, .exportBundle, .importBundle, .backup,
         ]
         precondition(routes.enumerated().allSatisfy { $0.offset == $0.element.metricsIndex })
         return routes.map(\.template) + ["unmatched"]

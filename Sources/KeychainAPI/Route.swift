@@ -8,6 +8,9 @@ enum Route: Sendable, Equatable {
     case unlock
     case passphrase
     case settings
+    case exportBundle
+    case importBundle
+    case backup
     case tokens
     case tokenSelf
     case token(id: String)
@@ -25,6 +28,9 @@ enum Route: Sendable, Equatable {
         case .unlock: "/v1/keychain/unlock"
         case .passphrase: "/v1/keychain/passphrase"
         case .settings: "/v1/keychain/settings"
+        case .exportBundle: "/v1/keychain/export"
+        case .importBundle: "/v1/keychain/import"
+        case .backup: "/v1/keychain/backup"
         case .tokens: "/v1/tokens"
         case .tokenSelf: "/v1/tokens/self"
         case .token: "/v1/tokens/{id}"
@@ -36,7 +42,7 @@ enum Route: Sendable, Equatable {
     var methods: [String] {
         switch self {
         case .items: ["GET", "POST", "PATCH", "DELETE"]
-        case .itemsSearch, .lock, .unlock, .passphrase: ["POST"]
+        case .itemsSearch, .lock, .unlock, .passphrase, .exportBundle, .importBundle, .backup: ["POST"]
         case .item: ["GET", "PATCH", "DELETE"]
         case .keychain, .tokenSelf, .metrics: ["GET"]
         case .settings: ["GET", "PUT"]
@@ -59,6 +65,9 @@ enum Route: Sendable, Equatable {
         case (.passphrase, _): "changePassphrase"
         case (.settings, "GET"): "readSettings"
         case (.settings, _): "changeSettings"
+        case (.exportBundle, _): "export"
+        case (.importBundle, _): "import"
+        case (.backup, _): "backup"
         case (.tokens, "POST"): "createToken"
         case (.tokens, _): "listTokens"
         case (.tokenSelf, _): "readOwnToken"
@@ -76,8 +85,13 @@ enum Route: Sendable, Equatable {
     /// class): it runs on the worker pool, off the polling threads.
     var scansStore: Bool { self == .metrics }
 
-    /// Whether the route runs Argon2id (~0.5 s): it must run off the polling threads.
-    var runsKDF: Bool { self == .unlock || self == .passphrase }
+    /// Whether the route runs Argon2id (~0.5 s): it must run off the polling threads. A
+    /// migration bundle's key is derived with Argon2id too, and its items sealed one by one.
+    var runsKDF: Bool { self == .unlock || self == .passphrase || self == .exportBundle || self == .importBundle }
+
+    /// Whether the route copies the whole database (seconds on a large keychain): it runs on the
+    /// worker pool, never on a polling thread.
+    var copiesDatabase: Bool { self == .backup }
 
     /// Whether `method` on this route is an item search (SecItemCopyMatching) or add
     /// (SecItemAdd), which a store on a server may answer later.
@@ -92,7 +106,7 @@ enum Route: Sendable, Equatable {
     func writes(method: String) -> Bool {
         switch (self, method) {
         case (.items, "POST"), (.items, "PATCH"), (.items, "DELETE"), (.item, "PATCH"), (.item, "DELETE"),
-            (.tokens, "POST"), (.token, _), (.settings, "PUT"):
+            (.tokens, "POST"), (.token, _), (.settings, "PUT"), (.importBundle, _):
             true
         default:
             false
@@ -134,6 +148,9 @@ enum Route: Sendable, Equatable {
             if second.equals("unlock") { return .unlock }
             if second.equals("passphrase") { return .passphrase }
             if second.equals("settings") { return .settings }
+            if second.equals("export") { return .exportBundle }
+            if second.equals("import") { return .importBundle }
+            if second.equals("backup") { return .backup }
             return nil
         }
         if first.equals("tokens") {

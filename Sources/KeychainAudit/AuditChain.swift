@@ -19,15 +19,21 @@ public struct AuditChain: Sendable {
 
     /// The sealed line for `record`, without its newline.
     public mutating func line(for record: AuditRecord) -> [UInt8] {
-        var covered: [UInt8] = []
-        covered.reserveCapacity(512)
-        record.write(into: &covered, keys: keys, prev: last)  // without its `}`: the mac goes inside
-        let mac = keys.mac(covered[...])
-        covered.append(contentsOf: #","mac":""#.utf8)
-        covered.append(contentsOf: mac.utf8)
-        covered.append(contentsOf: #""}"#.utf8)
-        last = mac
-        return covered
+        var line: [UInt8] = []
+        append(record, to: &line)
+        return line
+    }
+
+    /// Appends the sealed line for `record` to `out`, without its newline.
+    public mutating func append(_ record: AuditRecord, to out: inout [UInt8]) {
+        let start = out.count
+        record.write(into: &out, keys: keys, prev: last)  // without its `}`: the mac goes inside
+        let covered = start..<out.count
+        out.append(#","mac":""#)
+        let mac = out.count
+        keys.appendMAC(covering: covered, to: &out)
+        last = String(decoding: out[mac...], as: UTF8.self)
+        out.append(#""}"#)
     }
 }
 

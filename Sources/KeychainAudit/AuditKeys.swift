@@ -19,15 +19,40 @@ public struct AuditKeys: Sendable {
     /// `hmac:` and the base64url keyed hash of `value`'s UTF-8 bytes: how a query's value is
     /// written in the log (`keychaind audit hash VALUE` prints the same).
     public func hash(_ value: String) -> String {
-        "hmac:" + Self.base64url(values.digest(Array(value.utf8)))
+        var out: [UInt8] = []
+        appendHash(value, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// The chain's value for a line's covered bytes (`AuditLine`): its `mac`, and the next line's `prev`.
+    /// Appends `hash(value)`'s bytes, without an intermediate array or string (once per query
+    /// value of every request).
+    func appendHash(_ value: String, to out: inout [UInt8]) {
+        out.append(contentsOf: "hmac:".utf8)
+        Self.appendBase64url(values.inlineDigest { $0.append(value) }, to: &out)
+    }
+
+    /// Appends the chain's value for the covered bytes `out[covered]`: the line's `mac`, and the
+    /// next line's `prev`.
+    func appendMAC(covering covered: Range<Int>, to out: inout [UInt8]) {
+        let digest = out.withUnsafeBytes { macDigest(UnsafeRawBufferPointer(rebasing: $0[covered])) }
+        Self.appendBase64url(digest, to: &out)
+    }
+
+    /// What `appendMAC` appends for `covered`, as a string (the verifier's side).
     func mac(_ covered: ArraySlice<UInt8>) -> String {
-        Self.base64url(chain.digest { input in covered.withUnsafeBytes { input.append($0) } })
+        var out: [UInt8] = []
+        Self.appendBase64url(covered.withUnsafeBytes { macDigest($0) }, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
-    static func base64url(_ bytes: [UInt8]) -> String {
-        Base64.encodeToString(bytes: bytes, options: [.base64UrlAlphabet, .omitPaddingCharacter])
+    private func macDigest(_ covered: UnsafeRawBufferPointer) -> InlineArray<16, UInt8> {
+        chain.inlineDigest { $0.append(covered) }
+    }
+
+    private static func appendBase64url(_ digest: InlineArray<16, UInt8>, to out: inout [UInt8]) {
+        let options: Base64.EncodingOptions = [.base64UrlAlphabet, .omitPaddingCharacter]
+        out.append(addingCapacity: Base64.encodedLength(bytesCount: 16, options: options)) { output in
+            Base64.encode(bytes: digest.span, into: &output, options: options)
+        }
     }
 }

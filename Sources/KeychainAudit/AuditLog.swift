@@ -41,8 +41,7 @@ public final class AuditLog: Sendable {
     @discardableResult
     public func record(_ record: AuditRecord, mustBeWritten: Bool = false) -> Bool {
         chain.withLock { chain in
-            let line = chain.line(for: record)
-            writer.append { _, buffer in buffer.append(contentsOf: line) }
+            writer.append { _, buffer in chain.append(record, to: &buffer) }
         }
         guard mustBeWritten else { return true }
         writer.flush()

@@ -1,4 +1,5 @@
 import KeychainJSON
+import KeychainLog
 
 /// What one request did, as the audit log records it: who, from where, what, on which items,
 /// and with what outcome. Never a secret, a token or a passphrase: the query's values are
@@ -49,63 +50,52 @@ public struct AuditRecord: Sendable {
 
     /// Writes the record as a JSON object, values hashed, in a fixed order of keys, without its
     /// closing brace (the chain puts the mac there), built as bytes rather than as a `JSON`
-    /// value first: this runs for every request.
+    /// value first: this runs for every request. What a client chose (a token's name, a query's
+    /// names, the address a proxy forwarded, the reason) is escaped; what the server made (the
+    /// route, the operation, request ids, refs, hashes) is copied as it is.
     func write(into out: inout [UInt8], keys: AuditKeys, prev: String?) {
-        func key(_ name: StaticString, first: Bool = false) {
-            if !first { out.append(UInt8(ascii: ",")) }
-            out.append(UInt8(ascii: "\""))
-            name.withUTF8Buffer { out.append(contentsOf: $0) }
-            out.append(contentsOf: "\":".utf8)
-        }
-        func string(_ text: String) { JSON.appendString(text, to: &out) }
-        func int(_ value: Int64) { out.append(contentsOf: String(value).utf8) }
-        out.append(UInt8(ascii: "{"))
-        key("time", first: true)
-        int(time)
-        key("request")
-        string(requestID)
-        key("token")
+        out.append(#"{"time":"#)
+        out.appendDecimal(time)
+        out.append(#","request":"#)
+        out.appendQuoted(requestID)
         if let tokenID {
-            out.append(contentsOf: #"{"id":"#.utf8)
-            string(tokenID)
-            out.append(contentsOf: #","name":"#.utf8)
-            if let tokenName { string(tokenName) } else { out.append(contentsOf: "null".utf8) }
-            out.append(UInt8(ascii: "}"))
+            out.append(#","token":{"id":"#)
+            JSON.appendString(tokenID, to: &out)
+            out.append(#","name":"#)
+            if let tokenName { JSON.appendString(tokenName, to: &out) } else { out.append("null") }
+            out.append("}")
         } else {
-            out.append(contentsOf: "null".utf8)
+            out.append(#","token":null"#)
         }
-        key("client")
-        string(client)
-        key("route")
-        string(route)
-        key("operation")
-        string(operation)
-        key("query")
-        out.append(UInt8(ascii: "{"))
+        out.append(#","client":"#)
+        JSON.appendString(client, to: &out)
+        out.append(#","route":"#)
+        out.appendQuoted(route)
+        out.append(#","operation":"#)
+        out.appendQuoted(operation)
+        out.append(#","query":{"#)
         for n in query.indices {
-            if n > 0 { out.append(UInt8(ascii: ",")) }
-            string(query[n].name)
-            out.append(UInt8(ascii: ":"))
-            string(keys.hash(query[n].value))
+            if n > 0 { out.append(",") }
+            JSON.appendString(query[n].name, to: &out)
+            out.append(#":""#)
+            keys.appendHash(query[n].value, to: &out)
+            out.append(#"""#)
         }
-        out.append(UInt8(ascii: "}"))
-        key("refs")
-        out.append(UInt8(ascii: "["))
+        out.append(#"},"refs":["#)
         for n in refs.indices {
-            if n > 0 { out.append(UInt8(ascii: ",")) }
-            string(refs[n])
+            if n > 0 { out.append(",") }
+            out.appendQuoted(refs[n])
         }
-        out.append(UInt8(ascii: "]"))
-        key("status")
-        int(status)
-        key("httpStatus")
-        int(Int64(httpStatus))
+        out.append(#"],"status":"#)
+        out.appendDecimal(status)
+        out.append(#","httpStatus":"#)
+        out.appendDecimal(httpStatus)
         if let reason {
-            key("reason")
-            string(reason)
+            out.append(#","reason":"#)
+            JSON.appendString(reason, to: &out)
         }
-        key("prev")
-        if let prev { string(prev) } else { out.append(contentsOf: "null".utf8) }
+        out.append(#","prev":"#)
+        if let prev { out.appendQuoted(prev) } else { out.append("null") }
     }
 
     /// `text` cut at `maxReasonBytes`, on a character boundary.
@@ -117,5 +107,20 @@ public struct AuditRecord: Sendable {
             kept.append(character)
         }
         return kept
+    }
+}
+
+extension [UInt8] {
+    /// Appends a literal's bytes.
+    mutating func append(_ literal: StaticString) {
+        literal.withUTF8Buffer { append(contentsOf: $0) }
+    }
+
+    /// Appends `text` in quotes, unescaped: only for what the server wrote itself (base64url,
+    /// hex, route templates), which holds no quote, backslash or control byte.
+    mutating func appendQuoted(_ text: String) {
+        append(UInt8(ascii: "\""))
+        append(contentsOf: text.utf8)
+        append(UInt8(ascii: "\""))
     }
 }

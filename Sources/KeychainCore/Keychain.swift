@@ -26,7 +26,7 @@ public final class Keychain: Sendable {
     let lastSecretUse = Atomic<Int64>(0)
     private let lockIntervalSeconds: Atomic<Int>
     /// Serialises Argon2id work: concurrent unlocks run one at a time.
-    private let kdfGate = Mutex<Void>(())
+    let kdfGate = Mutex<Void>(())
     /// Verified tokens by a fast keyed hash of their secret.
     let tokenCache: TokenCache
     /// Monotonic ms of the last storage failure logged (see `map`).

@@ -1,4 +1,5 @@
 import ExtrasBase64
+import KeychainCrypto
 import KeychainJSON
 
 /// The stored form of what the barrier seals besides secrets — an item's attributes, a token's
@@ -26,6 +27,9 @@ enum SealedEncoding {
         mutating func append(_ value: UInt32) { withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) } }
 
         mutating func append(byte: UInt8) { bytes.append(byte) }
+
+        /// Zeroes what was written (it may hold secrets: a migration bundle's batch).
+        mutating func wipe() { Sodium.wipe(&bytes) }
 
         mutating func append(_ value: AttributeValue) {
             switch value {

@@ -30,6 +30,12 @@ public struct KeyedDigest: Sendable {
     /// The digest of the parts `build` appends, each length-prefixed exactly as `digest(parts:)`
     /// does, without building the parts as arrays first.
     public func digest(_ build: (Input) -> Void) -> [UInt8] {
+        inlineDigest(build).span.withUnsafeBufferPointer { Array($0) }
+    }
+
+    /// `digest(_:)`, held inline rather than in an array: for a caller that only encodes it
+    /// (the audit log, once per query value of every request).
+    public func inlineDigest(_ build: (Input) -> Void) -> InlineArray<16, UInt8> {
         // The state is an opaque, 64-byte-aligned C struct. Swift puts a temporary allocation on
         // the stack only up to 16-byte alignment (above, it calls memalign, slower than the
         // digest), so the buffer is 63 bytes longer and the state starts at its first 64-byte
@@ -40,8 +46,9 @@ public struct KeyedDigest: Sendable {
                 _ = crypto_generichash_init(state, k.baseAddress!.assumingMemoryBound(to: UInt8.self), k.count, Self.length)
             }
             build(Input(state: state))
-            var out = [UInt8](repeating: 0, count: Self.length)
-            _ = crypto_generichash_final(state, &out, Self.length)
+            var out = InlineArray<16, UInt8>(repeating: 0)
+            var span = out.mutableSpan
+            span.withUnsafeMutableBufferPointer { _ = crypto_generichash_final(state, $0.baseAddress!, Self.length) }
             return out
         }
     }

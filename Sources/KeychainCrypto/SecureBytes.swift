@@ -35,6 +35,12 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible {
         Sodium.wipe(&bytes)
     }
 
+    /// Copies `bytes` in (a passphrase where it lies in a request's header).
+    public convenience init(copying bytes: UnsafeRawBufferPointer) throws(CryptoError) {
+        try self.init(count: bytes.count)
+        if let base = bytes.baseAddress { pointer.copyMemory(from: base, byteCount: bytes.count) }
+    }
+
     /// Copies a string's UTF-8 bytes in (for passphrases read from a file or a prompt).
     public convenience init(utf8 string: String) throws(CryptoError) {
         var bytes = Array(string.utf8)

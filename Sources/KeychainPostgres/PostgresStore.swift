@@ -62,6 +62,12 @@ public final class PostgresStore: KeychainStore {
     /// Every replica shares the database.
     public var isShared: Bool { true }
 
+    /// PostgreSQL's own tools back it up consistently while replicas serve (`pg_dump -Fc`, one
+    /// REPEATABLE READ snapshot), and restore it into a new database (`pg_restore`).
+    public func backup(to path: String) throws(StorageError) {
+        throw .unsupported("a keychain on PostgreSQL is backed up with pg_dump -Fc and restored with pg_restore (README, Backups)")
+    }
+
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         searches.close()

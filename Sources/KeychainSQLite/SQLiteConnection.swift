@@ -5,7 +5,7 @@ import KeychainStorage
 ///
 /// Owns its handle and its cache of prepared statements; `deinit` finalizes and closes.
 final class SQLiteConnection {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
     private var shapedStatements: [FilterShape: SQLiteStatement] = [:]
     /// On a reader: the store's write generation its open read transaction was begun at, or

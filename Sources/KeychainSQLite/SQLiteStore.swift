@@ -22,12 +22,12 @@ public final class SQLiteStore: KeychainStore {
     public let path: String
     private let writer: Mutex<SQLiteConnection?>
     private let readers: Mutex<[SQLiteConnection]>
-    private let closed = Atomic<Bool>(false)
+    let closed = Atomic<Bool>(false)
     private let groupCommit: GroupCommit
     private let checkpointer: WALCheckpointer
     /// Commits so far: raised after each COMMIT returns, before any writer is answered.
     private let generation = Atomic<UInt64>(0)
-    private let busyTimeoutMilliseconds: Int
+    let busyTimeoutMilliseconds: Int
 
     /// The database's file name in a data directory.
     public static let fileName = "keychain.db"

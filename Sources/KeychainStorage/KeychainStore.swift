@@ -62,10 +62,18 @@ public protocol KeychainStore: Sendable {
     /// Whether other processes may use the store at the same time (replicas on one database):
     /// the keychain then shares its lock state, revocations and heartbeats through it.
     var isShared: Bool { get }
+    /// Writes a consistent copy of the whole store, as it is stored (sealed), into the new,
+    /// empty file at `path`, while reads and writes go on. `unsupported` when the store has no
+    /// such copy of its own (PostgreSQL: `pg_dump`).
+    func backup(to path: String) throws(StorageError)
 }
 
 extension KeychainStore {
     public var isShared: Bool { false }
+
+    public func backup(to path: String) throws(StorageError) {
+        throw .unsupported("this store is not backed up by keychaind")
+    }
 
     /// At once, on the caller's thread.
     public func items(

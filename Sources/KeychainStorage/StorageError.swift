@@ -7,6 +7,7 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
         case busy
         case corrupt
         case failed
+        case unsupported
     }
 
     package let code: Code
@@ -28,6 +29,11 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
     public static func corrupt(_ message: String) -> StorageError { StorageError(.corrupt, message) }
     /// Any other failure.
     public static func failed(_ message: String) -> StorageError { StorageError(.failed, message) }
+    /// The store does not do this (a backup of a PostgreSQL store: `pg_dump` does it).
+    public static func unsupported(_ message: String) -> StorageError { StorageError(.unsupported, message) }
+
+    /// Whether the store does not do what was asked (`unsupported`).
+    public var isUnsupported: Bool { code == .unsupported }
 
     public var description: String { message }
 

@@ -210,6 +210,9 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// A body sent from an open file instead of `body` (which is then ignored): large answers
+    /// that should not sit in memory.
+    public var bodyFile: HTTPFileBody?
     /// Close the connection after this response (malformed framing, refused uploads).
     public var closeConnection: Bool
     /// What the request touched, as the application's ids (persistent refs), for its audit log;
@@ -239,6 +242,11 @@ public protocol HTTPResponder: Sendable {
     /// Answers through `reply`, at once or later from any thread, a request that preflight sent
     /// to `.deferred`; `reply` must be called exactly once.
     func respond(to request: HTTPRequest, plan: (any HTTPPlan)?, reply: @escaping @Sendable (HTTPResponse) -> Void)
+
+    /// The body limit of a request whose route takes large bodies (an upload), from its head
+    /// alone, before preflight: it replaces the server's `maxBodyBytes` for this request (never
+    /// lowering it). `nil`, the default: the server's limit.
+    func largeBodyLimit(for head: HTTPRequestHead) -> Int?
 
     /// Builds the response for a refusal made by the transport itself (400 malformed framing,
     /// 413 body over the limit), so that every error a client sees has the application's shape.
@@ -282,6 +290,8 @@ public enum HTTPExecution: Sendable, Equatable {
 }
 
 extension HTTPResponder {
+    public func largeBodyLimit(for head: HTTPRequestHead) -> Int? { nil }
+
     /// Replies at once with `respond(to:plan:)`.
     public func respond(to request: HTTPRequest, plan: (any HTTPPlan)?, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         reply(respond(to: request, plan: plan))

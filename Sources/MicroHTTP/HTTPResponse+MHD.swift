@@ -1,6 +1,10 @@
 import CMicroHTTPD
 import Logging
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension HTTPResponse {
     /// Headers the transport writes itself; an application's copy of them is dropped.
     ///
@@ -15,11 +19,7 @@ extension HTTPResponse {
     /// 0.9.75 treats a response queued while it is still in the headers-processed state as
     /// "early" and closes the connection after it, whatever the headers say.
     func queue(on connection: OpaquePointer, close: Bool, logger: Logger) -> MHD_Result {
-        let response = body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(
-                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
-        }
-        guard let response else { return .NO }
+        guard let response = makeMHDResponse() else { return .NO }
         defer { MHD_destroy_response(response) }
         for (name, value) in headers {
             guard !Self.transportHeaders.contains(where: name.caseInsensitiveEquals) else { continue }
@@ -35,5 +35,23 @@ extension HTTPResponse {
         }
         let code = (100...999).contains(status) ? UInt32(status) : 500
         return MHD_queue_response(connection, code, response)
+    }
+
+    /// The MHD response for the body: a copy of `body`, or `bodyFile`'s descriptor, which
+    /// libmicrohttpd sends from (`sendfile`) and closes when the response is destroyed.
+    private func makeMHDResponse() -> OpaquePointer? {
+        guard let bodyFile else {
+            return body.withUnsafeBytes { bytes in
+                MHD_create_response_from_buffer(
+                    bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+            }
+        }
+        let fd = bodyFile.take()
+        guard fd >= 0 else { return nil }
+        guard let response = MHD_create_response_from_fd64(bodyFile.size, fd) else {
+            Glibc.close(fd)
+            return nil
+        }
+        return response
     }
 }

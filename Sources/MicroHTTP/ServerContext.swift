@@ -136,8 +136,11 @@ final class ServerContext: Sendable {
     ///
     /// - Returns: the request's state, and a refusal to queue at once (then the state is answered).
     private func begin(_ head: HTTPRequestHead, refusal: HTTPTransportError?, isHTTP11: Bool) -> (RequestState, HTTPResponse?) {
+        // A route that takes large bodies (an upload) says so from its head alone, before any
+        // authentication; every other request keeps the server's limit.
+        let routeLimit = refusal == nil ? responder.largeBodyLimit(for: head).map { max($0, maxBodyBytes) } : nil
         let verdict = refusal.map(RequestFraming.Verdict.refuse)
-            ?? RequestFraming.check(head.headers, maxBodyBytes: maxBodyBytes, requiresHost: isHTTP11)
+            ?? RequestFraming.check(head.headers, maxBodyBytes: routeLimit ?? maxBodyBytes, requiresHost: isHTTP11)
         switch verdict {
         case .refuse(let error):
             let refusal = transportRefusal(error, head: head)
@@ -148,9 +151,11 @@ final class ServerContext: Sendable {
             let state: RequestState
             let expectsBody = framing.isChunked || (framing.declaredLength ?? 0) > 0
             switch responder.preflight(head) {
-            case .refuse(var answer) where head.headers.firstIndex(named: "Expect") != nil:
+            case .refuse(var answer)
+            where head.headers.firstIndex(named: "Expect") != nil || (framing.declaredLength ?? 0) > maxBodyBytes:
                 // Queued now, libmicrohttpd sends no `100 Continue` before it (it would on the
-                // final call: `need_100_continue`); an early answer closes the connection.
+                // final call: `need_100_continue`); an early answer closes the connection. So is
+                // the refusal of a large upload, whose body is not worth reading to discard.
                 answer.closeConnection = true
                 state = RequestState(head: head, plan: nil, pendingAnswer: nil, expectedLength: nil, maxBodyBytes: maxBodyBytes)
                 state.progress.withLock { $0.phase = .answered }
@@ -159,7 +164,7 @@ final class ServerContext: Sendable {
                 state = RequestState(
                     head: head, plan: nil, pendingAnswer: answer, expectedLength: nil, maxBodyBytes: maxBodyBytes, expectsBody: expectsBody)
             case .proceed(let execution, let plan, let requestLimit):
-                let limit = min(maxBodyBytes, requestLimit ?? .max)
+                let limit = min(routeLimit ?? maxBodyBytes, requestLimit ?? .max)
                 if let declared = framing.declaredLength, declared > limit {
                     // Over preflight's lower limit: refused at once, before any of the body is read.
                     let refusal = transportRefusal(.bodyTooLarge(limit: limit), head: head)

@@ -35,14 +35,29 @@ final class PrivateFile {
 
     /// Writes `text` whole, fsyncs and closes the file.
     func finish(_ text: String) throws {
-        let bytes = Array(text.utf8)
+        try Array(text.utf8).withUnsafeBytes { try append($0) }
+        try finish()
+    }
+
+    /// Writes `bytes` whole, fsyncs and closes the file.
+    func finish(bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try append($0) }
+        try finish()
+    }
+
+    /// Writes `bytes` whole at the end of what was written so far.
+    func append(_ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+            let written = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0, errno == EINTR { continue }
             guard written > 0 else { throw FileError("cannot write \(path): \(String(cString: strerror(errno)))") }
             offset += written
         }
+    }
+
+    /// Fsyncs and closes the file.
+    func finish() throws {
         guard fsync(fd) == 0 else { throw FileError("cannot write \(path): \(String(cString: strerror(errno)))") }
         closed = true
         close(fd)
@@ -60,11 +75,18 @@ final class PrivateFile {
     /// Puts a new 0600 file holding `text` at `path`, replacing whatever is there (a link is
     /// replaced, its target untouched), through a temporary file in the same directory.
     static func replace(_ path: String, with text: String, purpose: String) throws {
+        try replace(path, purpose: purpose) { try $0.finish(text) }
+    }
+
+    /// Puts a new 0600 file at `path` that `write` fills (and finishes) through the file it is
+    /// handed: a temporary file in the same directory, renamed over `path` only once `write`
+    /// returned, so that `path` is either what it was or the whole new file. Whatever `write`
+    /// throws leaves `path` untouched and removes the temporary file.
+    static func replace(_ path: String, purpose: String, write: (PrivateFile) throws -> Void) throws {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
-        let suffix = Sodium.randomBytes(6).map { String($0, radix: 16) }.joined()
-        let file = try PrivateFile(creating: directory + "/." + url.lastPathComponent + ".tmp-" + suffix, purpose: purpose)
-        do { try file.finish(text) } catch {
+        let file = try PrivateFile(creating: temporaryPath(beside: path), purpose: purpose)
+        do { try write(file) } catch {
             file.discard()
             throw error
         }
@@ -78,6 +100,13 @@ final class PrivateFile {
             fsync(fd)
             close(fd)
         }
+    }
+
+    /// A new hidden name in the directory of `path`: `.name.tmp-<random>`.
+    static func temporaryPath(beside path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        let suffix = Sodium.randomBytes(6).map { String($0, radix: 16) }.joined()
+        return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".tmp-" + suffix
     }
 }
 

@@ -36,6 +36,12 @@ extension Keychaind {
         @Option(help: "Largest request body in bytes (env KEYCHAIND_MAX_BODY_BYTES; default 1048576).")
         var maxBodyBytes: Int?
 
+        @Option(help: """
+            Largest migration bundle in bytes: an import's body and an export's answer, each held in memory whole \
+            (env KEYCHAIND_MAX_BUNDLE_BYTES; default 268435456).
+            """)
+        var maxBundleBytes: Int?
+
         @Option(help: "Largest secret in bytes (env KEYCHAIND_MAX_SECRET_BYTES; default 65536).")
         var maxSecretBytes: Int?
 
@@ -91,6 +97,7 @@ extension Keychaind {
                 : trustedProxies
             // The proxies carry many clients' connections: no per-address limit for them.
             http.unlimitedAddresses = api.trustedProxies
+            if let max = try int(maxBundleBytes, "KEYCHAIND_MAX_BUNDLE_BYTES", "maxBundleBytes") { api.maxBundleBytes = max }
             // Access lines straight into the writer the logger writes through (makeLogger).
             api.accessLogWriter = .standardError
 

@@ -31,8 +31,9 @@ final class APIFixture {
     /// `initialize: false` leaves the keychain uninitialized.
     init(
         initialize: Bool = true, kdf: KDFLimits = .insecureMinimumForTesting, maxBodyBytes: Int = 1 << 20, trustedProxies: [String] = [],
-        anonymousLogLinesPerSecond: Int = 100, faulty: Bool = false, metrics: KeychainMetrics = KeychainMetrics(),
-        metricsListener: Bool = false, configure: (inout KeychainConfiguration) -> Void = { _ in }
+        anonymousLogLinesPerSecond: Int = 100, faulty: Bool = false, passphrase: String = testPassphrase,
+        maxBundleBytes: Int? = nil, metrics: KeychainMetrics = KeychainMetrics(), metricsListener: Bool = false,
+        configure: (inout KeychainConfiguration) -> Void = { _ in }
     ) throws {
         directory = TemporaryDirectory(prefix: "kcd-api")
         var configuration = KeychainConfiguration.testing(directory.path)
@@ -47,7 +48,7 @@ final class APIFixture {
         } else {
             keychain = try Keychain.open(configuration, logger: logger)
         }
-        adminToken = initialize ? try keychain.initialize(passphrase: SecureBytes(utf8: testPassphrase)).secret : ""
+        adminToken = initialize ? try keychain.initialize(passphrase: SecureBytes(utf8: passphrase)).secret : ""
         var http = HTTPServerConfiguration(host: "127.0.0.1", port: 0)
         http.maxBodyBytes = maxBodyBytes
         var api = APIConfiguration()
@@ -56,6 +57,7 @@ final class APIFixture {
         api.metrics = metrics
         self.metrics = metrics
         self.metricsListener = metricsListener ? HTTPServerConfiguration(host: "127.0.0.1", port: 0) : nil
+        if let maxBundleBytes { api.maxBundleBytes = maxBundleBytes }
         self.logger = logger
         self.http = http
         self.api = api

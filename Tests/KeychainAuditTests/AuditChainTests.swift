@@ -26,6 +26,21 @@ import Testing
         (1...count).map { chain.line(for: record($0)) + [0x0A] }
     }
 
+    /// The line's bytes under a fixed instance key, pinned: logs written by one build must
+    /// verify, and `keychaind audit hash` must find their values, under the next.
+    @Test func aLineIsTheSameBytesFromBuildToBuild() throws {
+        var raw: [UInt8] = Array(1...32)
+        let keys = try AuditKeys(instanceKey: SecureBytes(consuming: &raw))
+        #expect(keys.hash("payroll-db") == "hmac:fXxmNFQuG7wC1r-0OsEJVQ")
+        var chain = AuditChain(keys: keys)
+        let line = chain.line(for: AuditRecord(
+            time: 1_790_000_000_000, requestID: "r-1", tokenID: "tok_1", tokenName: #"n"q"#, client: "127.0.0.1",
+            route: "/v1/items", operation: "search", query: [("service", "payroll-db")], refs: ["AAAAAAAAAAAAAAAAAAAAAA"],
+            status: -25300, httpStatus: 404, reason: "ticket 7"))
+        #expect(String(decoding: line, as: UTF8.self) == #"{"time":1790000000000,"request":"r-1","token":{"id":"tok_1","name":"n\"q"},"client":"127.0.0.1","route":"/v1/items","operation":"search","query":{"service":"hmac:fXxmNFQuG7wC1r-0OsEJVQ"},"refs":["AAAAAAAAAAAAAAAAAAAAAA"],"status":-25300,"httpStatus":404,"reason":"ticket 7","prev":null,"mac":"mMjDFIfihzoYzrLaZr5LkA"}"#)
+        #expect(chain.last == "mMjDFIfihzoYzrLaZr5LkA")
+    }
+
     @Test func anUntouchedLogVerifies() {
         var chain = AuditChain(keys: keys)
         let lines = log(chain: &chain)

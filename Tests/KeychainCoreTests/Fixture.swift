@@ -17,7 +17,8 @@ final class Fixture {
     /// The store, when the fixture was asked for one that can fail its writes.
     private(set) var faulty: FaultyStore?
 
-    init(lockInterval: Int = 300, faulty: Bool = false, configure: (inout KeychainConfiguration) -> Void = { _ in }) throws {
+    init(
+        lockInterval: Int = 300, faulty: Bool = false, passphrase: String = testPassphrase, configure: (inout KeychainConfiguration) -> Void = { _ in }) throws {
         var configuration = KeychainConfiguration.testing(directory.path, clock: clock, lockInterval: lockInterval)
         configure(&configuration)
         if faulty {
@@ -27,7 +28,7 @@ final class Fixture {
         } else {
             keychain = try Keychain.open(configuration)
         }
-        let issued = try keychain.initialize(passphrase: SecureBytes(utf8: testPassphrase))
+        let issued = try keychain.initialize(passphrase: SecureBytes(utf8: passphrase))
         admin = issued.token
         adminSecret = issued.secret
     }

@@ -132,7 +132,7 @@ final class Recorder: Sendable {
         #expect(asBytes.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000 info keychaind : \[KeychainLogTests\] request http.status=200/) != nil)
     }
 
-    @Test(arguments: [(0, "0"), (7, "7"), (10, "10"), (99, "99"), (1_234_567_890, "1234567890"), (-5, "-5"), (Int.max, "9223372036854775807")])
+    @Test(arguments: [(0, "0"), (7, "7"), (10, "10"), (99, "99"), (1_234_567_890, "1234567890"), (-5, "-5"), (Int.max, "9223372036854775807"), (Int.min, "-9223372036854775808")])
     func decimalsAreWrittenWithoutAString(value: Int, text: String) {
         var bytes: [UInt8] = []
         bytes.appendDecimal(value)

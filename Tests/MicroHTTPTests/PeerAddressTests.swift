@@ -30,4 +30,10 @@ import Darwin
         #expect(PeerAddress(nil).text == "")
         #expect(PeerAddress(text: "10.0.0.1").text == "10.0.0.1")
     }
+
+    @Test(arguments: ["0.0.0.0", "255.255.255.255", "10.0.0.1", "127.0.0.1", "1.20.255.9"])
+    func formatsIPv4AsInetNtopDoes(text: String) {
+        #expect(v4(text).text == text)
+        #expect(v6("::ffff:" + text).text == text)
+    }
 }

@@ -32,7 +32,7 @@ public struct InProcessClient: Sendable {
                 response = responder.respond(to: HTTPRequest(head: head, body: body ?? []), plan: plan)
             }
         }
-        return RawResponse(status: response.status, headers: response.headers, body: response.body)
+        return RawResponse(status: response.status, headers: response.headers, body: response.bodyFile?.readAll() ?? response.body)
     }
 
     static func split(_ target: String) -> (path: String, query: [(name: String, value: String)]) {

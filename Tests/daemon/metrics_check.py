@@ -27,7 +27,8 @@ FAMILIES = {
 }
 ROUTES = {
     "/v1/items", "/v1/items/search", "/v1/items/{persistentRef}", "/v1/keychain", "/v1/keychain/lock",
-    "/v1/keychain/unlock", "/v1/keychain/passphrase", "/v1/keychain/settings", "/v1/tokens", "/v1/tokens/self",
+    "/v1/keychain/unlock", "/v1/keychain/passphrase", "/v1/keychain/settings", "/v1/keychain/export",
+    "/v1/keychain/import", "/v1/keychain/backup", "/v1/tokens", "/v1/tokens/self",
     "/v1/tokens/{id}", "/v1/health", "/metrics", "unmatched",
 }
 VALUES = {

@@ -319,4 +319,64 @@ else
     echo "daemon: skipped the 4 ownership checks: giving a file to another user (chown 65534) needs root"
 fi
 
+# The migration bundle from the command line (issue 15 part 4). Items go into A through its
+# server, A stops; export writes a new 0600 bundle holding no secret in clear; a tampered copy
+# imports nothing into B (another passphrase, another instance key); the bundle imports into B
+# whole, then again with --conflict skip; B serves the moved item under its persistent ref and
+# never the ThisDeviceOnly one.
+mig="$tmp/migration"
+mkdir -m 0700 "$mig"
+printf 'passphrase of A\n' >"$mig/pass-a"
+printf 'passphrase of B\n' >"$mig/pass-b"
+printf 'the bundle passphrase\n' >"$mig/pass-bundle"
+chmod 0600 "$mig"/pass-*
+"$bin" init --data-dir "$mig/a" --passphrase-file "$mig/pass-a" --admin-token-file "$mig/admin-a" >/dev/null
+"$bin" init --data-dir "$mig/b" --passphrase-file "$mig/pass-b" --admin-token-file "$mig/admin-b" >/dev/null
+port=$(free_port)
+start_keychaind "$mig/serve-a.log" "$bin" serve --data-dir "$mig/a" --listen "127.0.0.1:$port" --passphrase-file "$mig/pass-a"
+wait_http "http://127.0.0.1:$port/v1/health" "$server_pid" -f || true
+add_item() {
+    curl -s --max-time 10 -H "Authorization: Bearer $(cat "$mig/admin-a")" -X POST "http://127.0.0.1:$port/v1/items" -d "$1" |
+        sed -nE 's/.*"persistentRef":"([^"]+)".*/\1/p'
+}
+# valueData: "MIGRATE-ME-PLEASE" and "STAY-HERE-PLEASE".
+ref_moved=$(add_item '{"class":"genericPassword","service":"moved.example","accessGroup":"g1","valueData":"TUlHUkFURS1NRS1QTEVBU0U=","returnPersistentRef":true}')
+ref_kept=$(add_item '{"class":"genericPassword","service":"kept.example","accessible":"whenUnlockedThisDeviceOnly","valueData":"U1RBWS1IRVJFLVBMRUFTRQ==","returnPersistentRef":true}')
+kill -TERM "$server_pid"
+wait "$server_pid" || true
+server_pid=
+check "two items added to A for the move" test -n "$ref_moved" -a -n "$ref_kept"
+bundle_files=(--passphrase-file "$mig/pass-a" --bundle-passphrase-file "$mig/pass-bundle")
+"$bin" export --data-dir "$mig/a" --to "$mig/bundle" "${bundle_files[@]}" >"$mig/manifest" 2>&1 || true
+check "export writes the bundle 0600" test "$(stat -c %a "$mig/bundle" 2>/dev/null)" = 600
+check "export prints the manifest: one item, one ThisDeviceOnly left behind" \
+    bash -c "grep -q '\"itemCount\":1' '$mig/manifest' && grep -q '\"leftBehind\":{\"whenUnlockedThisDeviceOnly\":1}' '$mig/manifest'"
+check "the bundle holds no secret, service or group in clear" \
+    bash -c "! grep -qaE 'MIGRATE-ME|STAY-HERE|moved.example|kept.example|\"g1\"' '$mig/bundle'"
+check "export refuses to write over an existing file" \
+    bash -c "! '$bin' export --data-dir '$mig/a' --to '$mig/bundle' --passphrase-file '$mig/pass-a' --bundle-passphrase-file '$mig/pass-bundle' >/dev/null 2>&1"
+cp "$mig/bundle" "$mig/tampered"
+middle=$(($(stat -c %s "$mig/bundle") / 2))
+byte=$(od -An -tu1 -j "$middle" -N1 "$mig/bundle" | tr -d ' ')
+printf "\\x$(printf %02x $((byte ^ 1)))" | dd of="$mig/tampered" bs=1 seek="$middle" conv=notrunc 2>/dev/null
+import_b=(--data-dir "$mig/b" --passphrase-file "$mig/pass-b" --bundle-passphrase-file "$mig/pass-bundle")
+check "a tampered bundle is refused with errSecAuthFailed" \
+    bash -c "! '$bin' import --from '$mig/tampered' ${import_b[*]} >'$mig/tampered.out' 2>&1 && grep -q errSecAuthFailed '$mig/tampered.out'"
+check "import into B" bash -c "'$bin' import --from '$mig/bundle' ${import_b[*]} | grep -q 'imported 1, skipped 0, replaced 0'"
+check "import again with --conflict fail is refused" \
+    bash -c "! '$bin' import --from '$mig/bundle' ${import_b[*]} --conflict fail >'$mig/dup.out' 2>&1 && grep -q errSecDuplicateItem '$mig/dup.out'"
+check "import again with --conflict skip skips it" \
+    bash -c "'$bin' import --from '$mig/bundle' ${import_b[*]} --conflict skip | grep -q 'imported 0, skipped 1, replaced 0'"
+port=$(free_port)
+start_keychaind "$mig/serve-b.log" "$bin" serve --data-dir "$mig/b" --listen "127.0.0.1:$port" --passphrase-file "$mig/pass-b"
+wait_http "http://127.0.0.1:$port/v1/health" "$server_pid" -f || true
+auth_b="Authorization: Bearer $(cat "$mig/admin-b")"
+check "B serves the moved item under its persistent ref, with its secret" \
+    bash -c "curl -s -H '$auth_b' 'http://127.0.0.1:$port/v1/items/$ref_moved?returnData=true' | grep -q '\"valueData\":\"TUlHUkFURS1NRS1QTEVBU0U=\"'"
+check "B has no ThisDeviceOnly item of A's (404)" \
+    test "$(curl -s -o /dev/null -w '%{http_code}' -H "$auth_b" "http://127.0.0.1:$port/v1/items/$ref_kept")" = 404
+kill -TERM "$server_pid"
+wait "$server_pid" || true
+server_pid=
+
 report daemon

@@ -1,0 +1,79 @@
+public import KeychainCore
+import KeychainCrypto
+import KeychainJSON
+import MicroHTTP
+
+extension KeychainResponder {
+    /// The header carrying a migration bundle's passphrase, on export and import: never logged,
+    /// never audited, never in an error message.
+    static let bundlePassphraseHeader = "X-Keychain-Bundle-Passphrase"
+
+    /// `POST /v1/keychain/export`, no body: the migration bundle (`application/octet-stream`)
+    /// of every item but the `…ThisDeviceOnly` ones, sealed under the bundle passphrase.
+    func exportBundle(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
+        try keychain.requireKeychainAdmin(token, for: "exporting the keychain")
+        guard request.body.isEmpty else {
+            throw .param("body: an export takes no body; the bundle passphrase goes in \(Self.bundlePassphraseHeader)")
+        }
+        guard request.head.queryItems.isEmpty else { throw .param("\(request.head.queryItems[0].name): unknown parameter") }
+        let passphrase = try Self.bundlePassphrase(request.head)
+        let (bundle, manifest) = try keychain.exportBundle(passphrase: passphrase, caller: token, maxBytes: maxBundleBytes)
+        var response = HTTPResponse(
+            status: 200,
+            headers: [
+                (name: "Content-Type", value: "application/octet-stream"),
+                (name: "Content-Disposition", value: "attachment; filename=\"keychaind.kcbundle\""),
+                (name: "X-Keychain-Bundle-Items", value: String(manifest.itemCount)),
+            ],
+            body: bundle)
+        // Every secret leaves in it, sealed: an audit log that cannot record that refuses it.
+        response.carriesSecret = true
+        return response
+    }
+
+    /// `POST /v1/keychain/import?conflict=fail|skip|replace`, the bundle as the body: imports
+    /// it whole or not at all; answers the counts and the bundle's manifest.
+    func importBundle(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
+        try keychain.requireKeychainAdmin(token, for: "importing a bundle")
+        var conflict = ConflictPolicy.fail
+        for item in request.head.queryItems {
+            guard item.name == "conflict" else { throw .param("\(item.name): unknown parameter") }
+            guard let policy = ConflictPolicy(rawValue: item.value) else {
+                throw .param("conflict: expected fail, skip or replace")
+            }
+            conflict = policy
+        }
+        guard !request.body.isEmpty else { throw .param("body: expected a migration bundle, got an empty body") }
+        let passphrase = try Self.bundlePassphrase(request.head)
+        let result = try keychain.importBundle(request.body, passphrase: passphrase, conflict: conflict, caller: token)
+        return Self.json(200, .object([
+            "imported": .int(Int64(result.imported)), "skipped": .int(Int64(result.skipped)),
+            "replaced": .int(Int64(result.replaced)), "manifest": Self.manifestJSON(result.manifest),
+        ]))
+    }
+
+    /// The bundle passphrase, copied from where it lies in the header into secure memory.
+    private static func bundlePassphrase(_ head: HTTPRequestHead) throws(KeychainError) -> SecureBytes {
+        let copied = head.headers.withFirstValue(lowercased: "x-keychain-bundle-passphrase") { value in
+            Result { () throws(CryptoError) in try SecureBytes(copying: UnsafeRawBufferPointer(value)) }
+        }
+        guard let copied else { throw .param("\(bundlePassphraseHeader): required: the bundle's passphrase") }
+        do { return try copied.get() } catch { throw .notAvailable("secure memory: \(error.message)") }
+    }
+
+    static func manifestJSON(_ manifest: BundleManifest) -> JSON {
+        func counts(_ table: [String: Int]) -> JSON {
+            .object(JSONObject(table.sorted { $0.key < $1.key }.map { (key: $0.key, value: JSON.int(Int64($0.value))) }))
+        }
+        return .object([
+            "format": .int(Int64(manifest.format)), "created": .string(RFC3339.format(milliseconds: manifest.created)),
+            "itemCount": .int(Int64(manifest.itemCount)), "classes": counts(manifest.classes), "groups": counts(manifest.groups),
+            "accessible": counts(manifest.accessible), "leftBehind": counts(manifest.leftBehind),
+        ])
+    }
+}
+
+extension KeychainResponder {
+    /// A manifest as the API shows it, serialized (the CLI prints it).
+    public static func manifestText(_ manifest: BundleManifest) -> [UInt8] { manifestJSON(manifest).serialized() }
+}

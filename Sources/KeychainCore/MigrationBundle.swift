@@ -1,0 +1,287 @@
+import KeychainCrypto
+import KeychainJSON
+
+/// A migration bundle's manifest: what it holds, counted, without a value (semantics.md §2,
+/// "exported in a migration bundle"). Sealed inside the bundle as its first message.
+public struct BundleManifest: Sendable, Equatable {
+    /// The bundle format (`MigrationBundle.version`).
+    public var format: Int
+    /// Milliseconds since 1970 when the bundle was made.
+    public var created: Int64
+    public var itemCount: Int
+    /// Items per class, by canonical class name.
+    public var classes: [String: Int]
+    /// Items per access group.
+    public var groups: [String: Int]
+    /// Items per protection class, by canonical name.
+    public var accessible: [String: Int]
+    /// `…ThisDeviceOnly` items left behind, per protection class.
+    public var leftBehind: [String: Int]
+
+    /// The manifest of `items`, with `leftBehind` as given.
+    init(items: [BundleItem], created: Int64, leftBehind: [String: Int]) {
+        format = Int(MigrationBundle.version)
+        self.created = created
+        itemCount = items.count
+        classes = [:]
+        groups = [:]
+        accessible = [:]
+        for item in items {
+            classes[item.itemClass.name, default: 0] += 1
+            groups[item.group, default: 0] += 1
+            accessible[item.protection.name, default: 0] += 1
+        }
+        self.leftBehind = leftBehind
+    }
+
+    var encoded: [UInt8] {
+        func counts(_ table: [String: Int]) -> JSON {
+            .object(JSONObject(table.sorted { $0.key < $1.key }.map { (key: $0.key, value: JSON.int(Int64($0.value))) }))
+        }
+        return JSON.object([
+            "format": .int(Int64(format)), "created": .int(created), "itemCount": .int(Int64(itemCount)),
+            "classes": counts(classes), "groups": counts(groups), "accessible": counts(accessible),
+            "leftBehind": counts(leftBehind),
+        ]).serialized()
+    }
+
+    init?(decoding bytes: [UInt8]) {
+        guard case .object(let object)? = try? JSON.parse(bytes), let format = object["format"]?.intValue,
+            let created = object["created"]?.intValue, let itemCount = object["itemCount"]?.intValue, itemCount >= 0
+        else { return nil }
+        func counts(_ name: String) -> [String: Int]? {
+            guard case .object(let table)? = object[name] else { return nil }
+            var counts: [String: Int] = [:]
+            for (key, value) in table {
+                guard let count = value.intValue, count >= 0, counts[key] == nil else { return nil }
+                counts[key] = Int(count)
+            }
+            return counts
+        }
+        guard let classes = counts("classes"), let groups = counts("groups"), let accessible = counts("accessible"),
+            let leftBehind = counts("leftBehind")
+        else { return nil }
+        self.format = Int(format)
+        self.created = created
+        self.itemCount = Int(itemCount)
+        self.classes = classes
+        self.groups = groups
+        self.accessible = accessible
+        self.leftBehind = leftBehind
+    }
+}
+
+/// One item as a bundle carries it: everything an item is, its secret opened.
+struct BundleItem {
+    var itemClass: ItemClass
+    var protection: Protection
+    var synchronizable: Bool
+    var created: Int64
+    var modified: Int64
+    var ref: [UInt8]
+    var group: String
+    /// Every attribute but accessGroup, accessible, synchronizable and the dates.
+    var attributes: [(key: SchemaKey, value: AttributeValue)]
+    var secret: [UInt8]?
+}
+
+/// The migration bundle format, version 1 (README, *Migration bundles*).
+///
+/// Header (65 bytes): `KCBUNDLE` (8), version (1), Argon2id opslimit (8, big-endian), memlimit
+/// (8, big-endian), salt (16), the secretstream header (24). Then messages of
+/// `crypto_secretstream_xchacha20poly1305` under the key Argon2id derives from the bundle
+/// passphrase, each as its length (4, big-endian) and its sealed bytes, each binding the whole
+/// header as associated data: first the manifest (JSON), then batches of items, the last
+/// message tagged FINAL. Nothing follows it.
+enum MigrationBundle {
+    static let magic = Array("KCBUNDLE".utf8)
+    static let version: UInt8 = 1
+    static let headerLength = 8 + 1 + 8 + 8 + PasswordHash.saltLength + SecretStream.headerLength
+    /// A batch is sealed once its plaintext reaches this size (or holds `batchItems` items).
+    static let batchBytes = 1 << 20
+    static let batchItems = 1000
+    /// The largest sealed message a reader takes: a batch's last item may carry it past `batchBytes`.
+    static let maxMessageBytes = 16 << 20
+    /// The Argon2id limits a bundle may ask of its reader: at most SENSITIVE memory, 16 passes.
+    static let maxLimits = KDFLimits(opsLimit: 16, memLimit: KDFLimits.sensitive.memLimit)
+
+    // MARK: writing
+
+    /// The bundle of `items` under `key` (derived with `salt` and `limits`).
+    static func seal(manifest: BundleManifest, items: [BundleItem], key: SecureBytes, salt: [UInt8], limits: KDFLimits)
+        throws(CryptoError) -> [UInt8]
+    {
+        let stream = try SecretStream.Pusher(key: key)
+        var header = magic
+        header.append(version)
+        withUnsafeBytes(of: limits.opsLimit.bigEndian) { header.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt64(limits.memLimit).bigEndian) { header.append(contentsOf: $0) }
+        header.append(contentsOf: salt)
+        header.append(contentsOf: stream.header)
+        var bundle = header
+        var pending = manifest.encoded
+        func push(_ next: [UInt8]?) {
+            let sealed = stream.push(pending, associatedData: header, final: next == nil)
+            Sodium.wipe(&pending)
+            withUnsafeBytes(of: UInt32(sealed.count).bigEndian) { bundle.append(contentsOf: $0) }
+            bundle.append(contentsOf: sealed)
+            if let next { pending = next }
+        }
+        var batch = SealedEncoding.Writer()
+        var inBatch = 0
+        for (n, item) in items.enumerated() {
+            if inBatch == 0 { batch = SealedEncoding.Writer() }
+            append(item, to: &batch)
+            inBatch += 1
+            if inBatch == batchItems || batch.bytes.count >= batchBytes || n == items.count - 1 {
+                // The batch's item count, then its items.
+                var counted = SealedEncoding.Writer()
+                counted.append(UInt32(inBatch))
+                // `pending` holds it until it is sealed, then wipes it.
+                push(counted.bytes + batch.bytes.dropFirst())
+                batch.wipe()
+                inBatch = 0
+            }
+        }
+        push(nil)
+        return bundle
+    }
+
+    private static func append(_ item: BundleItem, to writer: inout SealedEncoding.Writer) {
+        writer.append(byte: UInt8(item.itemClass.rawValue))
+        writer.append(byte: UInt8(item.protection.rawValue))
+        writer.append(byte: item.synchronizable ? 1 : 0)
+        writer.append(int64: item.created)
+        writer.append(int64: item.modified)
+        writer.append(bytes: item.ref)
+        var attributes = SealedAttributes.encode(group: item.group, attributes: item.attributes)
+        writer.append(bytes: attributes)
+        Sodium.wipe(&attributes)
+        if let secret = item.secret {
+            writer.append(byte: 1)
+            writer.append(bytes: secret)
+        } else {
+            writer.append(byte: 0)
+        }
+    }
+
+    // MARK: reading
+
+    /// The header's parts; errSecDecode when `bundle` does not start with a version-1 header
+    /// whose limits this build accepts.
+    static func header(of bundle: [UInt8]) throws(KeychainError) -> (limits: KDFLimits, salt: [UInt8], streamHeader: [UInt8]) {
+        guard bundle.count >= headerLength, Array(bundle[0..<8]) == magic else {
+            throw .decode("bundle: not a keychaind migration bundle (no KCBUNDLE header)")
+        }
+        guard bundle[8] == version else {
+            throw .decode("bundle: format version \(bundle[8]) is not one this build reads (it reads \(version))")
+        }
+        func uint64(at offset: Int) -> UInt64 { bundle[offset..<offset + 8].reduce(0) { $0 << 8 | UInt64($1) } }
+        let ops = uint64(at: 9)
+        let mem = uint64(at: 17)
+        let minimum = KDFLimits.insecureMinimumForTesting
+        guard ops >= minimum.opsLimit, ops <= maxLimits.opsLimit, mem >= UInt64(minimum.memLimit), mem <= UInt64(maxLimits.memLimit)
+        else { throw .decode("bundle: its Argon2id limits are outside what this build accepts") }
+        let salt = Array(bundle[25..<25 + PasswordHash.saltLength])
+        let streamHeader = Array(bundle[(25 + PasswordHash.saltLength)..<headerLength])
+        return (KDFLimits(opsLimit: ops, memLimit: Int(mem)), salt, streamHeader)
+    }
+
+    /// Opens every message of `bundle` under `key`: the manifest and the items, or an error and
+    /// nothing. errSecAuthFailed when a message fails authentication (a wrong passphrase, an
+    /// altered, reordered or missing message) or the bundle ends before its FINAL message;
+    /// errSecDecode when what was authenticated is malformed.
+    static func open(_ bundle: [UInt8], key: SecureBytes, streamHeader: [UInt8]) throws(KeychainError)
+        -> (manifest: BundleManifest, items: [BundleItem])
+    {
+        let header = Array(bundle[0..<headerLength])
+        let stream: SecretStream.Puller
+        do { stream = try SecretStream.Puller(key: key, header: streamHeader) } catch {
+            throw .decode("bundle: its stream header is malformed")
+        }
+        var offset = headerLength
+        var manifest: BundleManifest?
+        var items: [BundleItem] = []
+        var message = 0
+        while !stream.finished {
+            guard bundle.count - offset >= 4 else { throw truncated }
+            let length = Int(bundle[offset..<offset + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+            offset += 4
+            guard length <= maxMessageBytes, bundle.count - offset >= length else { throw truncated }
+            var plaintext: [UInt8]
+            do {
+                plaintext = try stream.pull(bundle[offset..<offset + length], associatedData: header)
+            } catch {
+                throw message == 0
+                    ? .authFailed("bundlePassphrase: the passphrase is wrong, or the bundle's header was altered")
+                    : .authFailed("bundle: message \(message) failed authentication (altered, reordered or from another bundle)")
+            }
+            offset += length
+            defer { Sodium.wipe(&plaintext) }
+            if message == 0 {
+                guard let opened = BundleManifest(decoding: plaintext) else { throw .decode("bundle: its manifest is malformed") }
+                manifest = opened
+            } else {
+                try readBatch(plaintext, message: message, into: &items)
+            }
+            message += 1
+        }
+        guard offset == bundle.count else {
+            throw .decode("bundle: \(bundle.count - offset) bytes follow its final message")
+        }
+        guard let manifest else { throw truncated }
+        let recount = BundleManifest(items: items, created: manifest.created, leftBehind: manifest.leftBehind)
+        guard recount == manifest else {
+            throw .decode("bundle: its manifest does not count the \(items.count) items it holds")
+        }
+        return (manifest, items)
+    }
+
+    private static let truncated = KeychainError.authFailed("bundle: truncated: it ends before its final message")
+
+    private static func readBatch(_ plaintext: [UInt8], message: Int, into items: inout [BundleItem]) throws(KeychainError) {
+        let malformed = KeychainError.decode("bundle: message \(message) holds a malformed item")
+        guard var reader = SealedEncoding.Reader(plaintext), let count = reader.uint32() else { throw malformed }
+        for _ in 0..<count {
+            guard let classCode = reader.byte(), let protectionCode = reader.byte(), let sync = reader.byte(), sync <= 1,
+                let created = reader.int64(), let modified = reader.int64(), let ref = reader.byteString(),
+                ref.count == PersistentRef.length, var attributes = reader.byteString(), let hasSecret = reader.byte(),
+                hasSecret <= 1
+            else { throw malformed }
+            defer { Sodium.wipe(&attributes) }
+            guard let itemClass = ItemClass(rawValue: Int(classCode)) else {
+                throw .noSuchClass("class: the bundle holds an item of an unknown class (\(classCode))")
+            }
+            guard let protection = Protection(rawValue: Int(protectionCode)) else {
+                throw .param("accessible: the bundle holds an item of an unknown protection class (\(protectionCode))")
+            }
+            guard let (group, values) = SealedAttributes.decode(attributes) else {
+                throw .decode("bundle: an item's attributes are malformed or name an attribute this build lacks")
+            }
+            var secret: [UInt8]?
+            if hasSecret == 1 {
+                guard let bytes = reader.byteString() else { throw malformed }
+                secret = bytes
+            }
+            items.append(
+                BundleItem(
+                    itemClass: itemClass, protection: protection, synchronizable: sync == 1, created: created,
+                    modified: modified, ref: ref, group: group, attributes: values, secret: secret))
+        }
+        guard reader.isAtEnd else { throw malformed }
+    }
+}
+
+extension SealedEncoding.Writer {
+    mutating func append(int64 value: Int64) {
+        append(UInt32(truncatingIfNeeded: UInt64(bitPattern: value) >> 32))
+        append(UInt32(truncatingIfNeeded: UInt64(bitPattern: value)))
+    }
+}
+
+extension SealedEncoding.Reader {
+    mutating func int64() -> Int64? {
+        guard let high = uint32(), let low = uint32() else { return nil }
+        return Int64(bitPattern: UInt64(high) << 32 | UInt64(low))
+    }
+}

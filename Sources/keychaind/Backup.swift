@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import KeychainCore
+import KeychainSQLite
+import KeychainStorage
+import Logging
+
+extension Keychaind {
+    /// `keychaind backup --to FILE`: a consistent copy of a keychain, still sealed, from the
+    /// running server (`POST /v1/keychain/backup`), or from the data directory when no server
+    /// runs (or with `--offline`).
+    struct Backup: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a consistent, still encrypted copy of the keychain to a file.",
+            discussion: """
+                Asks the running server (an admin token of every group: --token-file or KEYCHAIND_TOKEN, never on \
+                the command line); when nothing listens at --url, or with --offline, copies the data directory's \
+                database itself. The copy opens only with the instance key file: keep that apart. PostgreSQL: pg_dump.
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Option(help: "The file to write (a new file of mode 0600, renamed over the path once complete).")
+        var to: String
+
+        @Option(help: "The running server (env KEYCHAIND_URL; default http:// and the serve --listen setting, 127.0.0.1:8700).")
+        var url: String?
+
+        @Option(help: "A file whose first line is an admin token of every group (env KEYCHAIND_TOKEN holds the token itself).")
+        var tokenFile: String?
+
+        @Flag(help: "Copy the data directory's database directly (no server may be running on it).")
+        var offline = false
+
+        func run() throws {
+            Hardening.apply()
+            if try store.databaseURL() != nil {
+                throw FileError("a keychain on PostgreSQL is backed up with pg_dump -Fc and restored with pg_restore (README, Backups)")
+            }
+            if !offline {
+                let client = try BackupClient(url: serverURL())
+                do {
+                    var size = 0
+                    try PrivateFile.replace(to, purpose: "backup file") { file in
+                        size = try client.fetch(token: token, into: file)
+                        try file.finish()
+                        try Self.verify(file.path)
+                    }
+                    print("backup: \(size) bytes from \(client.host):\(client.port) written to \(to)")
+                    return
+                } catch is BackupClient.Refused {
+                    guard try store.setting(store.dataDir, env: "KEYCHAIND_DATA_DIR", key: "dataDir") != nil else {
+                        throw FileError("backup: no server answers at \(client.host):\(client.port), and no --data-dir to copy instead")
+                    }
+                    FileHandle.standardError.write(Data(
+                        "backup: no server answers at \(client.host):\(client.port); copying the data directory instead\n".utf8))
+                }
+            }
+            try offlineBackup()
+        }
+
+        /// The copy made here, from the data directory, which no server may hold.
+        private func offlineBackup() throws {
+            let keychain = try store.openKeychain()
+            defer { keychain.close() }
+            try PrivateFile.replace(to, purpose: "backup file") { file in
+                try file.finish()
+                try keychain.backup(to: file.path, caller: nil)
+                try Self.verify(file.path)
+            }
+            print("backup: \(keychain.dataDirectory) copied to \(to)")
+        }
+
+        /// `--url`, `KEYCHAIND_URL`, or the address `serve` listens on by the same settings.
+        private func serverURL() throws -> String {
+            if let url = try store.setting(url, env: "KEYCHAIND_URL", key: "url") { return url }
+            let (host, port) = try Listen.parse(try store.setting(nil, env: "KEYCHAIND_LISTEN", key: "listen") ?? "127.0.0.1:8700")
+            let reachable = host == "0.0.0.0" ? "127.0.0.1" : (host == "::" ? "::1" : host)
+            return "http://\(reachable.contains(":") ? "[\(reachable)]" : reachable):\(port)"
+        }
+
+        /// The admin token: `--token-file`'s first line, or `KEYCHAIND_TOKEN`. Never an argument,
+        /// and never in a message.
+        private func token() throws -> String {
+            let text: String
+            if let tokenFile {
+                guard let data = FileManager.default.contents(atPath: tokenFile) else {
+                    throw FileError("--token-file \(tokenFile) cannot be read")
+                }
+                text = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            } else if let value = ProcessInfo.processInfo.environment["KEYCHAIND_TOKEN"], !value.isEmpty {
+                text = value
+            } else {
+                throw FileError("backup: a running server needs an admin token: --token-file FILE or KEYCHAIND_TOKEN")
+            }
+            let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            // Goes into a header line: visible ASCII only.
+            guard !token.isEmpty, token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+                throw FileError("backup: the token (from \(tokenFile ?? "KEYCHAIND_TOKEN")) is not a bearer token")
+            }
+            return token
+        }
+
+        /// Refuses a copy that is not a whole keychaind database.
+        static func verify(_ path: String) throws {
+            do { _ = try SQLiteStore.inspect(path: path) } catch {
+                throw FileError("backup: the copy does not check out, nothing was written: \(error.message)")
+            }
+        }
+    }
+}

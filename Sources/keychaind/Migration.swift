@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import KeychainAPI
+import KeychainCore
+import KeychainCrypto
+
+extension Keychaind {
+    /// `keychaind export`: a migration bundle of a stopped server's data directory.
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a migration bundle of every item but the ThisDeviceOnly ones (a stopped server's data directory).")
+        @OptionGroup var store: StoreOptions
+        @Option(help: "The bundle file to create (mode 0600; never an existing file).") var to: String
+        @Option(help: "Read the keychain's passphrase from this file (default: prompt).") var passphraseFile: String?
+        @Option(help: "Read the bundle's passphrase from this file (default: prompt twice).") var bundlePassphraseFile: String?
+
+        func run() throws {
+            let keychain = try store.openKeychain(passphraseFiles: [passphraseFile, bundlePassphraseFile].compactMap(\.self))
+            defer { keychain.close() }
+            let passphrase = try passphraseFile.map(PassphraseInput.fromFile) ?? PassphraseInput.prompt("Keychain passphrase: ")
+            try keychain.unlock(passphrase: passphrase, from: .host)
+            let bundlePassphrase = try bundlePassphraseFile.map(PassphraseInput.fromFile) ?? PassphraseInput.promptNew()
+            let file = try PrivateFile(creating: to, purpose: "bundle file")
+            do {
+                let (bundle, manifest) = try keychain.exportBundle(passphrase: bundlePassphrase, caller: nil)
+                try file.finish(bytes: bundle)
+                print(String(decoding: KeychainResponder.manifestText(manifest), as: UTF8.self))
+            } catch {
+                file.discard()
+                throw error
+            }
+        }
+    }
+
+    /// `keychaind import`: a migration bundle into a stopped server's data directory.
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import a migration bundle, whole or not at all (a stopped server's data directory).")
+        @OptionGroup var store: StoreOptions
+        @Option(help: "The bundle file.") var from: String
+        @Option(help: "On a collision with an item already here: fail (nothing imported), skip or replace.")
+        var conflict: String = "fail"
+        @Option(help: "Read the keychain's passphrase from this file (default: prompt).") var passphraseFile: String?
+        @Option(help: "Read the bundle's passphrase from this file (default: prompt).") var bundlePassphraseFile: String?
+
+        func run() throws {
+            guard let policy = ConflictPolicy(rawValue: conflict) else {
+                throw ValidationError("--conflict: expected fail, skip or replace")
+            }
+            guard let data = FileManager.default.contents(atPath: from) else {
+                throw ValidationError("bundle file \(from) cannot be read")
+            }
+            let keychain = try store.openKeychain(passphraseFiles: [passphraseFile, bundlePassphraseFile].compactMap(\.self))
+            defer { keychain.close() }
+            let passphrase = try passphraseFile.map(PassphraseInput.fromFile) ?? PassphraseInput.prompt("Keychain passphrase: ")
+            try keychain.unlock(passphrase: passphrase, from: .host)
+            let bundlePassphrase = try bundlePassphraseFile.map(PassphraseInput.fromFile) ?? PassphraseInput.prompt("Bundle passphrase: ")
+            let result = try keychain.importBundle([UInt8](data), passphrase: bundlePassphrase, conflict: policy, caller: nil)
+            print("imported \(result.imported), skipped \(result.skipped), replaced \(result.replaced)")
+        }
+    }
+}

@@ -1,0 +1,317 @@
+import Foundation
+@testable import KeychainCore
+import KeychainCrypto
+import KeychainStorage
+import Testing
+
+/// Issue 15 part 4: the migration bundle. Export from one keychain, import into another with
+/// another passphrase and instance key; `…ThisDeviceOnly` items never leave; a bundle that
+/// fails authentication anywhere imports nothing; each conflict policy.
+@Suite struct MigrationBundleTests {
+    static let bundlePassphrase = "bundle passphrase for the move"
+    static let otherPassphrase = "the new machine's own passphrase"
+
+    /// Keychain A: items of both classes, three groups, every protection class.
+    final class Source {
+        let fixture: Fixture
+        /// Migratable items' refs → their secrets (nil: no secret).
+        var migratable: [String: String?] = [:]
+        var deviceOnly: [String] = []
+
+        init() throws {
+            fixture = try Fixture()
+            let secrets = ["alpha-SECRET-1", "bravo-SECRET-2", "charlie-SECRET-3", "delta-SECRET-4"]
+            migratable[try fixture.addGeneric(service: "svc.one", account: "ann", secret: secrets[0], group: "g1")] = secrets[0]
+            migratable[try fixture.addGeneric(
+                service: "svc.two", account: "bob", secret: secrets[1], group: "g2", accessible: "afterFirstUnlock",
+                extra: ["label": "Bob's", "generic": .string(Base64.encode([0, 1, 2, 255])), "type": 1_234]
+            )] = secrets[1]
+            migratable[try fixture.addGeneric(service: "svc.three", account: "cy", secret: secrets[2], group: "g3", accessible: "always")] = secrets[2]
+            migratable[try fixture.addGeneric(service: "svc.none", account: "dee", secret: nil, group: "g1")] = String?.none
+            migratable[try fixture.keychain.add(
+                [
+                    "class": "internetPassword", "server": "db.example.com", "account": "app", "protocol": "https", "port": 5432,
+                    "authenticationType": "httpBasic", "path": "/x", "accessGroup": "g2", "synchronizable": true,
+                    "valueData": .string(Base64.encode(Array(secrets[3].utf8))),
+                ], token: fixture.admin
+            ).persistentRef] = secrets[3]
+            for (n, accessible) in ["whenUnlockedThisDeviceOnly", "afterFirstUnlockThisDeviceOnly", "alwaysThisDeviceOnly"].enumerated() {
+                deviceOnly.append(try fixture.addGeneric(
+                    service: "device.only", account: "a\(n)", secret: "DEVICE-ONLY-\(n)", group: "g1", accessible: accessible))
+            }
+        }
+
+        func export(_ passphrase: String = MigrationBundleTests.bundlePassphrase) throws -> [UInt8] {
+            try fixture.keychain.exportBundle(passphrase: SecureBytes(utf8: passphrase), caller: fixture.admin).bundle
+        }
+    }
+
+    static func count(_ fixture: Fixture) throws -> Int { try fixture.keychain.countItems(token: fixture.admin) }
+
+    static func item(_ fixture: Fixture, _ ref: String) throws -> ItemResult? {
+        try? fixture.keychain.search(
+            ["valuePersistentRef": .string(ref), "returnData": true, "returnAttributes": true, "returnPersistentRef": true],
+            token: fixture.admin
+        ).first
+    }
+
+    static func importInto(_ fixture: Fixture, _ bundle: [UInt8], _ policy: ConflictPolicy = .fail,
+                           passphrase: String = bundlePassphrase) throws -> BundleImport {
+        try fixture.keychain.importBundle(bundle, passphrase: SecureBytes(utf8: passphrase), conflict: policy, caller: fixture.admin)
+    }
+
+    @Test func exportAndImportMoveEveryMigratableItemAndNoThisDeviceOnlyOne() throws {
+        let a = try Source()
+        let (bundle, manifest) = try a.fixture.keychain.exportBundle(
+            passphrase: SecureBytes(utf8: Self.bundlePassphrase), caller: a.fixture.admin)
+        #expect(manifest.itemCount == 5)
+        #expect(manifest.classes == ["genericPassword": 4, "internetPassword": 1])
+        #expect(manifest.groups == ["g1": 2, "g2": 2, "g3": 1])
+        #expect(manifest.accessible == ["whenUnlocked": 3, "afterFirstUnlock": 1, "always": 1])
+        #expect(manifest.leftBehind == [
+            "whenUnlockedThisDeviceOnly": 1, "afterFirstUnlockThisDeviceOnly": 1, "alwaysThisDeviceOnly": 1,
+        ])
+
+        let b = try Fixture(passphrase: Self.otherPassphrase)
+        let result = try Self.importInto(b, bundle)
+        #expect(result.imported == 5 && result.skipped == 0 && result.replaced == 0)
+        #expect(result.manifest == manifest)
+        #expect(try Self.count(b) == 5)
+        for (ref, secret) in a.migratable {
+            let original = try #require(try Self.item(a.fixture, ref))
+            let moved = try #require(try Self.item(b, ref), "item \(ref) did not move")
+            #expect(moved.persistentRef == ref)
+            #expect(moved.attributesJSON == original.attributesJSON, "attributes and dates are kept")
+            #expect(moved.secretString == secret)
+        }
+        for ref in a.deviceOnly { #expect(try Self.item(b, ref) == nil, "a ThisDeviceOnly item left its device") }
+        // B's keys seal what it imported: locked, a whenUnlocked secret is out of reach, an always one is not.
+        try b.keychain.lock()
+        let always = try #require(a.migratable.first { $0.value == "charlie-SECRET-3" }?.key)
+        #expect(try Self.item(b, always)?.secretString == "charlie-SECRET-3")
+    }
+
+    @Test func theBundleHoldsNoPlaintext() throws {
+        let a = try Source()
+        let bundle = try a.export()
+        for text in [
+            "alpha-SECRET-1", "bravo-SECRET-2", "charlie-SECRET-3", "delta-SECRET-4", "DEVICE-ONLY-0", "svc.one", "ann",
+            "db.example.com", "g1", "genericPassword", "whenUnlocked", Self.bundlePassphrase,
+        ] {
+            #expect(!Self.contains(bundle, Array(text.utf8)), "the bundle holds \(text) in clear")
+        }
+        for ref in a.migratable.keys {
+            #expect(!Self.contains(bundle, PersistentRef.decode(ref)!), "the bundle holds a persistent ref in clear")
+        }
+    }
+
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard needle.count <= haystack.count else { return false }
+        return (0...(haystack.count - needle.count)).contains { haystack[$0..<$0 + needle.count].elementsEqual(needle) }
+    }
+
+    /// Ways a bundle goes wrong, and the error each must be refused with.
+    enum Damage: String, CaseIterable, Sendable {
+        case magic, limits, salt, streamHeader, middle, lastByte, truncatedLastMessage, truncatedMidMessage, trailingBytes,
+            wrongPassphrase, empty
+    }
+
+    @Test(arguments: Damage.allCases)
+    func aDamagedBundleIsRefusedWholeAndChangesNothing(_ damage: Damage) throws {
+        let a = try Source()
+        var bundle = try a.export()
+        var passphrase = Self.bundlePassphrase
+        let header = MigrationBundle.headerLength
+        var expected = KeychainError.anyAuthFailed
+        switch damage {
+        case .magic:
+            bundle[0] ^= 1
+            expected = .anyDecode
+        case .limits:
+            bundle[9] = 0xFF  // opslimit far past what a reader accepts
+            expected = .anyDecode
+        case .salt: bundle[30] ^= 1
+        case .streamHeader: bundle[header - 1] ^= 1
+        case .middle: bundle[header + (bundle.count - header) / 2] ^= 0x40
+        case .lastByte: bundle[bundle.count - 1] ^= 1
+        case .truncatedLastMessage: bundle = Array(bundle[..<Self.lastMessageStart(bundle)])
+        case .truncatedMidMessage: bundle.removeLast(5)
+        case .trailingBytes:
+            bundle += [0, 0, 0, 0]
+            expected = .anyDecode
+        case .wrongPassphrase: passphrase = "not the bundle passphrase"
+        case .empty:
+            bundle = []
+            expected = .anyDecode
+        }
+        let b = try Fixture(passphrase: Self.otherPassphrase)
+        try b.addGeneric(service: "already.here", account: "x")
+        #expect(try Self.count(b) == 1)
+        let error = expectError(expected) { _ = try Self.importInto(b, bundle, passphrase: passphrase) }
+        #expect(error?.message.contains(passphrase) == false)
+        #expect(try Self.count(b) == 1, "a refused bundle imported something")
+    }
+
+    /// Where the last sealed message's length prefix starts.
+    static func lastMessageStart(_ bundle: [UInt8]) -> Int {
+        var offset = MigrationBundle.headerLength
+        var last = offset
+        while offset < bundle.count {
+            last = offset
+            let length = bundle[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            offset += 4 + length
+        }
+        return last
+    }
+
+    @Test func reimportingWithEachPolicy() throws {
+        let a = try Source()
+        let bundle = try a.export()
+        let b = try Fixture(passphrase: Self.otherPassphrase)
+        #expect(try Self.importInto(b, bundle).imported == 5)
+
+        let duplicate = expectError(.anyDuplicate, naming: "import") { _ = try Self.importInto(b, bundle, .fail) }
+        #expect(duplicate.map { a.migratable.keys.contains($0.persistentRef ?? "") } == true, "fail names the colliding item")
+        #expect(try Self.count(b) == 5)
+
+        let skipped = try Self.importInto(b, bundle, .skip)
+        #expect((skipped.imported, skipped.skipped, skipped.replaced) == (0, 5, 0))
+        let replaced = try Self.importInto(b, bundle, .replace)
+        #expect((replaced.imported, replaced.skipped, replaced.replaced) == (0, 0, 5))
+        #expect(try Self.count(b) == 5)
+    }
+
+    @Test func aPrimaryKeyCollisionUnderEachPolicy() throws {
+        let a = try Source()
+        let bundle = try a.export()
+        let moved = try #require(a.migratable.first { $0.value == "alpha-SECRET-1" }?.key)
+        for policy in ConflictPolicy.allCases {
+            let b = try Fixture(passphrase: Self.otherPassphrase)
+            // The same primary key (class, group, service, account), another item: another ref and secret.
+            let own = try b.addGeneric(service: "svc.one", account: "ann", secret: "B-OWN", group: "g1")
+            switch policy {
+            case .fail:
+                let error = expectError(.anyDuplicate, naming: "genericPassword") { _ = try Self.importInto(b, bundle, .fail) }
+                #expect(error?.persistentRef == own)
+                #expect(error?.message.contains(moved) == true, "the message names the bundle item's ref")
+                #expect(try Self.count(b) == 1, "fail imported something")
+            case .skip:
+                let result = try Self.importInto(b, bundle, .skip)
+                #expect((result.imported, result.skipped, result.replaced) == (4, 1, 0))
+                #expect(try Self.item(b, own)?.secretString == "B-OWN")
+                #expect(try Self.item(b, moved) == nil)
+            case .replace:
+                let result = try Self.importInto(b, bundle, .replace)
+                #expect((result.imported, result.skipped, result.replaced) == (4, 0, 1))
+                #expect(try Self.item(b, own) == nil)
+                #expect(try Self.item(b, moved)?.secretString == "alpha-SECRET-1")
+            }
+            #expect(try Self.count(b) == (policy == .fail ? 1 : 5))
+        }
+    }
+
+    /// A bundle imported into B, where one moved item (`moved`) then gets another primary key:
+    /// its ref now names an item the bundle's item does not match by key.
+    static func importedThenRenamed() throws -> (bundle: [UInt8], moved: String, b: Fixture) {
+        let a = try Source()
+        let bundle = try a.export()
+        let moved = try #require(a.migratable.first { $0.value == "alpha-SECRET-1" }?.key)
+        let b = try Fixture(passphrase: otherPassphrase)
+        #expect(try importInto(b, bundle).imported == 5)
+        try b.keychain.update(
+            query: ["valuePersistentRef": .string(moved)], attributesToUpdate: ["account": "renamed"], token: b.admin)
+        return (bundle, moved, b)
+    }
+
+    @Test func aPersistentRefCollisionIsAConflictToo() throws {
+        let (bundle, moved, b) = try Self.importedThenRenamed()
+        expectError(.anyDuplicate, naming: "persistent ref") { _ = try Self.importInto(b, bundle, .fail) }
+        let skipped = try Self.importInto(b, bundle, .skip)
+        #expect(skipped.skipped == 5)
+        #expect(try Self.item(b, moved)?.attributesJSON?["account"] == "renamed")
+        let replaced = try Self.importInto(b, bundle, .replace)
+        #expect(replaced.replaced == 5)
+        #expect(try Self.item(b, moved)?.attributesJSON?["account"] == "ann")
+        #expect(try Self.count(b) == 5)
+    }
+
+    @Test func replaceRefusesWhenRefAndPrimaryKeyNameTwoItems() throws {
+        let (bundle, _, b) = try Self.importedThenRenamed()
+        try b.addGeneric(service: "svc.one", account: "ann", secret: "B-OWN", group: "g1")
+        expectError(.anyDuplicate, naming: "primary key of another") { _ = try Self.importInto(b, bundle, .replace) }
+        #expect(try Self.count(b) == 6)
+    }
+
+    @Test func aBundleCarryingAThisDeviceOnlyItemIsRefused() throws {
+        let item = BundleItem(
+            itemClass: .genericPassword, protection: .whenUnlockedThisDeviceOnly, synchronizable: false, created: 1, modified: 1,
+            ref: Sodium.randomBytes(16), group: "g1",
+            attributes: [(Schema.key(canonical: "service")!, .string("s")), (Schema.key(canonical: "account")!, .string("a"))],
+            secret: Array("x".utf8))
+        let bundle = try Self.craft([item])
+        let b = try Fixture(passphrase: Self.otherPassphrase)
+        expectError(.anyParam, naming: "accessible") { _ = try Self.importInto(b, bundle) }
+        #expect(try Self.count(b) == 0)
+    }
+
+    @Test func aBundleItemThisBuildWouldNotAddIsRefused() throws {
+        let b = try Fixture(passphrase: Self.otherPassphrase)
+        let good = BundleItem(
+            itemClass: .genericPassword, protection: .whenUnlocked, synchronizable: false, created: 1, modified: 1,
+            ref: Sodium.randomBytes(16), group: "g1", attributes: [(Schema.key(canonical: "service")!, .string("ok"))], secret: nil)
+        var wrongAttribute = good
+        wrongAttribute.ref = Sodium.randomBytes(16)
+        wrongAttribute.attributes = [(Schema.key(canonical: "server")!, .string("x"))]
+        var unsupported = good
+        unsupported.ref = Sodium.randomBytes(16)
+        unsupported.itemClass = .certificate
+        unsupported.attributes = []
+        expectError(.anyNoSuchAttr, naming: "server") { _ = try Self.importInto(b, try Self.craft([good, wrongAttribute])) }
+        expectError(.anyUnimplemented, naming: "class") { _ = try Self.importInto(b, try Self.craft([good, unsupported])) }
+        #expect(try Self.count(b) == 0, "a refused bundle imported its good items")
+    }
+
+    /// A bundle of `items`, sealed as an export seals one (for shapes an export never makes).
+    static func craft(_ items: [BundleItem]) throws -> [UInt8] {
+        let salt = Sodium.randomBytes(PasswordHash.saltLength)
+        let limits = KDFLimits.insecureMinimumForTesting
+        let key = try PasswordHash.deriveKey(passphrase: SecureBytes(utf8: bundlePassphrase), salt: salt, limits: limits)
+        return try MigrationBundle.seal(
+            manifest: BundleManifest(items: items, created: 1, leftBehind: [:]), items: items, key: key, salt: salt, limits: limits)
+    }
+
+    @Test func exportAndImportNeedTheKeychainUnlocked() throws {
+        let a = try Source()
+        let bundle = try a.export()
+        try a.fixture.keychain.lock()
+        expectError(.anyLocked, naming: "keychain") { _ = try a.export() }
+        let b = try Fixture(passphrase: Self.otherPassphrase)
+        try b.keychain.lock()
+        expectError(.anyLocked, naming: "keychain") { _ = try Self.importInto(b, bundle) }
+        try b.unlock(Self.otherPassphrase)
+        #expect(try Self.count(b) == 0)
+    }
+
+    @Test func onlyAnAdminOfEveryGroupExportsOrImports() throws {
+        let a = try Source()
+        let bundle = try a.export()
+        let scoped = try a.fixture.token(["g1"])
+        let reader = try a.fixture.token(["*"], [.read, .list, .write])
+        for token in [scoped, reader] {
+            expectError(.anyMissingEntitlement, naming: "token") {
+                _ = try a.fixture.keychain.exportBundle(passphrase: SecureBytes(utf8: Self.bundlePassphrase), caller: token)
+            }
+            expectError(.anyMissingEntitlement, naming: "token") {
+                _ = try a.fixture.keychain.importBundle(
+                    bundle, passphrase: SecureBytes(utf8: Self.bundlePassphrase), conflict: .replace, caller: token)
+            }
+        }
+    }
+
+    @Test func theBundleLimitIsErrSecDataTooLarge() throws {
+        let a = try Source()
+        expectError(.anyTooLarge, naming: "bundle") {
+            _ = try a.fixture.keychain.exportBundle(passphrase: SecureBytes(utf8: Self.bundlePassphrase), caller: nil, maxBytes: 200)
+        }
+    }
+}
