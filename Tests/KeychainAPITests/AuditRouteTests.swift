@@ -73,6 +73,49 @@ import Testing
         }
     }
 
+    /// Every other route gives its line too, under its own operation, the refused ones with their
+    /// OSStatus. (Backups and migration bundles: `BackupRouteTests`, `MigrationRouteTests`.)
+    @Test func everyOtherRouteGivesItsOperation() throws {
+        let s = try Scene()
+        let created = s.call("POST", "/v1/tokens", json: #"{"name":"ci","accessGroups":["default"],"capabilities":["read"]}"#)
+        #expect(created.status == 201)
+        let id = try #require(created.json["id"]?.stringValue)
+        let calls: [(method: String, target: String, json: String?, status: Int, operation: String)] = [
+            ("GET", "/v1/tokens", nil, 200, "listTokens"),
+            ("GET", "/v1/tokens/self", nil, 200, "readOwnToken"),
+            ("DELETE", "/v1/tokens/\(id)", nil, 204, "revokeToken"),
+            ("GET", "/v1/keychain", nil, 200, "status"),
+            ("GET", "/v1/keychain/settings", nil, 200, "readSettings"),
+            ("PUT", "/v1/keychain/settings", #"{"lockInterval":600}"#, 200, "changeSettings"),
+            ("POST", "/v1/items/search", #"{"service":"none"}"#, 404, "search"),
+            ("PATCH", "/v1/items", #"{"query":{"service":"none"},"attributesToUpdate":{"label":"L"}}"#, 404, "update"),
+            ("DELETE", "/v1/items?service=none", nil, 404, "delete"),
+            ("GET", "/metrics", nil, 200, "readMetrics"),
+            ("GET", "/v1/health", nil, 200, "health"),
+            ("GET", "/v1/nowhere", nil, 404, "none"),
+            ("POST", "/v1/keychain/lock", nil, 200, "lock"),
+            ("POST", "/v1/keychain/unlock", #"{"passphrase":"\#(testPassphrase)"}"#, 200, "unlock"),
+            ("POST", "/v1/keychain/passphrase", #"{"old":"\#(testPassphrase)","new":"another passphrase entirely"}"#, 204, "changePassphrase"),
+        ]
+        for call in calls {
+            let answer = s.call(call.method, call.target, json: call.json)
+            #expect(answer.status == call.status, "\(call.method) \(call.target): \(String(decoding: answer.body, as: UTF8.self))")
+        }
+        let lines = try s.lines().dropFirst()  // the first: createToken
+        #expect(lines.map { $0["operation"]?.stringValue } == calls.map(\.operation))
+        #expect(lines.map { $0["httpStatus"]?.intValue } == calls.map { Int64($0.status) })
+        #expect(lines.map { $0["status"]?.intValue == 0 } == calls.map { $0.status < 300 })
+        #expect(lines.map { $0["route"]?.stringValue } == [
+            "/v1/tokens", "/v1/tokens/self", "/v1/tokens/{id}", "/v1/keychain", "/v1/keychain/settings", "/v1/keychain/settings",
+            "/v1/items/search", "/v1/items", "/v1/items", "/metrics", "/v1/health", "-", "/v1/keychain/lock",
+            "/v1/keychain/unlock", "/v1/keychain/passphrase",
+        ])
+        let text = String(decoding: FileManager.default.contents(atPath: s.path) ?? Data(), as: UTF8.self)
+        for forbidden in [testPassphrase, "another passphrase entirely", s.f.adminToken] {
+            #expect(!text.contains(forbidden), "\(forbidden) is in the audit log")
+        }
+    }
+
     /// Fail closed: with the log unwritable (here /dev/full), an answer that would carry a
     /// secret is 503, and one that would not is answered.
     @Test func aSecretIsNotAnsweredWhenItsAuditLineCannotBeWritten() throws {
