@@ -428,7 +428,7 @@ extension Keychain {
     }
 
     /// Opens a record's secret; needs only the row's clear fields, not its attributes.
-    private func openSecret(_ sealed: [UInt8], of record: ItemRecord, barrier: Barrier, key name: String) throws(KeychainError) -> [UInt8] {
+    func openSecret(_ sealed: [UInt8], of record: ItemRecord, barrier: Barrier, key name: String) throws(KeychainError) -> [UInt8] {
         guard let itemClass = ItemClass(rawValue: record.itemClass), let protection = Protection(rawValue: record.protection)
         else { throw .decode("\(name): a stored item has an unknown class or protection class") }
         guard let key = barrier.classKey(for: protection) else { throw Self.locked(name) }

@@ -53,7 +53,7 @@ extension Keychain {
                 continue
             }
             var secret: [UInt8]?
-            if let sealed = record.secret { secret = try openForBundle(sealed, of: item, barrier: barrier) }
+            if let sealed = record.secret { secret = try openSecret(sealed, of: record, barrier: barrier, key: "valueData") }
             size += record.attributes.count + (secret?.count ?? 0) + 64
             guard size <= maxBytes else {
                 throw .dataTooLarge("bundle: the keychain's items exceed the bundle limit of \(maxBytes) bytes")
@@ -177,16 +177,6 @@ extension Keychain {
     private func deriveBundleKey(_ passphrase: SecureBytes, salt: [UInt8], limits: KDFLimits) throws(KeychainError) -> SecureBytes {
         try kdfGate.withLock { _ throws(KeychainError) -> SecureBytes in
             try Self.crypto { () throws(CryptoError) in try PasswordHash.deriveKey(passphrase: passphrase, salt: salt, limits: limits) }
-        }
-    }
-
-    private func openForBundle(_ sealed: [UInt8], of item: DecodedItem, barrier: Barrier) throws(KeychainError) -> [UInt8] {
-        guard let key = barrier.classKey(for: item.protection) else { throw Self.locked("export") }
-        do {
-            return try barrier.openSecret(sealed, key: key, ref: item.record.ref, itemClass: item.itemClass, group: item.record.group)
-        } catch {
-            logger.error("item secret failed authentication", metadata: ["item.ref": "\(PersistentRef.encode(item.record.ref))"])
-            throw .decode("valueData: a stored secret failed authentication; nothing was exported")
         }
     }
 
