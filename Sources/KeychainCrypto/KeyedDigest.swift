@@ -7,12 +7,33 @@ internal import CSodium
 public struct KeyedDigest: Sendable {
     /// Digest length in bytes (128 bits: collision-resistant enough for equality and uniqueness).
     public static let length = 16
-    private let key: SecureBytes
+    /// The BLAKE2b state once the key has been absorbed (the key's block waits in it), in
+    /// secure memory: a digest starts from a copy of it rather than from the key, which saves
+    /// `crypto_generichash_init`'s parameter block and key padding on every digest.
+    private let keyed: SecureBytes
 
     /// `key` must be 32 bytes.
     public init(key: SecureBytes) throws(CryptoError) {
         guard key.count == Int(crypto_generichash_KEYBYTES) else { throw .invalidLength("digest key") }
-        self.key = key
+        keyed = try SecureBytes(count: crypto_generichash_statebytes())
+        let keyed = keyed
+        Self.withState { state in
+            key.withUnsafeBytes { k in
+                _ = crypto_generichash_init(state, k.baseAddress!.assumingMemoryBound(to: UInt8.self), k.count, Self.length)
+            }
+            keyed.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: UnsafeRawPointer(state), byteCount: $0.count) }
+            sodium_memzero(UnsafeMutableRawPointer(state), crypto_generichash_statebytes())
+        }
+    }
+
+    /// Calls `body` with room for a state on the stack. The state is an opaque, 64-byte-aligned C
+    /// struct; Swift puts a temporary allocation on the stack only up to 16-byte alignment (above,
+    /// it calls memalign, slower than the digest), so the room is 63 bytes longer and the state
+    /// starts at its first 64-byte boundary.
+    private static func withState<R>(_ body: (OpaquePointer) -> R) -> R {
+        withUnsafeTemporaryAllocation(byteCount: crypto_generichash_statebytes() + 63, alignment: 16) { raw in
+            body(OpaquePointer(raw.baseAddress!.alignedUp(toMultipleOf: 64)))
+        }
     }
 
     /// The digest of `parts`, each length-prefixed so that ("ab","c") and ("a","bc") differ.
@@ -36,19 +57,14 @@ public struct KeyedDigest: Sendable {
     /// `digest(_:)`, held inline rather than in an array: for a caller that only encodes it
     /// (the audit log, once per query value of every request).
     public func inlineDigest(_ build: (Input) -> Void) -> InlineArray<16, UInt8> {
-        // The state is an opaque, 64-byte-aligned C struct. Swift puts a temporary allocation on
-        // the stack only up to 16-byte alignment (above, it calls memalign, slower than the
-        // digest), so the buffer is 63 bytes longer and the state starts at its first 64-byte
-        // boundary.
-        withUnsafeTemporaryAllocation(byteCount: crypto_generichash_statebytes() + 63, alignment: 16) { raw in
-            let state = OpaquePointer(raw.baseAddress!.alignedUp(toMultipleOf: 64))
-            key.withUnsafeBytes { k in
-                _ = crypto_generichash_init(state, k.baseAddress!.assumingMemoryBound(to: UInt8.self), k.count, Self.length)
-            }
+        Self.withState { state in
+            keyed.withUnsafeBytes { UnsafeMutableRawPointer(state).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
             build(Input(state: state))
             var out = InlineArray<16, UInt8>(repeating: 0)
             var span = out.mutableSpan
             span.withUnsafeMutableBufferPointer { _ = crypto_generichash_final(state, $0.baseAddress!, Self.length) }
+            // The state was the key's: no copy of it stays on the stack.
+            sodium_memzero(UnsafeMutableRawPointer(state), crypto_generichash_statebytes())
             return out
         }
     }
