@@ -39,36 +39,66 @@ extension KeychainResponder {
         return (status, refs, false)
     }
 
-    /// The query's names and values (hashed when the line is sealed): URL parameters, and the
-    /// body's scalar entries, nested ones as `query.service`. Never a secret or a passphrase:
-    /// `valueData` and the passphrase routes' bodies are left out, since even a keyed hash of
-    /// a secret could confirm a guess of it.
-    static func auditedQuery(_ head: HTTPRequestHead, body: [UInt8]?, route: Route?) -> [(name: String, value: String)] {
-        var query = head.queryItems.filter { !isUnaudited($0.name) }
+    /// The query's names and values (hashed when the line is sealed, but for options' words):
+    /// URL parameters, and the body's scalar entries, nested ones as `query.service`. Never a
+    /// secret or a passphrase: `valueData` and the passphrase routes' bodies are left out, since
+    /// even a keyed hash of a secret could confirm a guess of it.
+    static func auditedQuery(_ head: HTTPRequestHead, body: [UInt8]?, route: Route?) -> [AuditRecord.QueryEntry] {
+        var query: [AuditRecord.QueryEntry] = []
+        query.reserveCapacity(head.queryItems.count)
+        for item in head.queryItems where !isUnaudited(item.name) {
+            query.append(AuditRecord.QueryEntry(item.name, item.value, inClear: isOptionWord(item.name, item.value)))
+        }
         guard let body, !body.isEmpty, route?.runsKDF != true,
             let object = try? JSON.parse(body).objectValue
         else { return query }
         func flatten(_ object: JSONObject, prefix: String) {
             for (key, value) in object where !isUnaudited(key) {
+                let text: String
                 switch value {
-                case .string(let text): query.append((prefix + key, text))
-                case .int(let number): query.append((prefix + key, String(number)))
-                case .bool(let flag): query.append((prefix + key, String(flag)))
-                case .object(let nested) where prefix.isEmpty: flatten(nested, prefix: key + ".")
-                default: break
+                case .string(let string): text = string
+                case .int(let number): text = String(number)
+                case .bool(let flag): text = String(flag)
+                case .object(let nested) where prefix.isEmpty:
+                    flatten(nested, prefix: key + ".")
+                    continue
+                default: continue
                 }
+                query.append(AuditRecord.QueryEntry(prefix + key, text, inClear: isOptionWord(key, text)))
             }
         }
         flatten(object, prefix: "")
         return query
     }
 
+    /// Whether `value` is written in clear: the value of a query option (a class, a match limit
+    /// or flag, a return key, an import's conflict policy), and a short word at that. Such a
+    /// value says what was asked, not of which item; anything else, an unknown key's value
+    /// included, is hashed.
+    static func isOptionWord(_ name: String, _ value: String) -> Bool {
+        (Schema.isOption(named: name) || name == "conflict") && value.utf8.count <= 32 && value.utf8.allSatisfy(isWordByte)
+    }
+
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "_"), UInt8(ascii: "-"):
+            true
+        default: false
+        }
+    }
+
     /// Whether `name`'s value never reaches the audit log, even hashed. (A switch: a `Set` would
     /// hash every name of every request.)
     private static func isUnaudited(_ name: String) -> Bool {
+        // The first byte tells most names (`service`, `account`) apart before any comparison.
+        switch name.utf8.first {
+        case UInt8(ascii: "v"), UInt8(ascii: "k"), UInt8(ascii: "p"), UInt8(ascii: "o"), UInt8(ascii: "n"), UInt8(ascii: "t"): break
+        default: return false
+        }
         switch name {
-        case "valueData", "kSecValueData", "v_Data", "passphrase", "old", "new", "token": true
-        default: false
+        case "valueData", "kSecValueData", "v_Data", "passphrase", "old", "new", "token": return true
+        default: return false
         }
     }
 }
@@ -79,10 +109,10 @@ final class RequestIDs: Sendable {
     private let counter = Atomic<UInt64>(0)
 
     init() {
-        prefix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        prefix = String(UInt32.random(in: 0...UInt32.max), radix: 16) + "-"
     }
 
     func next() -> String {
-        prefix + "-" + String(counter.add(1, ordering: .relaxed).newValue)
+        prefix + String(counter.add(1, ordering: .relaxed).newValue)
     }
 }

@@ -9,12 +9,23 @@ import KeychainJSON
 /// process); a file keychaind reopens continues the chain of its last line.
 public struct AuditChain: Sendable {
     private let keys: AuditKeys
-    /// The `mac` of the last line written; `nil` before the first.
-    public private(set) var last: String?
+    /// The `mac` of the last line written (22 base64url characters), when `chained`.
+    private var lastMAC = InlineArray<22, UInt8>(repeating: 0)
+    private var chained = false
 
+    /// The `mac` of the last line written; `nil` before the first.
+    public var last: String? {
+        chained ? lastMAC.span.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) } : nil
+    }
+
+    /// A chain continuing `last`, the `mac` of a log's last line. A value this chain could not
+    /// have written (not 22 base64url characters: an edited file) is not continued: the next
+    /// line starts a new chain, which the verifier reports.
     public init(keys: AuditKeys, continuing last: String? = nil) {
         self.keys = keys
-        self.last = last
+        guard let last, last.utf8.count == 22, last.utf8.allSatisfy(Self.isBase64url) else { return }
+        for (n, byte) in last.utf8.enumerated() { lastMAC[n] = byte }
+        chained = true
     }
 
     /// The sealed line for `record`, without its newline.
@@ -27,13 +38,38 @@ public struct AuditChain: Sendable {
     /// Appends the sealed line for `record` to `out`, without its newline.
     public mutating func append(_ record: AuditRecord, to out: inout [UInt8]) {
         let start = out.count
-        record.write(into: &out, keys: keys, prev: last)  // without its `}`: the mac goes inside
+        record.write(into: &out, keys: keys)
+        out.appendLiteral(#","prev":"#)
+        if chained {
+            out.append(UInt8(ascii: "\""))
+            appendLast(to: &out)
+            out.append(UInt8(ascii: "\""))
+        } else {
+            out.appendLiteral("null")
+        }
         let covered = start..<out.count
-        out.append(#","mac":""#)
+        out.appendLiteral(#","mac":""#)
         let mac = out.count
         keys.appendMAC(covering: covered, to: &out)
-        last = String(decoding: out[mac...], as: UTF8.self)
-        out.append(#""}"#)
+        for n in 0..<22 { lastMAC[n] = out[mac + n] }
+        chained = true
+        out.appendLiteral(#""}"#)
+    }
+
+    private func appendLast(to out: inout [UInt8]) {
+        let last = lastMAC
+        out.append(addingCapacity: 22) { span in
+            for n in 0..<22 { span.append(last[n]) }
+        }
+    }
+
+    private static func isBase64url(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default: false
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import ExtrasBase64
+import KeychainJSON
 public import KeychainCrypto
 
 /// The audit log's two keys, derived from the instance key (`crypto_kdf`, context `kcdaudit`):
@@ -27,7 +28,7 @@ public struct AuditKeys: Sendable {
     /// Appends `hash(value)`'s bytes, without an intermediate array or string (once per query
     /// value of every request).
     func appendHash(_ value: String, to out: inout [UInt8]) {
-        out.append(contentsOf: "hmac:".utf8)
+        out.appendLiteral("hmac:")
         Self.appendBase64url(values.inlineDigest { $0.append(value) }, to: &out)
     }
 

@@ -16,8 +16,8 @@ public struct AuditRecord: Sendable {
     /// The route template (`/v1/items/{persistentRef}`) and the operation on it (`search`).
     public var route: String
     public var operation: String
-    /// The query's attribute names with their values in clear; hashed when the line is written.
-    public var query: [(name: String, value: String)]
+    /// The query's entries, values in clear; hashed when the line is written, but for options.
+    public var query: [QueryEntry]
     /// The persistent refs of the items the request touched.
     public var refs: [String]
     /// The OSStatus answered: 0 for success.
@@ -29,9 +29,26 @@ public struct AuditRecord: Sendable {
     /// The longest reason kept, in bytes of UTF-8.
     public static let maxReasonBytes = 256
 
+    /// One entry of the query: a name, and its value, written as a keyed hash (`hmac:…`) unless
+    /// it is a query option's word.
+    public struct QueryEntry: Sendable, Equatable {
+        public var name: String
+        public var value: String
+        /// Written as given, escaped: a query option's value (`"returnData":"true"`,
+        /// `"matchLimit":"all"`, `"class":"genp"`), which says what was asked and names no item.
+        /// Never an attribute's value, a cursor or a ref: those are hashed.
+        public var inClear: Bool
+
+        public init(_ name: String, _ value: String, inClear: Bool = false) {
+            self.name = name
+            self.value = value
+            self.inClear = inClear
+        }
+    }
+
     public init(
         time: Int64, requestID: String, tokenID: String? = nil, tokenName: String? = nil, client: String, route: String,
-        operation: String, query: [(name: String, value: String)] = [], refs: [String] = [], status: Int64, httpStatus: Int,
+        operation: String, query: [QueryEntry] = [], refs: [String] = [], status: Int64, httpStatus: Int,
         reason: String? = nil
     ) {
         self.time = time
@@ -48,54 +65,57 @@ public struct AuditRecord: Sendable {
         self.reason = reason.map(Self.bounded)
     }
 
-    /// Writes the record as a JSON object, values hashed, in a fixed order of keys, without its
-    /// closing brace (the chain puts the mac there), built as bytes rather than as a `JSON`
+    /// Writes the record as a JSON object, values hashed, in a fixed order of keys, without
+    /// `prev` and its closing brace (the chain writes those, and the mac), built as bytes rather than as a `JSON`
     /// value first: this runs for every request. What a client chose (a token's name, a query's
     /// names, the address a proxy forwarded, the reason) is escaped; what the server made (the
     /// route, the operation, request ids, refs, hashes) is copied as it is.
-    func write(into out: inout [UInt8], keys: AuditKeys, prev: String?) {
-        out.append(#"{"time":"#)
+    func write(into out: inout [UInt8], keys: AuditKeys) {
+        out.appendLiteral(#"{"time":"#)
         out.appendDecimal(time)
-        out.append(#","request":"#)
+        out.appendLiteral(#","request":"#)
         out.appendQuoted(requestID)
         if let tokenID {
-            out.append(#","token":{"id":"#)
+            out.appendLiteral(#","token":{"id":"#)
             JSON.appendString(tokenID, to: &out)
-            out.append(#","name":"#)
-            if let tokenName { JSON.appendString(tokenName, to: &out) } else { out.append("null") }
-            out.append("}")
+            out.appendLiteral(#","name":"#)
+            if let tokenName { JSON.appendString(tokenName, to: &out) } else { out.appendLiteral("null") }
+            out.appendLiteral("}")
         } else {
-            out.append(#","token":null"#)
+            out.appendLiteral(#","token":null"#)
         }
-        out.append(#","client":"#)
+        out.appendLiteral(#","client":"#)
         JSON.appendString(client, to: &out)
-        out.append(#","route":"#)
+        out.appendLiteral(#","route":"#)
         out.appendQuoted(route)
-        out.append(#","operation":"#)
+        out.appendLiteral(#","operation":"#)
         out.appendQuoted(operation)
-        out.append(#","query":{"#)
+        out.appendLiteral(#","query":{"#)
         for n in query.indices {
-            if n > 0 { out.append(",") }
+            if n > 0 { out.append(UInt8(ascii: ",")) }
             JSON.appendString(query[n].name, to: &out)
-            out.append(#":""#)
-            keys.appendHash(query[n].value, to: &out)
-            out.append(#"""#)
+            out.append(UInt8(ascii: ":"))
+            if query[n].inClear {
+                JSON.appendString(query[n].value, to: &out)
+            } else {
+                out.append(UInt8(ascii: "\""))
+                keys.appendHash(query[n].value, to: &out)
+                out.append(UInt8(ascii: "\""))
+            }
         }
-        out.append(#"},"refs":["#)
+        out.appendLiteral(#"},"refs":["#)
         for n in refs.indices {
-            if n > 0 { out.append(",") }
+            if n > 0 { out.append(UInt8(ascii: ",")) }
             out.appendQuoted(refs[n])
         }
-        out.append(#"],"status":"#)
+        out.appendLiteral(#"],"status":"#)
         out.appendDecimal(status)
-        out.append(#","httpStatus":"#)
+        out.appendLiteral(#","httpStatus":"#)
         out.appendDecimal(httpStatus)
         if let reason {
-            out.append(#","reason":"#)
+            out.appendLiteral(#","reason":"#)
             JSON.appendString(reason, to: &out)
         }
-        out.append(#","prev":"#)
-        if let prev { out.appendQuoted(prev) } else { out.append("null") }
     }
 
     /// `text` cut at `maxReasonBytes`, on a character boundary.
@@ -111,16 +131,12 @@ public struct AuditRecord: Sendable {
 }
 
 extension [UInt8] {
-    /// Appends a literal's bytes.
-    mutating func append(_ literal: StaticString) {
-        literal.withUTF8Buffer { append(contentsOf: $0) }
-    }
-
     /// Appends `text` in quotes, unescaped: only for what the server wrote itself (base64url,
     /// hex, route templates), which holds no quote, backslash or control byte.
     mutating func appendQuoted(_ text: String) {
         append(UInt8(ascii: "\""))
-        append(contentsOf: text.utf8)
+        var text = text
+        text.withUTF8 { appendBytes($0) }
         append(UInt8(ascii: "\""))
     }
 }

@@ -113,6 +113,17 @@ public final class SchemaKey: Sendable, Hashable, CustomStringConvertible {
             default: false
             }
         }
+
+        /// A query option: what to match or return, or how, rather than an item's attribute,
+        /// secret or ref. Its values are a small closed set (a class, a limit, a flag).
+        var isOption: Bool {
+            switch self {
+            case .itemClass, .matchLimit, .matchCaseInsensitive, .matchHostOrSubdomainOfHost, .returnData, .returnAttributes,
+                .returnPersistentRef, .returnRef, .deleteAll, .useDataProtectionKeychain:
+                true
+            default: false
+            }
+        }
     }
 
     /// Who sets an attribute's value.
@@ -346,6 +357,23 @@ public enum Schema {
         let key = keys[Int(number)]
         return itemClass.map { key.sharingSpelling(for: $0) } ?? key
     }
+
+    /// Whether `spelling` names a query option (`Role.isOption`: `class`, `kSecMatchLimit`,
+    /// `r_Data`, …) and no attribute: the audit log writes such a key's value in clear. One
+    /// lookup in a table of the options' spellings alone.
+    public static func isOption(named spelling: String) -> Bool { optionSpellings[spelling] != nil }
+
+    private static let optionSpellings: NameTable = {
+        let attributeSpellings = Set(attributes.flatMap(\.spellings))
+        var seen = Set<String>()
+        var entries: [(name: String, value: Int32)] = []
+        for key in keys where key.role.isOption {
+            for spelling in key.spellings where !attributeSpellings.contains(spelling) && seen.insert(spelling).inserted {
+                entries.append((spelling, Int32(key.number)))
+            }
+        }
+        return NameTable(entries)
+    }()
 
     /// Every spelling → the number of the first key with it: one lookup per query key.
     private static let spellings: NameTable = {

@@ -47,7 +47,7 @@ extension JSON {
             guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
                 return false
             }
-            out.append(contentsOf: bytes)
+            out.appendBytes(bytes)
             return true
         }
         if copied == true {
@@ -72,8 +72,23 @@ extension JSON {
 }
 
 extension [UInt8] {
-    /// Appends a literal's UTF-8 bytes, copied in one go (a `String`'s `utf8` view is walked).
+    /// Appends a literal's UTF-8 bytes (a `String`'s `utf8` view is walked).
+    @inlinable
     public mutating func appendLiteral(_ literal: StaticString) {
-        literal.withUTF8Buffer { append(contentsOf: $0) }
+        guard literal.hasPointerRepresentation else { return literal.withUTF8Buffer { append(contentsOf: $0) } }
+        appendBytes(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Appends `bytes` with one copy into room made once: cheaper, for the few bytes of a name
+    /// or a literal, than `append(contentsOf:)` (about a hundred instructions less a call).
+    @inlinable
+    public mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        append(addingCapacity: bytes.count) { out in
+            out.withUnsafeMutableBufferPointer { room, initialized in
+                room.baseAddress!.initialize(from: source, count: bytes.count)
+                initialized = bytes.count
+            }
+        }
     }
 }

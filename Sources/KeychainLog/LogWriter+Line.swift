@@ -65,6 +65,8 @@ extension [UInt8] {
             digits[first] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
             rest /= 10
         } while rest > 0
-        for n in first..<20 { append(digits[n]) }
+        append(addingCapacity: 20 - first) { out in
+            for n in first..<20 { out.append(digits[n]) }
+        }
     }
 }

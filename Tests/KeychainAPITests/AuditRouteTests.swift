@@ -73,6 +73,29 @@ import Testing
         }
     }
 
+    /// A query option's word (`class`, a match limit, a return key, in any of its spellings) is
+    /// written as given: it says what was asked, of no item. Everything else is hashed: every
+    /// attribute's value, a word or not, and an option's value that is not a short word.
+    @Test func anOptionsWordIsWrittenInClearEverythingElseHashed() throws {
+        let s = try Scene()
+        let add = #"{"class":"genericPassword","service":"true","account":"alice","valueData":"c2VjcmV0"}"#
+        #expect(s.call("POST", "/v1/items", json: add).status == 201)
+        #expect(s.call("GET", "/v1/items?service=true&kSecReturnData=true&m_Limit=all").status == 200)
+        #expect(s.call("GET", "/v1/items?service=true&returnAttributes=yes%22%7D%2C%22x%22%3A%22").status == 400)
+        let lines = try s.lines()
+        let added = try #require(lines[0]["query"]?.objectValue)
+        let searched = try #require(lines[1]["query"]?.objectValue)
+        let refused = try #require(lines[2]["query"]?.objectValue)
+        #expect(added["class"]?.stringValue == "genericPassword")
+        #expect(added["service"]?.stringValue == s.keys.hash("true"), "an attribute's value is hashed, a word too")
+        #expect(added["account"]?.stringValue == s.keys.hash("alice"))
+        #expect(searched["kSecReturnData"]?.stringValue == "true")
+        #expect(searched["m_Limit"]?.stringValue == "all")
+        #expect(searched["service"]?.stringValue == s.keys.hash("true"))
+        #expect(refused["returnAttributes"]?.stringValue == s.keys.hash(#"yes"},"x":""#), "not a word: hashed")
+        #expect(refused.entries.map(\.key) == ["service", "returnAttributes"], "no key injected into the line")
+    }
+
     /// Every other route gives its line too, under its own operation, the refused ones with their
     /// OSStatus. (Backups and migration bundles: `BackupRouteTests`, `MigrationRouteTests`.)
     @Test func everyOtherRouteGivesItsOperation() throws {

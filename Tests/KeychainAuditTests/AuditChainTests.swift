@@ -17,7 +17,7 @@ import Testing
         AuditRecord(
             time: 1_795_000_000_000 + Int64(n), requestID: "r\(n)", tokenID: "tok_00000000000000\(n)0", tokenName: "ci",
             client: "10.0.0.\(n)", route: "/v1/items", operation: "search",
-            query: [("service", "payroll-db"), ("account", "alice-\(n)")], refs: ["ref\(n)"], status: 0, httpStatus: 200,
+            query: [.init("service", "payroll-db"), .init("account", "alice-\(n)")], refs: ["ref\(n)"], status: 0, httpStatus: 200,
             reason: reason)
     }
 
@@ -35,7 +35,7 @@ import Testing
         var chain = AuditChain(keys: keys)
         let line = chain.line(for: AuditRecord(
             time: 1_790_000_000_000, requestID: "r-1", tokenID: "tok_1", tokenName: #"n"q"#, client: "127.0.0.1",
-            route: "/v1/items", operation: "search", query: [("service", "payroll-db")], refs: ["AAAAAAAAAAAAAAAAAAAAAA"],
+            route: "/v1/items", operation: "search", query: [.init("service", "payroll-db")], refs: ["AAAAAAAAAAAAAAAAAAAAAA"],
             status: -25300, httpStatus: 404, reason: "ticket 7"))
         #expect(String(decoding: line, as: UTF8.self) == #"{"time":1790000000000,"request":"r-1","token":{"id":"tok_1","name":"n\"q"},"client":"127.0.0.1","route":"/v1/items","operation":"search","query":{"service":"hmac:fXxmNFQuG7wC1r-0OsEJVQ"},"refs":["AAAAAAAAAAAAAAAAAAAAAA"],"status":-25300,"httpStatus":404,"reason":"ticket 7","prev":null,"mac":"mMjDFIfihzoYzrLaZr5LkA"}"#)
         #expect(chain.last == "mMjDFIfihzoYzrLaZr5LkA")
@@ -101,6 +101,23 @@ import Testing
         let restarted = AuditVerifier.verify(second + first, keys: keys, allowRestarts: true)
         #expect(restarted.problem == nil)
         #expect(restarted.restarts == [3])
+    }
+
+    /// A log whose last `mac` is not one a chain writes (22 base64url characters: the file was
+    /// edited) is not continued: the next line starts a new chain, which the verifier reports.
+    @Test func aMalformedLastMACStartsANewChain() throws {
+        var chain = AuditChain(keys: keys)
+        let first = chain.line(for: record(1))
+        for edited in [#"x","y":"z"#, "short", String(repeating: "A", count: 21) + "="] {
+            var next = AuditChain(keys: keys, continuing: edited)
+            #expect(next.last == nil)
+            let line = String(decoding: next.line(for: record(2)), as: UTF8.self)
+            #expect(line.contains(#""prev":null,"mac":""#))
+            #expect(AuditVerifier.verify(first + [0x0A] + Array(line.utf8) + [0x0A], keys: keys).problem?.line == 2)
+        }
+        var continued = AuditChain(keys: keys, continuing: chain.last)
+        #expect(continued.last == chain.last)
+        #expect(String(decoding: continued.line(for: record(2)), as: UTF8.self).contains(#""prev":"\#(chain.last!)""#))
     }
 
     /// Query values appear only as keyed hashes, the same as `keychaind audit hash` prints.

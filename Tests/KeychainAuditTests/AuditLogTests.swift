@@ -18,7 +18,7 @@ import Testing
     func record(_ n: Int) -> AuditRecord {
         AuditRecord(
             time: Int64(n), requestID: "r\(n)", client: "127.0.0.1", route: "/v1/items", operation: "search",
-            query: [("service", "s\(n)")], status: 0, httpStatus: 200)
+            query: [.init("service", "s\(n)")], status: 0, httpStatus: 200)
     }
 
     func read(_ path: String) -> [UInt8] { Array(FileManager.default.contents(atPath: path) ?? Data()) }
