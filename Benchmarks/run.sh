@@ -634,14 +634,32 @@ main() {
     stop_server keychain-default
 
     # Baud: B with the audit log (issue 15), as shipped: every answer carrying a secret waits
-    # for its line's write(2); 3 rounds beside A (a line is about 400 bytes: some 100 MB a round).
-    log "B with the audit log: 3 rounds"
-    start_keychain keychain-audit --threads 1 --audit-log "$WORK/audit.log"
+    # for its line's write(2). Alternated with B2, the same server without it, round by round:
+    # the audit server runs on a copy of the keychain (made while no server holds it), both
+    # pinned to the same core, one loaded at a time. A line is about 350 bytes: some 100 MB a round.
+    log "B with and without the audit log, alternated: $PAIRS rounds"
+    rm -rf "$WORK/keychain-audit"
+    cp -a "$WORK/keychain" "$WORK/keychain-audit"
+    start_keychain keychain-plain --threads 1
     KC_PID=$SERVER_PID
-    phase_reads A3 Baud "$ITEMS" 3 0
+    local audit_port audit_url audit_pid
+    audit_port=$(free_port)
+    audit_url=http://127.0.0.1:$audit_port
+    start_server keychain-audit "$audit_url/v1/health" "$KEYCHAIND" serve --data-dir "$WORK/keychain-audit" \
+        --allow-root --listen "127.0.0.1:$audit_port" --passphrase-file "$WORK/passphrase" --threads 1 \
+        --audit-log "$WORK/audit.log"
+    audit_pid=$SERVER_PID
+    KEYCHAIND_TOKEN=$READER_TOKEN warm_up "$KC_URL/" "$BENCH/get_random.lua" "$ITEMS"
+    KEYCHAIND_TOKEN=$READER_TOKEN warm_up "$audit_url/" "$BENCH/get_random.lua" "$ITEMS"
+    for ((round = 1; round <= PAIRS; round++)); do
+        log "round $round of $PAIRS"
+        KEYCHAIND_TOKEN=$READER_TOKEN run_wrk B2 "$round" "$KC_PID" "$KC_URL/" "$BENCH/get_random.lua" "$ITEMS"
+        KEYCHAIND_TOKEN=$READER_TOKEN run_wrk Baud "$round" "$audit_pid" "$audit_url/" "$BENCH/get_random.lua" "$ITEMS"
+    done
     stop_server keychain-audit
+    stop_server keychain-plain
     fact audit_lines "$(wc -l <"$WORK/audit.log")"
-    rm -f "$WORK/audit.log"
+    rm -rf "$WORK/audit.log" "$WORK/keychain-audit"
 
     log "start-up (locked) and unlock at $ITEMS items"
     phase_start_and_unlock
