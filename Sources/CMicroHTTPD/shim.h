@@ -50,4 +50,10 @@ static inline size_t kcd_mhd_request_header_size(struct MHD_Connection *connecti
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
     return info == NULL ? 0 : info->header_size;
 }
+
+// MHD_SIZE_UNKNOWN and MHD_CONTENT_READER_END_OF_STREAM/_END_WITH_ERROR are macros with casts,
+// which Swift does not import: a streamed body's size, and what its reader returns at its end.
+static inline uint64_t kcd_mhd_size_unknown(void) { return MHD_SIZE_UNKNOWN; }
+static inline ssize_t kcd_mhd_content_reader_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
+static inline ssize_t kcd_mhd_content_reader_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }
 #endif

@@ -10,6 +10,13 @@ extension KeychainResponder {
 
     /// `POST /v1/keychain/export`, no body: the migration bundle (`application/octet-stream`)
     /// of every item but the `…ThisDeviceOnly` ones, sealed under the bundle passphrase.
+    ///
+    /// Runs on the serial worker (Argon2id): the key is derived and the manifest counted before
+    /// the answer is returned, and the body then streams (`HTTPStreamBody`, chunked): each batch
+    /// of items is sealed on the polling thread as the client reads (a few ms a batch of up to
+    /// 1,000 items or 1 MiB), so the bundle is never whole in memory and has no size limit.
+    /// A lock or a failure meanwhile cuts the connection before the FINAL message: the client
+    /// holds a truncated bundle, which an import refuses.
     func exportBundle(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         try keychain.requireKeychainAdmin(token, for: "exporting the keychain")
         guard request.body.isEmpty else {
@@ -17,15 +24,15 @@ extension KeychainResponder {
         }
         guard request.head.queryItems.isEmpty else { throw .param("\(request.head.queryItems[0].name): unknown parameter") }
         let passphrase = try Self.bundlePassphrase(request.head)
-        let (bundle, manifest) = try keychain.exportBundle(passphrase: passphrase, caller: token, maxBytes: maxBundleBytes)
+        let export = try keychain.exportBundle(passphrase: passphrase, caller: token)
         var response = HTTPResponse(
             status: 200,
             headers: [
                 (name: "Content-Type", value: "application/octet-stream"),
                 (name: "Content-Disposition", value: "attachment; filename=\"keychaind.kcbundle\""),
-                (name: "X-Keychain-Bundle-Items", value: String(manifest.itemCount)),
-            ],
-            body: bundle)
+                (name: "X-Keychain-Bundle-Items", value: String(export.manifest.itemCount)),
+            ])
+        response.bodyStream = HTTPStreamBody { try export.next() }
         // Every secret leaves in it, sealed: an audit log that cannot record that refuses it.
         response.carriesSecret = true
         return response

@@ -26,9 +26,9 @@ public struct APIConfiguration: Sendable {
     /// Where every request is counted and `GET /metrics` reads from; `nil`: a registry of the
     /// responder's own. keychaind makes it before the store, which reports its commits to it.
     public var metrics: KeychainMetrics?
-    /// The largest migration bundle: an import's body (larger is 413 before any of it is read,
-    /// whatever the transport's `maxBodyBytes`), and an export's answer (larger is
-    /// errSecDataTooLarge). Both are held in memory whole.
+    /// The largest migration bundle an import takes as its body, held in memory whole (larger
+    /// is 413 before any of it is read, whatever the transport's `maxBodyBytes`). An export
+    /// streams its bundle, of any size.
     public var maxBundleBytes = 256 << 20
 
     public init() {}

@@ -26,12 +26,15 @@ extension Keychain {
 
     /// A migration bundle of every item that may leave this instance (never a `…ThisDeviceOnly`
     /// one), sealed under `passphrase` (Argon2id with this keychain's KDF limits, then
-    /// `crypto_secretstream`). Needs an admin of every group (`nil`: local administration) and
-    /// the keychain unlocked: every item's secret is opened to be sealed again. Runs Argon2id.
-    /// errSecDataTooLarge when the bundle would exceed `maxBytes`.
-    public func exportBundle(passphrase: SecureBytes, caller: AccessToken?, maxBytes: Int = .max) throws(KeychainError)
-        -> (bundle: [UInt8], manifest: BundleManifest)
-    {
+    /// `crypto_secretstream`), to be read piece by piece from the `BundleExport` returned.
+    /// Needs an admin of every group (`nil`: local administration) and the keychain unlocked:
+    /// every item's secret is opened to be sealed again. Runs Argon2id, here, before returning.
+    ///
+    /// Takes one read snapshot of the items (sealed, as stored: they stay so in memory until the
+    /// export is read or dropped) and opens their attributes to count the manifest, which the
+    /// bundle carries before any item. Secrets are opened later, one batch at a time, as
+    /// `BundleExport.next()` seals each batch.
+    public func exportBundle(passphrase: SecureBytes, caller: AccessToken?) throws(KeychainError) -> BundleExport {
         try requireKeychainAdmin(caller, for: "exporting the keychain")
         try requireBundlePassphrase(passphrase)
         guard configuration.kdfLimits.isAtLeastModerate || configuration.allowWeakKDFForTesting else {
@@ -39,43 +42,37 @@ extension Keychain {
         }
         let barrier = try unlockedBarrier("export")
         let records = try snapshot { try $0.items(matching: ItemFilter()) }
-        var items: [BundleItem] = []
-        items.reserveCapacity(records.count)
-        var leftBehind: [String: Int] = [:]
-        var size = MigrationBundle.headerLength
-        defer {
-            for n in items.indices where items[n].secret != nil { Sodium.wipe(&items[n].secret!) }
-        }
+        var exported: [ItemRecord] = []
+        exported.reserveCapacity(records.count)
+        var manifest = BundleManifest(created: clock.now(), leftBehind: [:])
         for record in records {
             let item = try DecodedItem(record, barrier: barrier, logger: logger)
             guard !item.protection.isThisDeviceOnly else {
-                leftBehind[item.protection.name, default: 0] += 1
+                manifest.leftBehind[item.protection.name, default: 0] += 1
                 continue
             }
-            var secret: [UInt8]?
-            if let sealed = record.secret { secret = try openSecret(sealed, of: record, barrier: barrier, key: "valueData") }
-            size += record.attributes.count + (secret?.count ?? 0) + 64
-            guard size <= maxBytes else {
-                throw .dataTooLarge("bundle: the keychain's items exceed the bundle limit of \(maxBytes) bytes")
-            }
-            items.append(
-                BundleItem(
-                    itemClass: item.itemClass, protection: item.protection, synchronizable: record.synchronizable,
-                    created: record.created, modified: record.modified, ref: record.ref, group: item.group,
-                    attributes: item.attributes, secret: secret))
+            manifest.count(item.itemClass, group: item.group, protection: item.protection)
+            exported.append(record)
         }
-        let manifest = BundleManifest(items: items, created: clock.now(), leftBehind: leftBehind)
         let salt = Sodium.randomBytes(PasswordHash.saltLength)
         let limits = configuration.kdfLimits
         let key = try deriveBundleKey(passphrase, salt: salt, limits: limits)
-        let bundle = try Self.crypto { () throws(CryptoError) in
-            try MigrationBundle.seal(manifest: manifest, items: items, key: key, salt: salt, limits: limits)
+        let writer = try Self.crypto { () throws(CryptoError) in
+            try MigrationBundle.Writer(manifest: manifest, key: key, salt: salt, limits: limits)
         }
-        guard bundle.count <= maxBytes else {
-            throw .dataTooLarge("bundle: \(bundle.count) bytes exceeds the bundle limit of \(maxBytes)")
-        }
-        logger.info("keychain exported", metadata: ["bundle.items": "\(items.count)", "bundle.leftBehind": "\(leftBehind.values.reduce(0, +))"])
-        return (bundle, manifest)
+        return BundleExport(keychain: self, records: exported, manifest: manifest, writer: writer)
+    }
+
+    /// `record` as a bundle carries it: its attributes and its secret opened
+    /// (errSecInteractionNotAllowed when its protection class is locked).
+    func bundleItem(_ record: ItemRecord, barrier: Barrier) throws(KeychainError) -> BundleItem {
+        let item = try DecodedItem(record, barrier: barrier, logger: logger)
+        var secret: [UInt8]?
+        if let sealed = record.secret { secret = try openSecret(sealed, of: record, barrier: barrier, key: "valueData") }
+        return BundleItem(
+            itemClass: item.itemClass, protection: item.protection, synchronizable: record.synchronizable,
+            created: record.created, modified: record.modified, ref: record.ref, group: item.group,
+            attributes: item.attributes, secret: secret)
     }
 
     // MARK: import
@@ -161,7 +158,8 @@ extension Keychain {
     // MARK: helpers
 
     /// The barrier, unlocked: an export opens, and an import seals, secrets of every class.
-    private func unlockedBarrier(_ operation: String) throws(KeychainError) -> Barrier {
+    /// A streamed export asks again before each piece, so that a lock meanwhile ends it.
+    func unlockedBarrier(_ operation: String) throws(KeychainError) -> Barrier {
         let barrier = try barrier()
         guard barrier.isUnlocked else {
             throw .interactionNotAllowed("keychain: the keychain is locked; \(operation) opens items of every protection class")

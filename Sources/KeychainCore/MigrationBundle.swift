@@ -18,20 +18,29 @@ public struct BundleManifest: Sendable, Equatable {
     /// `…ThisDeviceOnly` items left behind, per protection class.
     public var leftBehind: [String: Int]
 
-    /// The manifest of `items`, with `leftBehind` as given.
-    init(items: [BundleItem], created: Int64, leftBehind: [String: Int]) {
+    /// A manifest that counts no item yet (`count` adds them), with `leftBehind` as given.
+    init(created: Int64, leftBehind: [String: Int]) {
         format = Int(MigrationBundle.version)
         self.created = created
-        itemCount = items.count
+        itemCount = 0
         classes = [:]
         groups = [:]
         accessible = [:]
-        for item in items {
-            classes[item.itemClass.name, default: 0] += 1
-            groups[item.group, default: 0] += 1
-            accessible[item.protection.name, default: 0] += 1
-        }
         self.leftBehind = leftBehind
+    }
+
+    /// The manifest of `items`, with `leftBehind` as given.
+    init(items: [BundleItem], created: Int64, leftBehind: [String: Int]) {
+        self.init(created: created, leftBehind: leftBehind)
+        for item in items { count(item.itemClass, group: item.group, protection: item.protection) }
+    }
+
+    /// Counts one more item, of `itemClass` in `group` under `protection`.
+    mutating func count(_ itemClass: ItemClass, group: String, protection: Protection) {
+        itemCount += 1
+        classes[itemClass.name, default: 0] += 1
+        groups[group, default: 0] += 1
+        accessible[protection.name, default: 0] += 1
     }
 
     var encoded: [UInt8] {
@@ -107,61 +116,112 @@ enum MigrationBundle {
 
     // MARK: writing
 
-    /// The bundle of `items` under `key` (derived with `salt` and `limits`).
+    /// The bundle of `items` under `key` (derived with `salt` and `limits`), whole: `Writer`'s
+    /// pieces joined (for bundles of items already in hand; an export streams them instead).
     static func seal(manifest: BundleManifest, items: [BundleItem], key: SecureBytes, salt: [UInt8], limits: KDFLimits)
-        throws(CryptoError) -> [UInt8]
+        throws(KeychainError) -> [UInt8]
     {
-        let stream = try SecretStream.Pusher(key: key)
-        var header = magic
-        header.append(version)
-        withUnsafeBytes(of: limits.opsLimit.bigEndian) { header.append(contentsOf: $0) }
-        withUnsafeBytes(of: UInt64(limits.memLimit).bigEndian) { header.append(contentsOf: $0) }
-        header.append(contentsOf: salt)
-        header.append(contentsOf: stream.header)
-        var bundle = header
-        var pending = manifest.encoded
-        func push(_ next: [UInt8]?) {
-            let sealed = stream.push(pending, associatedData: header, final: next == nil)
-            Sodium.wipe(&pending)
-            withUnsafeBytes(of: UInt32(sealed.count).bigEndian) { bundle.append(contentsOf: $0) }
-            bundle.append(contentsOf: sealed)
-            if let next { pending = next }
+        var writer = try Keychain.crypto { () throws(CryptoError) in
+            try Writer(manifest: manifest, key: key, salt: salt, limits: limits)
         }
-        var batch = SealedEncoding.Writer()
-        var inBatch = 0
-        for (n, item) in items.enumerated() {
-            if inBatch == 0 { batch = SealedEncoding.Writer() }
-            append(item, to: &batch)
-            inBatch += 1
-            if inBatch == batchItems || batch.bytes.count >= batchBytes || n == items.count - 1 {
-                // The batch's item count, then its items.
-                var counted = SealedEncoding.Writer()
-                counted.append(UInt32(inBatch))
-                // `pending` holds it until it is sealed, then wipes it.
-                push(counted.bytes + batch.bytes.dropFirst())
-                batch.wipe()
-                inBatch = 0
-            }
-        }
-        push(nil)
+        var bundle: [UInt8] = []
+        while let piece = try writer.next({ items[$0] }) { bundle += piece }
         return bundle
     }
 
-    private static func append(_ item: BundleItem, to writer: inout SealedEncoding.Writer) {
-        writer.append(byte: UInt8(item.itemClass.rawValue))
-        writer.append(byte: UInt8(item.protection.rawValue))
-        writer.append(byte: item.synchronizable ? 1 : 0)
-        writer.append(int64: item.created)
-        writer.append(int64: item.modified)
-        writer.append(bytes: item.ref)
-        var attributes = SealedAttributes.encode(group: item.group, attributes: item.attributes)
-        writer.append(bytes: attributes)
-        Sodium.wipe(&attributes)
-        if let secret = item.secret {
-            writer.append(byte: 1)
-            writer.append(bytes: secret)
-        } else {
-            writer.append(byte: 0)
+    /// Writes a bundle piece by piece, so that at most one batch of items is ever open: first
+    /// the header and the manifest's message, then one sealed batch per call, the last message
+    /// tagged FINAL (the manifest's own when there is no item). Joined, the pieces are the
+    /// bundle; a prefix of them without the FINAL message is a truncated bundle, which no
+    /// reader opens (errSecAuthFailed).
+    struct Writer {
+        private let stream: SecretStream.Pusher
+        /// Written first, and bound as associated data into every message.
+        private let header: [UInt8]
+        /// The manifest, until its message is written.
+        private var manifest: BundleManifest?
+        private let itemCount: Int
+        /// The index of the next item to write.
+        private var index = 0
+        /// Whether the FINAL message is written: `next` answers `nil` from then on.
+        private(set) var isFinished = false
+
+        /// A writer of the bundle of `manifest.itemCount` items under `key` (derived with
+        /// `salt` and `limits`, which the header carries).
+        init(manifest: BundleManifest, key: SecureBytes, salt: [UInt8], limits: KDFLimits) throws(CryptoError) {
+            stream = try SecretStream.Pusher(key: key)
+            var header = magic
+            header.append(version)
+            withUnsafeBytes(of: limits.opsLimit.bigEndian) { header.append(contentsOf: $0) }
+            withUnsafeBytes(of: UInt64(limits.memLimit).bigEndian) { header.append(contentsOf: $0) }
+            header.append(contentsOf: salt)
+            header.append(contentsOf: stream.header)
+            self.header = header
+            self.manifest = manifest
+            itemCount = manifest.itemCount
+        }
+
+        /// The next piece of the bundle, `nil` after the FINAL message: the header and the
+        /// manifest's message, then a batch of items (up to `batchItems`, or until its plaintext
+        /// reaches `batchBytes`), each item asked of `item` by its index (below
+        /// `manifest.itemCount`, in order) only as its batch is built. An item's secret is wiped
+        /// once encoded, the batch's plaintext once sealed (or once `item` threw). What `item`
+        /// throws ends the bundle: the writer is not to be used again.
+        mutating func next(_ item: (Int) throws(KeychainError) -> BundleItem) throws(KeychainError) -> [UInt8]? {
+            guard !isFinished else { return nil }
+            if let manifest {
+                self.manifest = nil
+                var plaintext = manifest.encoded
+                defer { Sodium.wipe(&plaintext) }
+                let first = message(plaintext, final: itemCount == 0)
+                return header + first
+            }
+            var batch = SealedEncoding.Writer()
+            // Room for a whole batch, so that no growth leaves an unwiped copy behind (a last
+            // item larger than the slack still grows it).
+            batch.reserveCapacity(batchBytes + 128 * 1024)
+            defer { batch.wipe() }
+            // The batch's item count, set once known; then its items.
+            batch.append(UInt32(0))
+            var inBatch = 0
+            repeat {
+                var next = try item(index)
+                Self.append(next, to: &batch)
+                if next.secret != nil { Sodium.wipe(&next.secret!) }
+                index += 1
+                inBatch += 1
+            } while inBatch < batchItems && batch.bytes.count < batchBytes && index < itemCount
+            batch.set(UInt32(inBatch), at: 1)
+            return message(batch.bytes, final: index == itemCount)
+        }
+
+        /// `plaintext` sealed as the stream's next message, framed by its length.
+        private mutating func message(_ plaintext: [UInt8], final: Bool) -> [UInt8] {
+            let sealed = stream.push(plaintext, associatedData: header, final: final)
+            isFinished = final
+            var framed: [UInt8] = []
+            framed.reserveCapacity(4 + sealed.count)
+            withUnsafeBytes(of: UInt32(sealed.count).bigEndian) { framed.append(contentsOf: $0) }
+            framed.append(contentsOf: sealed)
+            return framed
+        }
+
+        private static func append(_ item: BundleItem, to writer: inout SealedEncoding.Writer) {
+            writer.append(byte: UInt8(item.itemClass.rawValue))
+            writer.append(byte: UInt8(item.protection.rawValue))
+            writer.append(byte: item.synchronizable ? 1 : 0)
+            writer.append(int64: item.created)
+            writer.append(int64: item.modified)
+            writer.append(bytes: item.ref)
+            var attributes = SealedAttributes.encode(group: item.group, attributes: item.attributes)
+            writer.append(bytes: attributes)
+            Sodium.wipe(&attributes)
+            if let secret = item.secret {
+                writer.append(byte: 1)
+                writer.append(bytes: secret)
+            } else {
+                writer.append(byte: 0)
+            }
         }
     }
 

@@ -31,6 +31,14 @@ enum SealedEncoding {
         /// Zeroes what was written (it may hold secrets: a migration bundle's batch).
         mutating func wipe() { Sodium.wipe(&bytes) }
 
+        /// Makes room for `count` bytes at once: bytes that hold secrets are not copied by growth.
+        mutating func reserveCapacity(_ count: Int) { bytes.reserveCapacity(count) }
+
+        /// Overwrites the 4 bytes at `offset`, written before, with `value` (a count known last).
+        mutating func set(_ value: UInt32, at offset: Int) {
+            withUnsafeBytes(of: value.bigEndian) { bytes.replaceSubrange(offset..<offset + 4, with: $0) }
+        }
+
         mutating func append(_ value: AttributeValue) {
             switch value {
             case .string(let s):

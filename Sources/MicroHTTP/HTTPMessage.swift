@@ -205,7 +205,8 @@ public struct HTTPRequest: Sendable {
     }
 }
 
-/// A whole response. The server adds `Content-Length` (and `Connection`) itself.
+/// A whole response. The server adds `Content-Length` (and `Connection`) itself, or chunks a
+/// streamed body.
 public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: [(name: String, value: String)]
@@ -213,6 +214,9 @@ public struct HTTPResponse: Sendable {
     /// A body sent from an open file instead of `body` (which is then ignored): large answers
     /// that should not sit in memory.
     public var bodyFile: HTTPFileBody?
+    /// A body made while it is sent, of a length not known beforehand, instead of `body` and
+    /// `bodyFile` (which are then ignored): large answers made piece by piece. Sent once.
+    public var bodyStream: HTTPStreamBody?
     /// Close the connection after this response (malformed framing, refused uploads).
     public var closeConnection: Bool
     /// What the request touched, as the application's ids (persistent refs), for its audit log;

@@ -8,8 +8,9 @@ import Glibc
 extension HTTPResponse {
     /// Headers the transport writes itself; an application's copy of them is dropped.
     ///
-    /// libmicrohttpd computes `Content-Length` from the buffer (and refuses to be given one),
-    /// closes after a response carrying `Connection: close`, and never chunks a sized buffer.
+    /// libmicrohttpd computes `Content-Length` from the buffer or the file (and refuses to be
+    /// given one), closes after a response carrying `Connection: close`, never chunks a sized
+    /// body, and chunks a streamed one (`bodyStream`) for an HTTP/1.1 client.
     static let transportHeaders = ["Content-Length", "Connection", "Transfer-Encoding"]
 
     /// Copies this response into an MHD response, queues it on `connection` and destroys it.
@@ -37,9 +38,22 @@ extension HTTPResponse {
         return MHD_queue_response(connection, code, response)
     }
 
-    /// The MHD response for the body: a copy of `body`, or `bodyFile`'s descriptor, which
-    /// libmicrohttpd sends from (`sendfile`) and closes when the response is destroyed.
+    /// The MHD response for the body: `bodyStream`'s producer, which libmicrohttpd calls as it
+    /// sends (`mhdStreamRead`; the stream is retained until `mhdStreamFree`), or `bodyFile`'s
+    /// descriptor, which it sends from (`sendfile`) and closes when the response is destroyed,
+    /// or a copy of `body`.
     private func makeMHDResponse() -> OpaquePointer? {
+        if let bodyStream {
+            let retained = Unmanaged.passRetained(bodyStream)
+            guard
+                let response = MHD_create_response_from_callback(
+                    kcd_mhd_size_unknown(), bodyStream.blockSize, mhdStreamRead, retained.toOpaque(), mhdStreamFree)
+            else {
+                retained.release()
+                return nil
+            }
+            return response
+        }
         guard let bodyFile else {
             return body.withUnsafeBytes { bytes in
                 MHD_create_response_from_buffer(

@@ -1,7 +1,8 @@
 import CMicroHTTPD
 
 // libmicrohttpd's C callbacks. They are free functions with no captured or global state: all
-// they reach is the `ServerContext` behind `cls` and the `RequestState` behind `*con_cls`.
+// they reach is the `ServerContext` behind `cls` and the `RequestState` behind `*con_cls`, or,
+// for a streamed response body, the `HTTPStreamBody` behind the content reader's `cls`.
 
 /// `MHD_AccessHandlerCallback`: forwards to `ServerContext.handle`.
 func mhdAccessHandler(
@@ -52,4 +53,34 @@ func mhdNotifyConnection(
     case 1: connectionGuard.closed(connection)
     default: break
     }
+}
+
+/// `MHD_ContentReaderCallback` of a streamed body: `cls` is its `HTTPStreamBody`, retained by
+/// `HTTPResponse.makeMHDResponse` until `mhdStreamFree`. Copies at most `max` bytes into
+/// `buffer` and returns how many, `MHD_CONTENT_READER_END_OF_STREAM` at the end, or
+/// `MHD_CONTENT_READER_END_WITH_ERROR` when the producer threw ("this will cause MHD to simply
+/// close the connection immediately", microhttpd.h). `position` is not needed: "if a
+/// `struct MHD_Response` is not re-used, libmicrohttpd guarantees that "pos" will be the sum of
+/// all non-negative return values obtained from the content reader so far", and a streamed
+/// body's response is queued once.
+func mhdStreamRead(cls: UnsafeMutableRawPointer?, position: UInt64, buffer: UnsafeMutablePointer<CChar>?, max: Int) -> Int {
+    guard let cls, let buffer else { return kcd_mhd_content_reader_end_with_error() }
+    // "Returning zero will cause libmicrohttpd to try again": only with no room to copy into.
+    guard max > 0 else { return 0 }
+    let body = Unmanaged<HTTPStreamBody>.fromOpaque(cls).takeUnretainedValue()
+    do {
+        switch try body.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max)) {
+        case .bytes(let count): return count
+        case .end: return kcd_mhd_content_reader_end_of_stream()
+        }
+    } catch {
+        return kcd_mhd_content_reader_end_with_error()
+    }
+}
+
+/// `MHD_ContentReaderFreeCallback` of a streamed body: libmicrohttpd is done with the response
+/// (sent, cut or never queued), so the reference `makeMHDResponse` retained is released.
+func mhdStreamFree(cls: UnsafeMutableRawPointer?) {
+    guard let cls else { return }
+    Unmanaged<HTTPStreamBody>.fromOpaque(cls).release()
 }

@@ -22,9 +22,11 @@ extension Keychaind {
             let bundlePassphrase = try bundlePassphraseFile.map(PassphraseInput.fromFile) ?? PassphraseInput.promptNew()
             let file = try PrivateFile(creating: to, purpose: "bundle file")
             do {
-                let (bundle, manifest) = try keychain.exportBundle(passphrase: bundlePassphrase, caller: nil)
-                try file.finish(bytes: bundle)
-                print(String(decoding: KeychainResponder.manifestText(manifest), as: UTF8.self))
+                // Written as it is sealed, a batch at a time: the bundle is never whole in memory.
+                let export = try keychain.exportBundle(passphrase: bundlePassphrase, caller: nil)
+                while let piece = try export.next() { try piece.withUnsafeBytes { try file.append($0) } }
+                try file.finish()
+                print(String(decoding: KeychainResponder.manifestText(export.manifest), as: UTF8.self))
             } catch {
                 file.discard()
                 throw error

@@ -37,8 +37,8 @@ extension Keychaind {
         var maxBodyBytes: Int?
 
         @Option(help: """
-            Largest migration bundle in bytes: an import's body and an export's answer, each held in memory whole \
-            (env KEYCHAIND_MAX_BUNDLE_BYTES; default 268435456).
+            Largest migration bundle in bytes that an import takes, held in memory whole (an export streams, \
+            whatever its size) (env KEYCHAIND_MAX_BUNDLE_BYTES; default 268435456).
             """)
         var maxBundleBytes: Int?
 

@@ -59,6 +59,7 @@ import Testing
         #expect(exported.status == 200, "\(exported.text)")
         #expect(exported.header("Content-Type") == "application/octet-stream")
         #expect(exported.header("X-Keychain-Bundle-Items") == "3")
+        #expect(!exported.truncated, "the streamed bundle was read to its end")
         let bundle = exported.body
         #expect(Array(bundle.prefix(8)) == Array("KCBUNDLE".utf8))
 

@@ -20,6 +20,8 @@ import Darwin
 /// - `/deferred-now…`: deferred, and replied to before `respond` returns.
 /// - `/deferred…`: deferred; `respond` keeps the reply and signals `deferredStarted`, and
 ///   `replyToDeferred()` replies from the caller's thread.
+/// - `/stream…`: a streamed body of `streamPieces` (an empty piece among them); `/stream-fail…`:
+///   its first three pieces, then the producer throws. `liveStreams` counts those not yet freed.
 /// - anything else: echoes method, path, query items, body length and body.
 final class ProbeResponder: HTTPResponder {
     let slowStarted = DispatchSemaphore(value: 0)
@@ -28,6 +30,14 @@ final class ProbeResponder: HTTPResponder {
     private let deferredReplies = Mutex<[@Sendable (HTTPResponse) -> Void]>([])
     private let preflightPaths = Mutex<[String]>([])
     private let respondedPaths = Mutex<[String]>([])
+    private let streams = Mutex<[WeakStream]>([])
+
+    private struct WeakStream {
+        weak var body: HTTPStreamBody?
+    }
+
+    /// The streamed bodies answered that the transport has not released yet.
+    var liveStreams: Int { streams.withLock { $0.filter { $0.body != nil }.count } }
 
     var preflighted: [String] { preflightPaths.withLock { $0 } }
     var responded: [String] { respondedPaths.withLock { $0 } }
@@ -50,6 +60,11 @@ final class ProbeResponder: HTTPResponder {
             #expect((plan as? PathPlan)?.path == request.head.path)
         }
         respondedPaths.withLock { $0.append(request.head.path) }
+        if request.head.path.hasPrefix("/stream") {
+            let response = Self.streamed(failing: request.head.path.hasPrefix("/stream-fail"))
+            streams.withLock { $0.append(WeakStream(body: response.bodyStream)) }
+            return response
+        }
         if request.head.path.hasPrefix("/slow") || request.head.path.hasPrefix("/pooled") {
             slowStarted.signal()
             slowGate.wait()
@@ -72,6 +87,28 @@ final class ProbeResponder: HTTPResponder {
         }
         deferredReplies.withLock { $0.append(reply) }
         deferredStarted.signal()
+    }
+
+    /// What `/stream…` sends: pieces larger than a connection's buffer, and an empty one.
+    static let streamPieces: [[UInt8]] = [
+        [UInt8](repeating: 0x61, count: 50_000), [], [UInt8](repeating: 0x62, count: 70_000), Array("end".utf8),
+    ]
+
+    struct StreamFailure: Error {}
+
+    /// A 200 whose body is `streamPieces`, or their first three and then a throw.
+    static func streamed(failing: Bool) -> HTTPResponse {
+        let next = Mutex(0)
+        var response = HTTPResponse(status: 200, headers: [("Content-Type", "application/octet-stream")])
+        response.bodyStream = HTTPStreamBody(blockSize: 16 * 1024) {
+            let index = next.withLock { index in
+                defer { index += 1 }
+                return index
+            }
+            if failing, index == 3 { throw StreamFailure() }
+            return index < streamPieces.count ? streamPieces[index] : nil
+        }
+        return response
     }
 
     /// Replies to the oldest deferred request still waiting, on the caller's thread.

@@ -12,27 +12,41 @@ public struct InProcessClient: Sendable {
     }
 
     /// One request. `target` is the path and query as on a request line; its query is
-    /// decoded as libmicrohttpd decodes it (`+` is a space, then percent-decoding).
+    /// decoded as libmicrohttpd decodes it (`+` is a space, then percent-decoding). A streamed
+    /// body is read whole, or until its producer throws (then `truncated`).
     public func request(
         _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil,
         remoteAddress: String = "127.0.0.1"
     ) -> RawResponse {
+        let response = self.response(method, target, headers: headers, body: body, remoteAddress: remoteAddress)
+        if let stream = response.bodyStream {
+            let read = stream.readAll()
+            return RawResponse(
+                status: response.status, headers: response.headers, body: read.bytes, truncated: read.failure != nil)
+        }
+        return RawResponse(
+            status: response.status, headers: response.headers, body: response.bodyFile?.readAll() ?? response.body)
+    }
+
+    /// One request's response as the responder gave it, its body unread (a stream still to be
+    /// produced); `request` reads it.
+    public func response(
+        _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil,
+        remoteAddress: String = "127.0.0.1"
+    ) -> HTTPResponse {
         let (path, query) = Self.split(target)
         let head = HTTPRequestHead(
             method: method, path: path, rawPath: String(target.prefix { $0 != "?" }), queryItems: query, headers: HTTPHeaders(headers.map { (name: $0.0, value: $0.1) }),
             remoteAddress: remoteAddress)
-        let response: HTTPResponse
         switch responder.preflight(head) {
-        case .refuse(let refusal): response = refusal
+        case .refuse(let refusal): return refusal
         case .proceed(_, let plan, let maxBodyBytes):
             // The server refuses a body over preflight's limit before respond runs.
             if let maxBodyBytes, let body, body.count > maxBodyBytes {
-                response = responder.transportError(.bodyTooLarge(limit: maxBodyBytes), head: head)
-            } else {
-                response = responder.respond(to: HTTPRequest(head: head, body: body ?? []), plan: plan)
+                return responder.transportError(.bodyTooLarge(limit: maxBodyBytes), head: head)
             }
+            return responder.respond(to: HTTPRequest(head: head, body: body ?? []), plan: plan)
         }
-        return RawResponse(status: response.status, headers: response.headers, body: response.bodyFile?.readAll() ?? response.body)
     }
 
     static func split(_ target: String) -> (path: String, query: [(name: String, value: String)]) {

@@ -10,11 +10,15 @@ public struct RawResponse {
     public var status: Int
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// Whether the body was cut short: a chunked body whose connection closed before its last
+    /// chunk, or (in process) a streamed body whose producer threw.
+    public var truncated: Bool
 
-    public init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+    public init(status: Int, headers: [(name: String, value: String)], body: [UInt8], truncated: Bool = false) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.truncated = truncated
     }
 
     /// The first value of `name`, compared without regard to ASCII case.
@@ -42,8 +46,9 @@ public final class RawHTTPClient {
 
     /// Connects to `host` (an IPv4 or IPv6 literal) on `port`.
     /// `source`: an IPv4 address to connect from (any of 127.0.0.0/8 on loopback), so that a test
-    /// can be several clients.
-    public init(port: Int, host: String = "127.0.0.1", source: String? = nil) throws {
+    /// can be several clients. `receiveBufferBytes`: a small `SO_RCVBUF`, set before connecting,
+    /// so that a server streaming to this client is held back by TCP flow control until it reads.
+    public init(port: Int, host: String = "127.0.0.1", source: String? = nil, receiveBufferBytes: Int? = nil) throws {
         var storage = sockaddr_storage()
         let length: Int
         let family: Int32
@@ -79,6 +84,10 @@ public final class RawHTTPClient {
         }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if let receiveBufferBytes {
+            var size = Int32(receiveBufferBytes)
+            _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         let result = withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(length)) }
         }
@@ -119,7 +128,16 @@ public final class RawHTTPClient {
     }
 
     /// Reads one response; a `HEAD` response has no body whatever its `Content-Length`.
-    public func readResponse(forHead: Bool = false) throws -> RawResponse {
+    /// `bodyUntilClose`: a body framed by neither `Content-Length` nor chunked encoding is
+    /// read until the server closes (an HTTP/1.0 answer of unknown length).
+    public func readResponse(forHead: Bool = false, bodyUntilClose: Bool = false) throws -> RawResponse {
+        var response = try readResponseHead()
+        try readBody(of: &response, forHead: forHead, untilClose: bodyUntilClose)
+        return response
+    }
+
+    /// Reads a response's status line and headers, and none of its body (`readBody`).
+    public func readResponseHead() throws -> RawResponse {
         let headEnd = try readUntil([13, 10, 13, 10])
         let headText = String(decoding: buffer[..<headEnd], as: UTF8.self)
         buffer.removeFirst(headEnd + 4)
@@ -132,14 +150,65 @@ public final class RawHTTPClient {
             guard let colon = line.firstIndex(of: ":") else { return nil }
             return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters())
         }
-        var response = RawResponse(status: status, headers: headers, body: [])
+        return RawResponse(status: status, headers: headers, body: [])
+    }
+
+    /// Reads the body of `response`, whose head `readResponseHead` read: `Content-Length`
+    /// bytes, or chunks until the last one (`truncated` when the server closes before it), or
+    /// with `untilClose` and neither framing, whatever comes until the server closes.
+    public func readBody(of response: inout RawResponse, forHead: Bool = false, untilClose: Bool = false) throws {
+        if !forHead, response.header("Transfer-Encoding")?.lowercased() == "chunked" {
+            try readChunks(into: &response, atLeast: nil)
+            return
+        }
+        if !forHead, untilClose, response.header("Content-Length") == nil {
+            while try receive() {}
+            response.body = buffer
+            buffer = []
+            return
+        }
         let length = forHead ? 0 : Int(response.header("Content-Length") ?? "0") ?? 0
         while buffer.count < length {
             guard try receive() else { throw ClientError(description: "closed inside a body") }
         }
         response.body = Array(buffer.prefix(length))
         buffer.removeFirst(length)
-        return response
+    }
+
+    /// Reads whole chunks of `response`'s chunked body (whose head `readResponseHead` read) until
+    /// it holds at least `bytes`, or the body ends; `readBody` then reads the rest.
+    public func readChunks(of response: inout RawResponse, atLeast bytes: Int) throws {
+        try readChunks(into: &response, atLeast: bytes)
+    }
+
+    /// Appends chunks to `response.body` up to the last chunk and its trailer (`truncated` when
+    /// the server closes before them), or until the body holds `atLeast` bytes.
+    private func readChunks(into response: inout RawResponse, atLeast: Int?) throws {
+        while atLeast.map({ response.body.count < $0 }) ?? true {
+            guard let lineEnd = try readUntilOrClose([13, 10]) else { return response.truncated = true }
+            let line = String(decoding: buffer[..<lineEnd], as: UTF8.self)
+            buffer.removeFirst(lineEnd + 2)
+            let sizeText = line.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters() } ?? ""
+            guard let size = Int(sizeText, radix: 16), size >= 0 else { throw ClientError(description: "bad chunk size line") }
+            if size == 0 {
+                // The trailer: header lines, then an empty line.
+                while true {
+                    guard let end = try readUntilOrClose([13, 10]) else { return response.truncated = true }
+                    buffer.removeFirst(end + 2)
+                    if end == 0 { return }
+                }
+            }
+            while buffer.count < size + 2 {
+                guard try receive() else {
+                    response.body += buffer.prefix(size)
+                    buffer = []
+                    return response.truncated = true
+                }
+            }
+            guard buffer[size] == 13, buffer[size + 1] == 10 else { throw ClientError(description: "chunk not followed by CRLF") }
+            response.body += buffer[..<size]
+            buffer.removeFirst(size + 2)
+        }
     }
 
     /// Whether the server closed the connection: the next read finds end of stream (or a reset).
@@ -168,9 +237,15 @@ public final class RawHTTPClient {
     }
 
     private func readUntil(_ marker: [UInt8]) throws -> Int {
+        guard let index = try readUntilOrClose(marker) else { throw ClientError(description: "closed before a response") }
+        return index
+    }
+
+    /// Where `marker` starts in the buffer, reading until it comes; `nil` if the server closes first.
+    private func readUntilOrClose(_ marker: [UInt8]) throws -> Int? {
         while true {
             if let index = firstIndex(of: marker) { return index }
-            guard try receive() else { throw ClientError(description: "closed before a response") }
+            guard try receive() else { return nil }
         }
     }
 

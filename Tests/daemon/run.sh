@@ -320,10 +320,11 @@ else
 fi
 
 # The migration bundle from the command line (issue 15 part 4). Items go into A through its
-# server, A stops; export writes a new 0600 bundle holding no secret in clear; a tampered copy
-# imports nothing into B (another passphrase, another instance key); the bundle imports into B
-# whole, then again with --conflict skip; B serves the moved item under its persistent ref and
-# never the ThisDeviceOnly one.
+# server, which also streams a bundle of them to curl; A stops; export writes a new 0600 bundle
+# holding no secret in clear; a tampered copy imports nothing into B (another passphrase,
+# another instance key); the bundle imports into B whole, then again with --conflict skip, and
+# so does the streamed one; B serves the moved item under its persistent ref and never the
+# ThisDeviceOnly one.
 mig="$tmp/migration"
 mkdir -m 0700 "$mig"
 printf 'passphrase of A\n' >"$mig/pass-a"
@@ -342,6 +343,11 @@ add_item() {
 # valueData: "MIGRATE-ME-PLEASE" and "STAY-HERE-PLEASE".
 ref_moved=$(add_item '{"class":"genericPassword","service":"moved.example","accessGroup":"g1","valueData":"TUlHUkFURS1NRS1QTEVBU0U=","returnPersistentRef":true}')
 ref_kept=$(add_item '{"class":"genericPassword","service":"kept.example","accessible":"whenUnlockedThisDeviceOnly","valueData":"U1RBWS1IRVJFLVBMRUFTRQ==","returnPersistentRef":true}')
+# The same bundle through A's server, as curl downloads it: streamed, chunked.
+curl -s --max-time 30 -D "$mig/http-export.head" -o "$mig/http-bundle" -X POST "http://127.0.0.1:$port/v1/keychain/export" \
+    -H "Authorization: Bearer $(cat "$mig/admin-a")" -H "X-Keychain-Bundle-Passphrase: the bundle passphrase" || true
+check "the server streams its export (chunked, no Content-Length)" \
+    bash -c "grep -qi '^transfer-encoding: chunked' '$mig/http-export.head' && ! grep -qi '^content-length' '$mig/http-export.head'"
 kill -TERM "$server_pid"
 wait "$server_pid" || true
 server_pid=
@@ -367,6 +373,8 @@ check "import again with --conflict fail is refused" \
     bash -c "! '$bin' import --from '$mig/bundle' ${import_b[*]} --conflict fail >'$mig/dup.out' 2>&1 && grep -q errSecDuplicateItem '$mig/dup.out'"
 check "import again with --conflict skip skips it" \
     bash -c "'$bin' import --from '$mig/bundle' ${import_b[*]} --conflict skip | grep -q 'imported 0, skipped 1, replaced 0'"
+check "the bundle the server streamed imports too (its one item skipped: already there)" \
+    bash -c "'$bin' import --from '$mig/http-bundle' ${import_b[*]} --conflict skip | grep -q 'imported 0, skipped 1, replaced 0'"
 port=$(free_port)
 start_keychaind "$mig/serve-b.log" "$bin" serve --data-dir "$mig/b" --listen "127.0.0.1:$port" --passphrase-file "$mig/pass-b"
 wait_http "http://127.0.0.1:$port/v1/health" "$server_pid" -f || true
