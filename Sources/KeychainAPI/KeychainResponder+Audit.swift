@@ -76,16 +76,7 @@ extension KeychainResponder {
     /// value says what was asked, not of which item; anything else, an unknown key's value
     /// included, is hashed.
     static func isOptionWord(_ name: String, _ value: String) -> Bool {
-        (Schema.isOption(named: name) || name == "conflict") && value.utf8.count <= 32 && value.utf8.allSatisfy(isWordByte)
-    }
-
-    private static func isWordByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-            UInt8(ascii: "_"), UInt8(ascii: "-"):
-            true
-        default: false
-        }
+        (Schema.isOption(named: name) || name == "conflict") && AuditRecord.isShortWord(value)
     }
 
     /// Whether `name`'s value never reaches the audit log, even hashed. (A switch: a `Set` would

@@ -23,7 +23,7 @@ public struct AuditChain: Sendable {
     /// line starts a new chain, which the verifier reports.
     public init(keys: AuditKeys, continuing last: String? = nil) {
         self.keys = keys
-        guard let last, last.utf8.count == 22, last.utf8.allSatisfy(Self.isBase64url) else { return }
+        guard let last, last.utf8.count == 22, last.utf8.allSatisfy(AuditRecord.isWordByte) else { return }
         for (n, byte) in last.utf8.enumerated() { lastMAC[n] = byte }
         chained = true
     }
@@ -60,15 +60,6 @@ public struct AuditChain: Sendable {
         let last = lastMAC
         out.append(addingCapacity: 22) { span in
             for n in 0..<22 { span.append(last[n]) }
-        }
-    }
-
-    private static func isBase64url(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-            UInt8(ascii: "-"), UInt8(ascii: "_"):
-            true
-        default: false
         }
     }
 }

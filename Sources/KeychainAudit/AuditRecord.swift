@@ -118,6 +118,22 @@ public struct AuditRecord: Sendable {
         }
     }
 
+    /// Whether `text` is a short word, at most 32 bytes of letters, digits, `-` and `_`: what a
+    /// query option's value must be to be written in clear (`QueryEntry.inClear`).
+    public static func isShortWord(_ text: String) -> Bool {
+        text.utf8.count <= 32 && text.utf8.allSatisfy(isWordByte)
+    }
+
+    /// A letter, a digit, `-` or `_`: a word's bytes, and base64url's alphabet.
+    static func isWordByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "_"), UInt8(ascii: "-"):
+            true
+        default: false
+        }
+    }
+
     /// `text` cut at `maxReasonBytes`, on a character boundary.
     static func bounded(_ text: String) -> String {
         guard text.utf8.count > maxReasonBytes else { return text }
