@@ -66,8 +66,8 @@ public struct AuditRecord: Sendable {
     }
 
     /// Writes the record as a JSON object, values hashed, in a fixed order of keys, without
-    /// `prev` and its closing brace (the chain writes those, and the mac), built as bytes rather than as a `JSON`
-    /// value first: this runs for every request. What a client chose (a token's name, a query's
+    /// `prev` and its closing brace (the chain writes those, and the mac), built as bytes rather
+    /// than as a `JSON` value first: this runs for every request. What a client chose (a token's name, a query's
     /// names, the address a proxy forwarded, the reason) is escaped; what the server made (the
     /// route, the operation, request ids, refs, hashes) is copied as it is.
     func write(into out: inout [UInt8], keys: AuditKeys) {

@@ -114,12 +114,13 @@ public final class SchemaKey: Sendable, Hashable, CustomStringConvertible {
             }
         }
 
-        /// A query option: what to match or return, or how, rather than an item's attribute,
-        /// secret or ref. Its values are a small closed set (a class, a limit, a flag).
+        /// A query option: what to return, or how to match, rather than an item's attribute,
+        /// secret or ref. Its values are a small closed set (a class, a limit, a flag); a match
+        /// key that carries a value to match (a host, a subject) is not one.
         var isOption: Bool {
             switch self {
-            case .itemClass, .matchLimit, .matchCaseInsensitive, .matchHostOrSubdomainOfHost, .returnData, .returnAttributes,
-                .returnPersistentRef, .returnRef, .deleteAll, .useDataProtectionKeychain:
+            case .itemClass, .matchLimit, .matchCaseInsensitive, .returnData, .returnAttributes, .returnPersistentRef,
+                .returnRef, .deleteAll, .useDataProtectionKeychain:
                 true
             default: false
             }

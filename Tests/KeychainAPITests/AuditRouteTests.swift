@@ -82,6 +82,7 @@ import Testing
         #expect(s.call("POST", "/v1/items", json: add).status == 201)
         #expect(s.call("GET", "/v1/items?service=true&kSecReturnData=true&m_Limit=all").status == 200)
         #expect(s.call("GET", "/v1/items?service=true&returnAttributes=yes%22%7D%2C%22x%22%3A%22").status == 400)
+        #expect(s.call("GET", "/v1/items?class=internetPassword&matchHostOrSubdomainOfHost=localhost").status == 404)
         let lines = try s.lines()
         let added = try #require(lines[0]["query"]?.objectValue)
         let searched = try #require(lines[1]["query"]?.objectValue)
@@ -94,6 +95,9 @@ import Testing
         #expect(searched["service"]?.stringValue == s.keys.hash("true"))
         #expect(refused["returnAttributes"]?.stringValue == s.keys.hash(#"yes"},"x":""#), "not a word: hashed")
         #expect(refused.entries.map(\.key) == ["service", "returnAttributes"], "no key injected into the line")
+        let matched = try #require(lines[3]["query"]?.objectValue)
+        #expect(matched["class"]?.stringValue == "internetPassword")
+        #expect(matched["matchHostOrSubdomainOfHost"]?.stringValue == s.keys.hash("localhost"), "a value to match is hashed")
     }
 
     /// Every other route gives its line too, under its own operation, the refused ones with their
