@@ -5,6 +5,7 @@ import KeychainCrypto
 public import KeychainLog
 public import Logging
 public import MicroHTTP
+import Synchronization
 
 /// Settings of the HTTP API above the transport.
 public struct APIConfiguration: Sendable {
@@ -50,6 +51,8 @@ public final class KeychainResponder: HTTPResponder {
     let metrics: KeychainMetrics
     let maxBundleBytes: Int
     let requestIDs = RequestIDs()
+    /// Whether a backup's copy is being taken (`POST /v1/keychain/backup`, one at a time).
+    let backupInProgress = Atomic<Bool>(false)
     /// The server log's line about an audit log that cannot be written: at most one a second.
     let auditFailures = LogBudget(perSecond: 1)
     let clock = SystemClock()

@@ -122,6 +122,7 @@ extension Keychaind {
             let metrics = KeychainMetrics()
             api.metrics = metrics
             let keychain = try openKeychain(configuration, store: storeChoice, observer: metrics, logger: logger)
+            if case .sqlite = storeChoice { keychain.removeLeftBackupCopies() }
             if dev { try startDev(keychain, directory: devDirectory!, port: port) }
             if keychain.state == .uninitialized {
                 logger.warning("the keychain is not initialized: run keychaind init --data-dir \(configuration.dataDirectory)")

@@ -7,6 +7,7 @@ import KeychainSQLite
 import Logging
 import MicroHTTP
 import TestSupport
+import Synchronization
 import Testing
 
 /// `POST /v1/keychain/backup` (issue 15): the whole keychain, still sealed, to an admin of
@@ -105,6 +106,39 @@ import Testing
         #expect(Self.temporaryFiles(in: f.directory.path).isEmpty)
     }
 
+    /// One backup at a time: each writes a whole copy to the data directory's disk. Another
+    /// asked while one is taken is errSecNotAvailable naming `backup`, and leaves no file.
+    @Test func aSecondBackupWhileOneIsTakenIsRefused() throws {
+        let f = try APIFixture()
+        try f.add(service: "db")
+        let responder = try #require(f.responder as? KeychainResponder)
+        let taken = responder.backupInProgress.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
+        #expect(taken)
+        try f.call("POST", "/v1/keychain/backup").expectError(503, -25291, naming: "backup")
+        #expect(Self.temporaryFiles(in: f.directory.path).isEmpty)
+        responder.backupInProgress.store(false, ordering: .relaxed)
+        #expect(try f.call("POST", "/v1/keychain/backup").status == 200)
+        let held = responder.backupInProgress.load(ordering: .relaxed)
+        #expect(!held, "the slot is given back")
+    }
+
+    /// Copies an interrupted backup left in the data directory (and SQLite's files beside them)
+    /// are removed when `serve` opens the keychain; nothing else in the directory is touched.
+    @Test func copiesAnInterruptedBackupLeftAreRemoved() throws {
+        let f = try APIFixture()
+        try f.add(service: "db")
+        let left = [".keychain-backup-0a1b2c3d.db", ".keychain-backup-0a1b2c3d.db-journal", ".keychain-backup-ffee.db"]
+        for name in left { FileManager.default.createFile(atPath: f.directory.path + "/" + name, contents: Data("x".utf8)) }
+        FileManager.default.createFile(atPath: f.directory.path + "/keychain-backup-mine.db", contents: Data("x".utf8))
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: f.directory.path))
+        #expect(f.keychain.removeLeftBackupCopies() == 3)
+        let after = Set(try FileManager.default.contentsOfDirectory(atPath: f.directory.path))
+        #expect(before.subtracting(after) == Set(left))
+        #expect(after.contains("keychain-backup-mine.db") && after.contains(SQLiteStore.fileName))
+        #expect(f.keychain.removeLeftBackupCopies() == 0)
+        #expect(try f.call("POST", "/v1/keychain/backup").status == 200, "backups still work")
+    }
+
     /// The copy may take seconds: it runs on the worker pool, never on a polling thread.
     @Test func aBackupRunsOnTheWorkerPool() throws {
         let f = try APIFixture()
@@ -160,5 +194,8 @@ import Testing
         response.expectError(501, -4, naming: "store")
         #expect(response.text.contains("pg_dump"))
         #expect(Self.temporaryFiles(in: directory.path).isEmpty)
+        // The failed copy gave its slot back: the next one fails the same way, not as busy.
+        client.request("POST", "/v1/keychain/backup", headers: [("Authorization", "Bearer \(admin)")])
+            .expectError(501, -4, naming: "store")
     }
 }

@@ -5,7 +5,8 @@
 # recorded) is backed up through POST /v1/keychain/backup and through `keychaind backup`; each
 # copy passes integrity_check, is restored with `keychaind restore` into a fresh data directory
 # (with a copy of the instance key file), served and unlocked, and holds every item acknowledged
-# before its backup began, with its exact bytes. Refused, changing nothing: a backup by a token
+# before its backup began, with its exact bytes. Copies an interrupted backup left in the data
+# directory are removed when serve starts. Refused, changing nothing: a backup by a token
 # without admin, or by an admin of some groups (403, over the API and through the CLI); a
 # restore of a file that is not a keychaind database, of a backup with another instance key
 # file, onto a data directory a running server holds, or onto a keychain without --force. No
@@ -70,7 +71,13 @@ restored_has() {
 # integrity FILE: SQLite's integrity_check of FILE says ok.
 integrity() { [[ $(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("pragma integrity_check").fetchone()[0])' "$1") == ok ]]; }
 
+# What a backup interrupted by a crash leaves in the data directory: removed when serve starts.
+echo left >"$tmp/data/.keychain-backup-dead.db"
+echo left >"$tmp/data/.keychain-backup-dead.db-journal"
 serve "$tmp/data" --audit-log "$tmp/audit.log"
+check "serve removes the copies an interrupted backup left" \
+    bash -c "! ls -A '$tmp/data' | grep -q '^\.keychain-backup-' && test -e '$tmp/data/keychain.db'"
+check "and says so in its log" grep -q "removed the temporary copies an interrupted backup left" "$tmp/serve.log"
 status_of POST /v1/tokens "$admin" -d '{"name":"reader","accessGroups":["*"],"capabilities":["read","write"]}' >/dev/null
 reader=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["token"])' "$tmp/body")
 status_of POST /v1/tokens "$admin" -d '{"name":"team-admin","accessGroups":["team"],"capabilities":["admin","read"]}' >/dev/null
