@@ -142,7 +142,7 @@ let package = Package(
         .testTarget(name: "KeychainStorageTests", dependencies: ["KeychainStorage", "KeychainSQLite", "TestSupport"]),
         .testTarget(
             name: "KeychainCoreTests",
-            dependencies: ["KeychainCore", "KeychainStorage", "KeychainCrypto", "KeychainJSON", "TestSupport"]),
+            dependencies: ["KeychainCore", "KeychainStorage", "KeychainCrypto", "KeychainJSON", "KeychainX509", "TestSupport"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
         .testTarget(
             name: "KeychainAuditTests", dependencies: ["KeychainAudit", "KeychainCrypto", "KeychainJSON"], swiftSettings: strictSettings),
