@@ -118,7 +118,7 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "KeychainAPI", "KeychainCore", "KeychainJSON", "MicroHTTP",
+                "KeychainAPI", "KeychainCore", "KeychainJSON", "KeychainX509", "MicroHTTP",
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
             ],
             path: "Fuzz/Targets", swiftSettings: strictSettings),
