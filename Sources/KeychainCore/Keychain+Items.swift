@@ -169,7 +169,9 @@ extension Keychain {
             filter.limit = storeLimits ? 1 : nil
             return SearchPlan(filter: filter, barrier: barrier, pageLimit: 1, limitEndsAnswer: true)
         }
-        let binding = PageCursor.binding(token: token, filter: filter, matchLimit: matchLimit)
+        let binding = PageCursor.binding(
+            token: token, filter: filter, matchLimit: matchLimit, certificateMatch: query.certificateMatch,
+            caseInsensitive: query.caseInsensitive)
         var plan = SearchPlan(filter: filter, barrier: barrier, pageLimit: pageSize, limitEndsAnswer: false, binding: binding)
         if let text = query.pageAfter {
             let cursor = try PageCursor(opening: text, barrier: barrier, binding: binding)

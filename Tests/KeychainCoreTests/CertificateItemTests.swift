@@ -277,6 +277,34 @@ extension Fixture {
         #expect(try f.commonNames(["matchIssuers": .array([alpha])]).count == 4)
     }
 
+    /// A match-key search's answer pages like any other: the filtered certificates in insertion
+    /// order, and a cursor bound to its match keys.
+    @Test func matchKeyAnswersPageAndTheirCursorsAreBoundToTheKeys() throws {
+        let f = try Fixture { $0.maxAnswerItems = 1 }
+        let c = Certs.shared
+        for made in [c.svc, c.plain, c.twin, c.deep] { try f.addCertificate(made) }
+        var query: JSONObject = ["matchSubjectContains": "example", "matchLimit": "all", "returnData": true]
+        var names: [String] = []
+        var cursor: String?
+        repeat {
+            if let cursor { query["pageAfter"] = .string(cursor) }
+            let page = try f.keychain.searchPage(query, token: f.admin)
+            for item in page.items {
+                let der = try #require(item.json["valueData"]?.stringValue.flatMap(Base64.decode))
+                names.append(try Certificate(der: der).subjectValues[0])
+            }
+            cursor = page.next
+            if names.count > 10 { break }
+        } while cursor != nil
+        #expect(names == ["svc.example.com", "twin.example.org", "deep.example.net"])
+        let first = try f.keychain.searchPage(["matchSubjectContains": "example", "matchLimit": "all"], token: f.admin)
+        let next = try #require(first.next)
+        expectError(.anyParam, naming: "pageAfter") {
+            _ = try f.keychain.searchPage(
+                ["matchSubjectContains": "twin", "matchLimit": "all", "pageAfter": .string(next)], token: f.admin)
+        }
+    }
+
     @Test func lockedCertificatesFollowTheirProtectionClass() throws {
         let f = try Fixture()
         let c = Certs.shared
