@@ -36,9 +36,15 @@ let package = Package(
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]),
+        // OpenSSL's libcrypto: X.509 parsing for certificate items (README, Certificates).
+        .systemLibrary(
+            name: "COpenSSL", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
 
         // The barrier's primitives: secure memory, AEAD, Argon2id, keyed digests.
         .target(name: "KeychainCrypto", dependencies: ["CSodium"]),
+        // DER certificates: parsing, the attributes Apple derives from them, X.501 name normalization.
+        .target(name: "KeychainX509", dependencies: ["COpenSSL"], swiftSettings: strictSettings),
         // Untrusted storage: the store protocol and its records (ciphertext, digests, opaque ids).
         .target(name: "KeychainStorage"),
         // The embedded default store: SQLite in WAL mode.
@@ -52,7 +58,7 @@ let package = Package(
         .target(
             name: "KeychainCore",
             dependencies: [
-                "KeychainCrypto", "KeychainStorage", "KeychainJSON",
+                "KeychainCrypto", "KeychainStorage", "KeychainJSON", "KeychainX509",
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -112,7 +118,7 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "KeychainAPI", "KeychainCore", "KeychainJSON", "MicroHTTP",
+                "KeychainAPI", "KeychainCore", "KeychainJSON", "KeychainX509", "MicroHTTP",
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
             ],
             path: "Fuzz/Targets", swiftSettings: strictSettings),
@@ -131,11 +137,12 @@ let package = Package(
             path: "Tests/TestSupport"),
         .testTarget(name: "KeychainCryptoTests", dependencies: ["KeychainCrypto"]),
         .testTarget(name: "KeychainJSONTests", dependencies: ["KeychainJSON"]),
+        .testTarget(name: "KeychainX509Tests", dependencies: ["KeychainX509", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets"], path: "Fuzz/Tests"),
         .testTarget(name: "KeychainStorageTests", dependencies: ["KeychainStorage", "KeychainSQLite", "TestSupport"]),
         .testTarget(
             name: "KeychainCoreTests",
-            dependencies: ["KeychainCore", "KeychainStorage", "KeychainCrypto", "KeychainJSON", "TestSupport"]),
+            dependencies: ["KeychainCore", "KeychainStorage", "KeychainCrypto", "KeychainJSON", "KeychainX509", "TestSupport"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
         .testTarget(
             name: "KeychainAuditTests", dependencies: ["KeychainAudit", "KeychainCrypto", "KeychainJSON"], swiftSettings: strictSettings),

@@ -2,6 +2,7 @@ import ExtrasBase64
 import KeychainAPI
 import KeychainCore
 import KeychainJSON
+import KeychainX509
 import MicroHTTP
 
 /// The parsers that read bytes a client or a stored row controls, each as a fuzzing target: any
@@ -22,6 +23,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case sealedAttributes = "sealed-attributes"
     /// The transport's framing checks over a request head's fields (`name: value` lines).
     case framing
+    /// A certificate's DER (OpenSSL's d2i_X509, then the names' DER walk), and the X.501 name
+    /// normalizer on the same bytes: what normalizes normalizes again to the same bytes.
+    case certificate
 
     /// Runs the target on `bytes`; traps when a checked property fails.
     public func run(_ bytes: [UInt8]) {
@@ -31,6 +35,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .base64: Self.base64(bytes)
         case .sealedAttributes: Self.sealedAttributes(bytes)
         case .framing: Self.framing(bytes)
+        case .certificate: Self.certificate(bytes)
         }
     }
 
@@ -78,6 +83,26 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         }
         precondition(again == group && againAttributes.count == attributes.count, "sealed attributes: re-encoding changed them")
         precondition(SealedAttributes.encode(group: again, attributes: againAttributes) == encoded, "sealed attributes: not stable")
+    }
+
+    private static func certificate(_ bytes: [UInt8]) {
+        if let certificate = try? Certificate(der: bytes) {
+            precondition(!certificate.serialNumber.isEmpty, "certificate: an empty serial number")
+            precondition(certificate.publicKeyHash.count == 20, "certificate: a public key hash that is not SHA-1")
+            precondition((1...3).contains(certificate.certificateType), "certificate: an unknown type")
+        }
+        guard let normalized = DistinguishedName.normalizedContent(bytes) else { return }
+        var wrapped: [UInt8] = [0x30]
+        let n = normalized.count
+        if n < 0x80 {
+            wrapped.append(UInt8(n))
+        } else {
+            let length = withUnsafeBytes(of: UInt32(n).bigEndian, Array.init).drop { $0 == 0 }
+            wrapped.append(0x80 | UInt8(length.count))
+            wrapped += length
+        }
+        precondition(
+            DistinguishedName.normalizedContent(wrapped + normalized) == normalized, "names: normalizing is not idempotent")
     }
 
     private static func framing(_ bytes: [UInt8]) {

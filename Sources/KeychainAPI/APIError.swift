@@ -8,7 +8,7 @@ public enum APIError {
     /// The HTTP status for an OSStatus (semantics.md §5).
     static func httpStatus(for error: KeychainError) -> Int {
         switch error.status {
-        case -50, -25303, -25306: 400
+        case -50, -25303, -25306, -25257: 400
         case -25293: error.isThrottle ? 429 : 401
         case -34018: 403
         case -25300: 404

@@ -53,6 +53,22 @@ public enum QueryParser {
         case .matchHostOrSubdomainOfHost:
             guard case .string(let host) = value, !host.isEmpty else { throw .param("\(spelling): expected a host name") }
             query.matchHostOrSubdomainOfHost = host
+        case .matchSubjectContains: query.certificateMatch.subjectContains = try text(value, spelling: spelling)
+        case .matchSubjectStartsWith: query.certificateMatch.subjectStartsWith = try text(value, spelling: spelling)
+        case .matchSubjectEndsWith: query.certificateMatch.subjectEndsWith = try text(value, spelling: spelling)
+        case .matchSubjectWholeString: query.certificateMatch.subjectWholeString = try text(value, spelling: spelling)
+        case .matchEmailAddressIfPresent: query.certificateMatch.emailAddressIfPresent = try text(value, spelling: spelling)
+        case .matchIssuers: query.certificateMatch.issuers = try issuers(value, spelling: spelling, lenient: lenient)
+        case .matchValidOnDate:
+            if case .null = value {
+                query.certificateMatch.validOnDate = .now
+            } else if case .string(let text) = value, let ms = RFC3339.parse(text) {
+                query.certificateMatch.validOnDate = .date(ms)
+            } else if lenient, case .string("null") = value {
+                query.certificateMatch.validOnDate = .now
+            } else {
+                throw .param("\(spelling): expected an RFC 3339 date-time or null (now)")
+            }
         case .returnData: query.returnData = try bool()
         case .returnAttributes: query.returnAttributes = try bool()
         case .returnPersistentRef: query.returnPersistentRef = try bool()
@@ -104,6 +120,31 @@ public enum QueryParser {
         guard case .string(let name) = value else { throw .param("\(spelling): expected a string, got \(value.typeName)") }
         guard let itemClass = ItemClass.named(name) else { throw .noSuchClass("\(spelling): unknown class \"\(name)\"") }
         return itemClass
+    }
+
+    private static func text(_ value: JSON, spelling: String) throws(KeychainError) -> String {
+        guard case .string(let text) = value, !text.isEmpty else { throw .param("\(spelling): expected a non-empty string") }
+        return text
+    }
+
+    /// An array of base64 DER Names (one string, in URL parameters).
+    private static func issuers(_ value: JSON, spelling: String, lenient: Bool) throws(KeychainError) -> [[UInt8]] {
+        let elements: [JSON]
+        if case .array(let array) = value {
+            elements = array
+        } else if lenient, case .string = value {
+            elements = [value]
+        } else {
+            throw .param("\(spelling): expected an array of base64 DER names")
+        }
+        var names: [[UInt8]] = []
+        for element in elements {
+            guard case .string(let text) = element, let bytes = Base64.decodeCanonical(text) else {
+                throw .param("\(spelling): expected an array of base64 DER names")
+            }
+            names.append(bytes)
+        }
+        return names
     }
 
     private static func bool(_ value: JSON, spelling: String, lenient: Bool) throws(KeychainError) -> Bool {

@@ -37,8 +37,12 @@ public enum ItemClass: Int, Sendable, CaseIterable {
         }
     }
 
-    /// Whether this build stores the class yet (certificates, keys and identities come later).
-    public var isSupported: Bool { self == .genericPassword || self == .internetPassword }
+    /// Whether this build stores the class yet (keys and identities come later).
+    public var isSupported: Bool { self == .genericPassword || self == .internetPassword || self == .certificate }
+
+    /// The protection class an add gets when it names none: certificates are `always`, as
+    /// Apple's (`kSecAttrAccessibleAlways` for SecCertificate items); the rest `whenUnlocked`.
+    var defaultProtection: Protection { self == .certificate ? .always : .whenUnlocked }
 
     /// The classes this build stores.
     public static let supported = allCases.filter(\.isSupported)

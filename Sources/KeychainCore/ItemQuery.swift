@@ -45,6 +45,8 @@ public struct ItemQuery: Sendable {
     public var matchCaseInsensitive: Bool?
     /// Internet passwords whose `server` is this host or ends with `.` + it (securityd's rule).
     public var matchHostOrSubdomainOfHost: String?
+    /// Certificates whose subject, issuers, email addresses or validity match.
+    public var certificateMatch = CertificateMatch()
     public var returnData: Bool?
     public var returnAttributes: Bool?
     public var returnPersistentRef: Bool?
@@ -103,7 +105,8 @@ public struct ItemQuery: Sendable {
             let fits =
                 itemClass.map { $0 == candidate }
                 ?? (attributes.allSatisfy { $0.key.applies(to: candidate) }
-                    && (matchHostOrSubdomainOfHost == nil || candidate == .internetPassword))
+                    && (matchHostOrSubdomainOfHost == nil || candidate == .internetPassword)
+                    && (certificateMatch.isEmpty || candidate == .certificate))
             if fits { mask |= 1 << position }
         }
         if let itemClass, mask == 0 { return ([itemClass], [itemClass.rawValue]) }
@@ -129,10 +132,15 @@ extension ItemQuery {
             }
             if matchCaseInsensitive != nil { throw Self.onlyInSearch("matchCaseInsensitive") }
             if matchHostOrSubdomainOfHost != nil { throw Self.onlyInSearch("matchHostOrSubdomainOfHost") }
+            if let name = certificateMatch.givenKeys.first { throw Self.onlyInSearch(name) }
         }
         if matchHostOrSubdomainOfHost != nil, let itemClass, itemClass != .internetPassword {
             throw .param("matchHostOrSubdomainOfHost: only internet passwords have a server to match")
         }
+        if let name = certificateMatch.givenKeys.first, let itemClass, itemClass != .certificate {
+            throw .param("\(name): only certificates and identities have a subject, issuers and a validity to match")
+        }
+        try checkCertificateMatch()
         // A delete ignores return keys, as securityd does (`si-43-persistent.c`).
         if role == .updateQuery || role == .attributesToUpdate {
             for (name, value) in [
@@ -182,9 +190,8 @@ extension ItemQuery {
                 throw .noSuchAttr(key.name, "class \(itemClass.name) has no such attribute")
             }
             if key.access == .serverSet { throw .param("\(key.name): set by the server, read-only") }
-            if key.access == .derived, role == .add || role == .attributesToUpdate {
-                throw .param("\(key.name): derived from the item's data, read-only")
-            }
+            // A derived attribute given on add or update must equal the certificate's
+            // (`Keychain.certificateAttributes`): checked where the certificate is parsed.
         }
         if persistentRef != nil, namesAttributeBesidesRef {
             throw .param("valuePersistentRef: cannot be combined with other attributes")

@@ -45,12 +45,18 @@ extension Keychain {
         let itemClass = query.itemClass!
         let group = query.accessGroup ?? token.defaultGroup
         guard token.grants(group: group) else { throw Self.lacksGroup(group) }
-        let protection = query.accessible ?? .whenUnlocked
+        let protection = query.accessible ?? itemClass.defaultProtection
         let sync = query.synchronizableFilter ?? false
         if sync, protection.isThisDeviceOnly {
             throw .param("accessible: a synchronizable item cannot use \(protection.name)")
         }
         var attributes = query.attributes
+        if itemClass == .certificate {
+            guard let der = query.valueData else { throw .param("valueData: a certificate item needs its DER certificate") }
+            try checkSize(der)
+            let derived = Self.derivedAttributes(of: try Self.parseCertificate(der))
+            attributes = try Self.certificateAttributes(given: attributes, derived: derived)
+        }
         for key in itemClass.primaryKey where !attributes.contains(where: { $0.key == key }) {
             attributes.append((key, AttributeValue.emptyDefault(for: key.type)))
         }
@@ -93,8 +99,11 @@ extension Keychain {
     /// Searches, one bounded page of the answer at a time (`SearchPage`).
     public func searchPage(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> SearchPage {
         let plan = try searchPlan(query, token: token)
-        let records: [ItemRecord]
+        var records: [ItemRecord]
         do { records = try store.items(matching: plan.filter) } catch { throw map(error) }
+        if !query.certificateMatch.isEmpty {
+            records = try certificateMatches(records, query: query, token: token, barrier: plan.barrier)
+        }
         return try results(records, query: query, plan: plan)
     }
 
@@ -104,6 +113,12 @@ extension Keychain {
         _ query: ItemQuery, token: AccessToken,
         completion: @escaping @Sendable (Result<SearchPage, KeychainError>) -> Void
     ) {
+        // Certificate match keys read more rows (parents for matchIssuers) while filtering:
+        // the search runs here, whole, rather than on the store's thread.
+        guard query.certificateMatch.isEmpty else {
+            completion(Result { () throws(KeychainError) in try searchPage(query, token: token) })
+            return
+        }
         let plan: SearchPlan
         do { plan = try searchPlan(query, token: token) } catch {
             completion(.failure(error))
@@ -147,11 +162,16 @@ extension Keychain {
         filter.readsAttributes = query.wantsAttributes || !query.hasReturnKey
         let matchLimit = (query.matchLimit ?? .one).sqlLimit
         let pageSize = max(1, configuration.maxAnswerItems)
+        // Certificate match keys filter after the store: it reads every candidate (securityd
+        // too appends no LIMIT to a query that needs filtering), `results` applies the limit.
+        let storeLimits = query.certificateMatch.isEmpty
         guard matchLimit.map({ $0 > 1 }) ?? true else {
-            filter.limit = 1
+            filter.limit = storeLimits ? 1 : nil
             return SearchPlan(filter: filter, barrier: barrier, pageLimit: 1, limitEndsAnswer: true)
         }
-        let binding = PageCursor.binding(token: token, filter: filter, matchLimit: matchLimit)
+        let binding = PageCursor.binding(
+            token: token, filter: filter, matchLimit: matchLimit, certificateMatch: query.certificateMatch,
+            caseInsensitive: query.caseInsensitive)
         var plan = SearchPlan(filter: filter, barrier: barrier, pageLimit: pageSize, limitEndsAnswer: false, binding: binding)
         if let text = query.pageAfter {
             let cursor = try PageCursor(opening: text, barrier: barrier, binding: binding)
@@ -163,7 +183,7 @@ extension Keychain {
             plan.limitEndsAnswer = true
         }
         // One row past the page tells whether another page follows.
-        plan.filter.limit = plan.limitEndsAnswer ? plan.pageLimit : plan.pageLimit + 1
+        plan.filter.limit = !storeLimits ? nil : plan.limitEndsAnswer ? plan.pageLimit : plan.pageLimit + 1
         return plan
     }
 
@@ -255,11 +275,20 @@ extension Keychain {
                 guard key.applies(to: item.itemClass) else {
                     throw .noSuchAttr(key.name, "class \(item.itemClass.name) has no such attribute")
                 }
+                if key.access == .derived { continue }  // compared below, never set
                 if let index = item.attributes.firstIndex(where: { $0.key == key }) {
                     item.attributes[index].value = value
                 } else {
                     item.attributes.append((key, value))
                 }
+            }
+            if item.itemClass == .certificate {
+                // New DER, new derived attributes; given ones must equal them.
+                if let der = changes.valueData {
+                    let derived = Self.derivedAttributes(of: try Self.parseCertificate(der))
+                    item.attributes = item.attributes.filter { $0.key.access != .derived } + derived
+                }
+                try Self.checkDerived(changes.attributes, against: item.attributes)
             }
             if let group = changes.accessGroup {
                 item.group = group
@@ -353,6 +382,8 @@ extension Keychain {
 
     /// The storage filter for a search, update or delete query, limited to the token's groups.
     func filter(for query: ItemQuery, token: AccessToken, barrier: Barrier) throws(KeychainError) -> ItemFilter {
+        var query = query
+        query.attributes = Self.canonicalNames(query.attributes)
         var filter = ItemFilter()
         let groups: [String]?
         var digests: [[UInt8]]?

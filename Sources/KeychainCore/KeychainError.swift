@@ -58,6 +58,8 @@ public struct KeychainError: Error, Sendable, Equatable, CustomStringConvertible
     public static func decode(_ message: String) -> KeychainError { KeychainError(-26275, "errSecDecode", message) }
     public static func notAvailable(_ message: String) -> KeychainError { KeychainError(-25291, "errSecNotAvailable", message) }
     public static func unimplemented(_ message: String) -> KeychainError { KeychainError(-4, "errSecUnimplemented", message) }
+    /// Bytes that are not what the item's class holds (a certificate that does not parse).
+    public static func unknownFormat(_ message: String) -> KeychainError { KeychainError(-25257, "errSecUnknownFormat", message) }
 
     /// The same error with the key at fault, `key`, named `name` instead: the API names what a
     /// request carries in a header (the core's `token`) by that header (`Authorization`).

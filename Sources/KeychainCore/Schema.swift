@@ -102,6 +102,9 @@ public final class SchemaKey: Sendable, Hashable, CustomStringConvertible {
         /// Set by the server on add and update.
         case creationDate, modificationDate
         case itemClass, matchLimit, matchCaseInsensitive, matchHostOrSubdomainOfHost
+        /// Certificate match keys (`CertificateMatch`): they filter the opened certificates.
+        case matchSubjectContains, matchSubjectStartsWith, matchSubjectEndsWith, matchSubjectWholeString
+        case matchIssuers, matchEmailAddressIfPresent, matchValidOnDate
         case returnData, returnAttributes, returnPersistentRef, returnRef
         case valueData, valuePersistentRef, deleteAll, useDataProtectionKeychain
         /// keychaind's own: the cursor of the next page of a search's answer.
@@ -255,6 +258,16 @@ public enum Schema {
         .query(
             "matchHostOrSubdomainOfHost", "kSecMatchHostOrSubdomainOfHost", "m_HostOrSubdomainOfHost",
             .matchHostOrSubdomainOfHost, .string),
+        .query("matchSubjectContains", "kSecMatchSubjectContains", "m_SubjectContains", .matchSubjectContains, .string),
+        .query("matchSubjectStartsWith", "kSecMatchSubjectStartsWith", "m_SubjectStartsWith", .matchSubjectStartsWith, .string),
+        .query("matchSubjectEndsWith", "kSecMatchSubjectEndsWith", "m_SubjectEndsWith", .matchSubjectEndsWith, .string),
+        .query(
+            "matchSubjectWholeString", "kSecMatchSubjectWholeString", "m_SubjectWholeString", .matchSubjectWholeString, .string),
+        .query("matchIssuers", "kSecMatchIssuers", "m_Issuers", .matchIssuers, .bytes),
+        .query(
+            "matchEmailAddressIfPresent", "kSecMatchEmailAddressIfPresent", "m_EmailAddressIfPresent",
+            .matchEmailAddressIfPresent, .string),
+        .query("matchValidOnDate", "kSecMatchValidOnDate", "m_ValidOnDate", .matchValidOnDate, .date),
         .query("returnData", "kSecReturnData", "r_Data", .returnData, .bool),
         .query("returnAttributes", "kSecReturnAttributes", "r_Attributes", .returnAttributes, .bool),
         .query("returnPersistentRef", "kSecReturnPersistentRef", "r_PersistentRef", .returnPersistentRef, .bool),
@@ -299,9 +312,9 @@ public enum Schema {
         .attribute("port", "port", .integer(0...65535), .internetPassword, primaryKeyOf: .internetPassword),
         .attribute("path", "path", .string, .internetPassword, primaryKeyOf: .internetPassword),
 
-        // Certificates: the fields after certificateEncoding are derived from the DER certificate.
-        .attribute("certificateType", "ctyp", uint32, .certificate, primaryKeyOf: .certificate),
-        .attribute("certificateEncoding", "cenc", uint32, .certificate),
+        // Certificates: every field is derived from the DER certificate in valueData.
+        .attribute("certificateType", "ctyp", uint32, .certificate, primaryKeyOf: .certificate, access: .derived),
+        .attribute("certificateEncoding", "cenc", uint32, .certificate, access: .derived),
         .attribute("subject", "subj", .bytes, .certificate, access: .derived),
         .attribute("issuer", "issr", .bytes, .certificate, primaryKeyOf: .certificate, access: .derived),
         .attribute("serialNumber", "slnr", .bytes, .certificate, primaryKeyOf: .certificate, access: .derived),

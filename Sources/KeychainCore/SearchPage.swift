@@ -50,7 +50,10 @@ struct PageCursor: Equatable {
 
     /// What a cursor is bound to: the token, and every condition of the query's filter (its
     /// digests are keyed, so this reveals nothing the cursor's holder does not know).
-    static func binding(token: AccessToken, filter: ItemFilter, matchLimit: Int?) -> [UInt8] {
+    static func binding(
+        token: AccessToken, filter: ItemFilter, matchLimit: Int?, certificateMatch: CertificateMatch = CertificateMatch(),
+        caseInsensitive: Bool = false
+    ) -> [UInt8] {
         var bytes = Array(token.id.utf8) + [0]
         func put(_ value: Int64) { bytes += Settings.encodeInt(value) }
         func put(_ blobs: [[UInt8]]?) {
@@ -70,6 +73,21 @@ struct PageCursor: Equatable {
         put(filter.created ?? -1)
         put(filter.modified ?? -1)
         put(Int64(matchLimit ?? -1))
+        // The certificate match keys filter after the store: a cursor is bound to them too (the
+        // binding is associated data, never sent).
+        if !certificateMatch.isEmpty {
+            let m = certificateMatch
+            put([m.subjectContains, m.subjectStartsWith, m.subjectEndsWith, m.subjectWholeString, m.emailAddressIfPresent].map {
+                $0.map { [1] + Array($0.utf8) } ?? [0]
+            })
+            put(m.issuers)
+            switch m.validOnDate {
+            case nil: put(-1)
+            case .now?: put(-2)
+            case .date(let ms)?: put(ms)
+            }
+            put(caseInsensitive ? 1 : 0)
+        }
         return bytes
     }
 }
