@@ -21,13 +21,13 @@ import Testing
         init() throws {
             fixture = try Fixture()
             let secrets = ["alpha-SECRET-1", "bravo-SECRET-2", "charlie-SECRET-3", "delta-SECRET-4"]
-            migratable[try fixture.addGeneric(service: "svc.one", account: "ann", secret: secrets[0], group: "g1")] = secrets[0]
+            migratable[try fixture.addGeneric(service: "svc.one", account: "ann-account", secret: secrets[0], group: "group-one")] = secrets[0]
             migratable[try fixture.addGeneric(
                 service: "svc.two", account: "bob", secret: secrets[1], group: "g2", accessible: "afterFirstUnlock",
                 extra: ["label": "Bob's", "generic": .string(Base64.encode([0, 1, 2, 255])), "type": 1_234]
             )] = secrets[1]
             migratable[try fixture.addGeneric(service: "svc.three", account: "cy", secret: secrets[2], group: "g3", accessible: "always")] = secrets[2]
-            migratable[try fixture.addGeneric(service: "svc.none", account: "dee", secret: nil, group: "g1")] = String?.none
+            migratable[try fixture.addGeneric(service: "svc.none", account: "dee", secret: nil, group: "group-one")] = String?.none
             migratable[try fixture.keychain.add(
                 [
                     "class": "internetPassword", "server": "db.example.com", "account": "app", "protocol": "https", "port": 5432,
@@ -37,7 +37,7 @@ import Testing
             ).persistentRef] = secrets[3]
             for (n, accessible) in ["whenUnlockedThisDeviceOnly", "afterFirstUnlockThisDeviceOnly", "alwaysThisDeviceOnly"].enumerated() {
                 deviceOnly.append(try fixture.addGeneric(
-                    service: "device.only", account: "a\(n)", secret: "DEVICE-ONLY-\(n)", group: "g1", accessible: accessible))
+                    service: "device.only", account: "a\(n)", secret: "DEVICE-ONLY-\(n)", group: "group-one", accessible: accessible))
             }
         }
 
@@ -68,7 +68,7 @@ import Testing
         let bundle = try export.joined()
         #expect(manifest.itemCount == 5)
         #expect(manifest.classes == ["genericPassword": 4, "internetPassword": 1])
-        #expect(manifest.groups == ["g1": 2, "g2": 2, "g3": 1])
+        #expect(manifest.groups == ["group-one": 2, "g2": 2, "g3": 1])
         #expect(manifest.accessible == ["whenUnlocked": 3, "afterFirstUnlock": 1, "always": 1])
         #expect(manifest.leftBehind == [
             "whenUnlockedThisDeviceOnly": 1, "afterFirstUnlockThisDeviceOnly": 1, "alwaysThisDeviceOnly": 1,
@@ -97,8 +97,8 @@ import Testing
         let a = try Source()
         let bundle = try a.export()
         for text in [
-            "alpha-SECRET-1", "bravo-SECRET-2", "charlie-SECRET-3", "delta-SECRET-4", "DEVICE-ONLY-0", "svc.one", "ann",
-            "db.example.com", "g1", "genericPassword", "whenUnlocked", Self.bundlePassphrase,
+            "alpha-SECRET-1", "bravo-SECRET-2", "charlie-SECRET-3", "delta-SECRET-4", "DEVICE-ONLY-0", "svc.one", "ann-account",
+            "db.example.com", "group-one", "genericPassword", "whenUnlocked", Self.bundlePassphrase,
         ] {
             #expect(!Self.contains(bundle, Array(text.utf8)), "the bundle holds \(text) in clear")
         }
@@ -190,7 +190,7 @@ import Testing
         for policy in ConflictPolicy.allCases {
             let b = try Fixture(passphrase: Self.otherPassphrase)
             // The same primary key (class, group, service, account), another item: another ref and secret.
-            let own = try b.addGeneric(service: "svc.one", account: "ann", secret: "B-OWN", group: "g1")
+            let own = try b.addGeneric(service: "svc.one", account: "ann-account", secret: "B-OWN", group: "group-one")
             switch policy {
             case .fail:
                 let error = expectError(.anyDuplicate, naming: "genericPassword") { _ = try Self.importInto(b, bundle, .fail) }
@@ -233,13 +233,13 @@ import Testing
         #expect(try Self.item(b, moved)?.attributesJSON?["account"] == "renamed")
         let replaced = try Self.importInto(b, bundle, .replace)
         #expect(replaced.replaced == 5)
-        #expect(try Self.item(b, moved)?.attributesJSON?["account"] == "ann")
+        #expect(try Self.item(b, moved)?.attributesJSON?["account"] == "ann-account")
         #expect(try Self.count(b) == 5)
     }
 
     @Test func replaceRefusesWhenRefAndPrimaryKeyNameTwoItems() throws {
         let (bundle, _, b) = try Self.importedThenRenamed()
-        try b.addGeneric(service: "svc.one", account: "ann", secret: "B-OWN", group: "g1")
+        try b.addGeneric(service: "svc.one", account: "ann-account", secret: "B-OWN", group: "group-one")
         expectError(.anyDuplicate, naming: "primary key of another") { _ = try Self.importInto(b, bundle, .replace) }
         #expect(try Self.count(b) == 6)
     }
@@ -247,7 +247,7 @@ import Testing
     @Test func aBundleCarryingAThisDeviceOnlyItemIsRefused() throws {
         let item = BundleItem(
             itemClass: .genericPassword, protection: .whenUnlockedThisDeviceOnly, synchronizable: false, created: 1, modified: 1,
-            ref: Sodium.randomBytes(16), group: "g1",
+            ref: Sodium.randomBytes(16), group: "group-one",
             attributes: [(Schema.key(canonical: "service")!, .string("s")), (Schema.key(canonical: "account")!, .string("a"))],
             secret: Array("x".utf8))
         let bundle = try Self.craft([item])
@@ -260,7 +260,7 @@ import Testing
         let b = try Fixture(passphrase: Self.otherPassphrase)
         let good = BundleItem(
             itemClass: .genericPassword, protection: .whenUnlocked, synchronizable: false, created: 1, modified: 1,
-            ref: Sodium.randomBytes(16), group: "g1", attributes: [(Schema.key(canonical: "service")!, .string("ok"))], secret: nil)
+            ref: Sodium.randomBytes(16), group: "group-one", attributes: [(Schema.key(canonical: "service")!, .string("ok"))], secret: nil)
         var wrongAttribute = good
         wrongAttribute.ref = Sodium.randomBytes(16)
         wrongAttribute.attributes = [(Schema.key(canonical: "server")!, .string("x"))]
@@ -297,7 +297,7 @@ import Testing
     @Test func onlyAnAdminOfEveryGroupExportsOrImports() throws {
         let a = try Source()
         let bundle = try a.export()
-        let scoped = try a.fixture.token(["g1"])
+        let scoped = try a.fixture.token(["group-one"])
         let reader = try a.fixture.token(["*"], [.read, .list, .write])
         for token in [scoped, reader] {
             expectError(.anyMissingEntitlement, naming: "token") {
