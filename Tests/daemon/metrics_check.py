@@ -36,7 +36,8 @@ VALUES = {
     "method": {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "other"},
     "status_class": {"1xx", "2xx", "3xx", "4xx", "5xx"},
     "state": {"uninitialized", "locked", "unlocked"},
-    "class": {"genericPassword", "internetPassword"},
+    # Item classes: a fixed set of names (one series per class this build stores).
+    "class": {"genericPassword", "internetPassword", "certificate", "key", "identity"},
     "scope": {"address", "keychain"},
     "path": {"write", "add"},
 }
