@@ -69,12 +69,7 @@ public struct Certificate: Sendable {
         }
 
         guard let bits = X509_get0_pubkey_bitstr(x) else { throw .malformed("no subject public key") }
-        let keyBytes = Self.bytes(of: bits)
-        var digest = [UInt8](repeating: 0, count: Int(SHA_DIGEST_LENGTH))
-        keyBytes.withUnsafeBufferPointer { key in
-            digest.withUnsafeMutableBufferPointer { out in _ = SHA1(key.baseAddress, key.count, out.baseAddress) }
-        }
-        publicKeyHash = digest
+        publicKeyHash = SHA1Digest.digest(Self.bytes(of: bits))
 
         subjectValues = Self.values(of: subjectName)
         emailAddresses = Self.emails(x)
