@@ -266,7 +266,7 @@ import Testing
         wrongAttribute.attributes = [(Schema.key(canonical: "server")!, .string("x"))]
         var unsupported = good
         unsupported.ref = Sodium.randomBytes(16)
-        unsupported.itemClass = .key
+        unsupported.itemClass = .identity
         unsupported.attributes = []
         expectError(.anyNoSuchAttr, naming: "server") { _ = try Self.importInto(b, try Self.craft([good, wrongAttribute])) }
         expectError(.anyUnimplemented, naming: "class") { _ = try Self.importInto(b, try Self.craft([good, unsupported])) }
