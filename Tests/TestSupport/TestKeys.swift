@@ -19,7 +19,7 @@ public final class TestKeys: @unchecked Sendable {  // used from one test at a t
 
     private var directory: String { tool.directory.path }
 
-    private func read(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
+    private func read(_ path: String) throws -> [UInt8] { try TestCertificates.read(path) }
 
     private func sha1(_ bytes: [UInt8], _ name: String) throws -> [UInt8] {
         let path = "\(directory)/\(name).hashin"
