@@ -61,7 +61,9 @@ extension Keychain {
             try checkSize(bytes)
             attributes = try Self.keyAttributes(attributes, bytes: bytes, defaults: true)
         }
-        for key in itemClass.primaryKey where !attributes.contains(where: { $0.key == key }) {
+        // A key's startDate and endDate are the server's (never set here): they enter the
+        // primary-key digest at their empty default (`DecodedItem.reseal`) but are not stored.
+        for key in itemClass.primaryKey where key.access != .serverSet && !attributes.contains(where: { $0.key == key }) {
             attributes.append((key, AttributeValue.emptyDefault(for: key.type)))
         }
         let now = clock.now()

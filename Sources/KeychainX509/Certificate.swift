@@ -152,22 +152,11 @@ private final class X509Handle {
     let pointer: OpaquePointer
 
     init(_ der: [UInt8]) throws(CertificateError) {
-        var parsed: OpaquePointer?
-        var consumed = 0
-        der.withUnsafeBufferPointer { buffer in
-            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
-            parsed = d2i_X509(nil, &cursor, buffer.count)
-            if let cursor, let base = buffer.baseAddress { consumed = cursor - base }
+        switch D2I.parse(der, { d2i_X509(nil, $0, $1) }, free: X509_free) {
+        case .parsed(let parsed): pointer = parsed
+        case .malformed: throw .malformed("not a DER X.509 certificate")
+        case .trailing: throw .malformed("bytes after the certificate")
         }
-        guard let parsed else {
-            ERR_clear_error()
-            throw .malformed("not a DER X.509 certificate")
-        }
-        guard consumed == der.count else {
-            X509_free(parsed)
-            throw .malformed("bytes after the certificate")
-        }
-        pointer = parsed
     }
 
     deinit { X509_free(pointer) }

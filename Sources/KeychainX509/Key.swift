@@ -162,22 +162,13 @@ private final class EVPKey {
     let pointer: OpaquePointer
 
     init(_ der: [UInt8], type: Int32, isPrivate: Bool) throws(KeyError) {
-        var parsed: OpaquePointer?
-        var consumed = 0
-        der.withUnsafeBufferPointer { buffer in
-            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
-            parsed = isPrivate ? d2i_PrivateKey(type, nil, &cursor, buffer.count) : d2i_PublicKey(type, nil, &cursor, buffer.count)
-            if let cursor, let base = buffer.baseAddress { consumed = cursor - base }
+        let outcome = D2I.parse(
+            der, { isPrivate ? d2i_PrivateKey(type, nil, $0, $1) : d2i_PublicKey(type, nil, $0, $1) }, free: EVP_PKEY_free)
+        switch outcome {
+        case .parsed(let parsed): pointer = parsed
+        case .malformed: throw .malformed("not a DER key")
+        case .trailing: throw .malformed("bytes after the key")
         }
-        guard let parsed else {
-            ERR_clear_error()
-            throw .malformed("not a DER key")
-        }
-        guard consumed == der.count else {
-            EVP_PKEY_free(parsed)
-            throw .malformed("bytes after the key")
-        }
-        pointer = parsed
     }
 
     deinit { EVP_PKEY_free(pointer) }

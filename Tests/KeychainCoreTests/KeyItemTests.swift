@@ -68,6 +68,9 @@ extension Fixture {
         #expect(attributes["keySizeInBits"] == .int(Int64(bits)))
         #expect(attributes["effectiveKeySize"] == .int(Int64(bits)))
         #expect(attributes["isExtractable"] == true)
+        #expect(attributes["startDate"] == nil, "server-set and never given: in the primary key at its default, not stored")
+        // The answer's attributes sent back as a query find the item.
+        #expect(try f.keychain.search(attributes, token: f.admin).count == 1)
         #expect(attributes["canSign"] == .bool(keyClass == "private"))
         #expect(attributes["canVerify"] == .bool(keyClass == "public"))
         if keyClass == "symmetric" {
