@@ -176,16 +176,30 @@ private final class EVPKey {
 
 /// An error reading a key. Its message never quotes the bytes.
 public struct KeyError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Whether the bytes may be a key, just not of the type and class given (`mismatch`).
-    public let isMismatch: Bool
+    private enum Code: Equatable, Sendable {
+        case malformed
+        case mismatch
+    }
+
+    private let code: Code
     public let message: String
 
+    private init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
     /// The bytes are no key of the type and class given.
-    public static func malformed(_ detail: String) -> KeyError { KeyError(isMismatch: false, message: detail) }
-    /// The type and class given do not go together.
-    public static func mismatch(_ detail: String) -> KeyError { KeyError(isMismatch: true, message: detail) }
+    public static func malformed(_ detail: String) -> KeyError { KeyError(.malformed, detail) }
+    /// The type and class given do not go together, whatever the bytes.
+    public static func mismatch(_ detail: String) -> KeyError { KeyError(.mismatch, detail) }
+
+    /// Whether the type and class themselves are at fault rather than the bytes.
+    public var isMismatch: Bool { code == .mismatch }
 
     public var description: String { message }
+
+    public static func == (lhs: KeyError, rhs: KeyError) -> Bool { lhs.code == rhs.code }
 }
 
 /// SHA-1 through libcrypto: Apple's public-key hash, for certificates and keys alike.
