@@ -11,7 +11,7 @@ internal import COpenSSL
 /// - AES (symmetric): 16, 24 or 32 raw bytes.
 ///
 /// Parsing is OpenSSL's libcrypto over untrusted bytes, bounded by `maxBytes`; every failure
-/// is a `KeyError`, whose message never quotes the bytes.
+/// is a `CertificateError` (the module's one error type), whose message never quotes the bytes.
 public struct KeyMaterial: Sendable {
     /// The most bytes a key may have: an RSA-16384 private key is under 10 KiB.
     public static let maxBytes = 16 * 1024
@@ -37,7 +37,7 @@ public struct KeyMaterial: Sendable {
     public let publicKeyHash: [UInt8]?
 
     /// Checks `bytes` as a key of `algorithm` and `role`.
-    public init(_ bytes: [UInt8], algorithm: Algorithm, role: Role) throws(KeyError) {
+    public init(_ bytes: [UInt8], algorithm: Algorithm, role: Role) throws(CertificateError) {
         guard bytes.count <= Self.maxBytes else { throw .malformed("more than \(Self.maxBytes) bytes") }
         guard !bytes.isEmpty else { throw .malformed("empty") }
         self.algorithm = algorithm
@@ -81,7 +81,7 @@ public struct KeyMaterial: Sendable {
     // MARK: RSA
 
     /// The modulus's bits and the public key's PKCS#1 DER.
-    private static func rsa(_ bytes: [UInt8], isPrivate: Bool) throws(KeyError) -> (Int, [UInt8]) {
+    private static func rsa(_ bytes: [UInt8], isPrivate: Bool) throws(CertificateError) -> (Int, [UInt8]) {
         // PKCS#1 only: an RSAPrivateKey's second element is the modulus INTEGER (PKCS#8's is a
         // SEQUENCE), an RSAPublicKey has exactly two INTEGERs (SubjectPublicKeyInfo's first is a SEQUENCE).
         guard let outer = DER.element(bytes, at: 0, limit: bytes.count), outer.tag == DER.sequence, outer.end == bytes.count,
@@ -101,7 +101,7 @@ public struct KeyMaterial: Sendable {
     // MARK: EC
 
     /// The curve's bits and the public point `04‖X‖Y`.
-    private static func ec(_ bytes: [UInt8], isPrivate: Bool) throws(KeyError) -> (Int, [UInt8]) {
+    private static func ec(_ bytes: [UInt8], isPrivate: Bool) throws(CertificateError) -> (Int, [UInt8]) {
         let curves: [(nid: Int32, bytes: Int)] = [(NID_X9_62_prime256v1, 32), (NID_secp384r1, 48), (NID_secp521r1, 66)]
         guard bytes.first == 0x04,
             let curve = curves.first(where: { 1 + ($0.bytes * (isPrivate ? 3 : 2)) == bytes.count })
@@ -141,7 +141,7 @@ public struct KeyMaterial: Sendable {
 
     // MARK: 25519
 
-    private static func rawPublicKey(ofPrivate bytes: [UInt8], ed: Bool) throws(KeyError) -> [UInt8] {
+    private static func rawPublicKey(ofPrivate bytes: [UInt8], ed: Bool) throws(CertificateError) -> [UInt8] {
         guard let key = EVP_PKEY_new_raw_private_key(ed ? EVP_PKEY_ED25519 : EVP_PKEY_X25519, nil, bytes, bytes.count) else {
             ERR_clear_error()
             throw .malformed("not a 25519 private key")
@@ -161,7 +161,7 @@ public struct KeyMaterial: Sendable {
 private final class EVPKey {
     let pointer: OpaquePointer
 
-    init(_ der: [UInt8], type: Int32, isPrivate: Bool) throws(KeyError) {
+    init(_ der: [UInt8], type: Int32, isPrivate: Bool) throws(CertificateError) {
         let outcome = D2I.parse(
             der, { isPrivate ? d2i_PrivateKey(type, nil, $0, $1) : d2i_PublicKey(type, nil, $0, $1) }, free: EVP_PKEY_free)
         switch outcome {
@@ -172,34 +172,6 @@ private final class EVPKey {
     }
 
     deinit { EVP_PKEY_free(pointer) }
-}
-
-/// An error reading a key. Its message never quotes the bytes.
-public struct KeyError: Error, Equatable, Sendable, CustomStringConvertible {
-    private enum Code: Equatable, Sendable {
-        case malformed
-        case mismatch
-    }
-
-    private let code: Code
-    public let message: String
-
-    private init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    /// The bytes are no key of the type and class given.
-    public static func malformed(_ detail: String) -> KeyError { KeyError(.malformed, detail) }
-    /// The type and class given do not go together, whatever the bytes.
-    public static func mismatch(_ detail: String) -> KeyError { KeyError(.mismatch, detail) }
-
-    /// Whether the type and class themselves are at fault rather than the bytes.
-    public var isMismatch: Bool { code == .mismatch }
-
-    public var description: String { message }
-
-    public static func == (lhs: KeyError, rhs: KeyError) -> Bool { lhs.code == rhs.code }
 }
 
 /// SHA-1 through libcrypto: Apple's public-key hash, for certificates and keys alike.

@@ -28,20 +28,20 @@ import Testing
         try keys.tool.openssl(["pkey", "-in", rsa.keyPath, "-pubout", "-outform", "DER", "-out", "\(rsa.keyPath).spki"])
         for (file, role) in [("p8", KeyMaterial.Role.private), ("spki", .public)] {
             let bytes = try TestCertificates.read("\(rsa.keyPath).\(file)")
-            #expect(throws: KeyError.self) { try KeyMaterial(bytes, algorithm: .rsa, role: role) }
+            #expect(throws: CertificateError.self) { try KeyMaterial(bytes, algorithm: .rsa, role: role) }
         }
         let ec = try keys.ec("ec")
         let compressed = [2 + (ec.publicKey[64] & 1)] + Array(ec.publicKey[1...32])
-        #expect(throws: KeyError.self) { try KeyMaterial(compressed, algorithm: .ec, role: .public) }
+        #expect(throws: CertificateError.self) { try KeyMaterial(compressed, algorithm: .ec, role: .public) }
     }
 
     @Test func garbageAndMutatedKeysAreErrorsNotCrashes() throws {
         let keys = TestKeys()
         let rsa = try keys.rsa("rsa", bits: 1024)
         let ec = try keys.ec("ec")
-        #expect(throws: KeyError.self) { try KeyMaterial([], algorithm: .rsa, role: .private) }
-        #expect(throws: KeyError.self) { try KeyMaterial(rsa.privateKey + [0], algorithm: .rsa, role: .private) }
-        #expect(throws: KeyError.self) {
+        #expect(throws: CertificateError.self) { try KeyMaterial([], algorithm: .rsa, role: .private) }
+        #expect(throws: CertificateError.self) { try KeyMaterial(rsa.privateKey + [0], algorithm: .rsa, role: .private) }
+        #expect(throws: CertificateError.self) {
             try KeyMaterial([UInt8](repeating: 0x30, count: KeyMaterial.maxBytes + 1), algorithm: .rsa, role: .private)
         }
         for (bytes, algorithm, role) in [
@@ -49,7 +49,7 @@ import Testing
             (ec.privateKey, .ec, .private), (ec.publicKey, .ec, .public),
         ] {
             for length in 0..<bytes.count {
-                #expect(throws: KeyError.self) { try KeyMaterial(Array(bytes.prefix(length)), algorithm: algorithm, role: role) }
+                #expect(throws: CertificateError.self) { try KeyMaterial(Array(bytes.prefix(length)), algorithm: algorithm, role: role) }
             }
             var generator = SystemRandomNumberGenerator()
             for index in 0..<bytes.count {
@@ -62,7 +62,7 @@ import Testing
         for index in 65..<ec.privateKey.count {
             var mutated = ec.privateKey
             mutated[index] ^= 0x80
-            #expect(throws: KeyError.self) { try KeyMaterial(mutated, algorithm: .ec, role: .private) }
+            #expect(throws: CertificateError.self) { try KeyMaterial(mutated, algorithm: .ec, role: .private) }
         }
     }
 }
