@@ -301,7 +301,9 @@ extension Keychain {
             if item.itemClass == .key, !Self.isExtractable(old), Self.isExtractable(item) {
                 throw .param("isExtractable: a key that is not extractable never becomes extractable")
             }
-            if item.itemClass == .key, changes.valueData != nil || changes.attributes.contains(where: { Self.isKeyShape($0.key) }) {
+            if item.itemClass == .key,
+                changes.valueData != nil || changes.attributes.contains(where: { Self.isKeyShape($0.key) })
+            {
                 // New bytes or a new type, class or size: checked together again. New bytes get
                 // the new key's sizes and label, unless the change gives them.
                 if changes.valueData != nil {
@@ -509,7 +511,9 @@ extension Keychain {
     {
         var decoded = decoded
         // A key's bytes leave only when it is extractable: its attributes say.
-        if decoded == nil, query.wantsAttributes || !query.hasReturnKey || (query.wantsData && record.itemClass == ItemClass.key.rawValue) {
+        if decoded == nil,
+            query.wantsAttributes || !query.hasReturnKey || (query.wantsData && record.itemClass == ItemClass.key.rawValue)
+        {
             decoded = try DecodedItem(record, barrier: barrier, logger: logger)
         }
         var attributes: ItemAttributes?

@@ -80,7 +80,8 @@ extension Keychain {
                 throw .param("keyType: the key in valueData is a \(other.1.rawValue) \(other.0.rawValue) key")
             }
             throw .unknownFormat(
-                "valueData: not a \(role.rawValue) \(algorithm.rawValue) key in Apple's external representation (\(error.message))")
+                "valueData: not a \(role.rawValue) \(algorithm.rawValue) key in Apple's external representation (\(error.message))"
+            )
         }
     }
 

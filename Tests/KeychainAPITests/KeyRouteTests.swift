@@ -1,8 +1,9 @@
 import ExtrasBase64
 import Foundation
 import TestSupport
-@testable import KeychainCore
 import Testing
+
+@testable import KeychainCore
 
 /// Keys over HTTP: the statuses and bodies a client sees (issue 16, part 2).
 @Suite struct KeyRouteTests {
@@ -52,8 +53,10 @@ import Testing
             .expectError(400, -50, naming: "keyClass")
         try f.call("POST", "/v1/items", json: Self.body(Self.keys.ec.publicKey, type: "rsa", keyClass: "public"))
             .expectError(400, -50, naming: "keyType")
-        try f.call("POST", "/v1/items", json: Self.body(Self.keys.ec.publicKey, type: "ec", keyClass: "public", extra: #","bsiz":384"#))
-            .expectError(400, -50, naming: "keySizeInBits")
+        try f.call(
+            "POST", "/v1/items", json: Self.body(Self.keys.ec.publicKey, type: "ec", keyClass: "public", extra: #","bsiz":384"#)
+        )
+        .expectError(400, -50, naming: "keySizeInBits")
         try f.call("POST", "/v1/items", json: Self.body(Array("hello".utf8), type: "rsa", keyClass: "private"))
             .expectError(400, -25257, naming: "valueData")
     }
@@ -77,7 +80,8 @@ import Testing
             .expectError(400, -50, naming: "isExtractable")
         // Failed adds too: a mismatch and a duplicate.
         _ = try f.call("POST", "/v1/items", json: Self.body(secret, type: "ec", keyClass: "public"))
-        _ = try f.call("POST", "/v1/items", json: Self.body(secret, type: "ec", keyClass: "private", extra: #","isExtractable":false"#))
+        _ = try f.call(
+            "POST", "/v1/items", json: Self.body(secret, type: "ec", keyClass: "private", extra: #","isExtractable":false"#))
         let lines = f.logs.all
         #expect(!lines.isEmpty)
         let scalar = Array(secret.suffix(32))

@@ -1,9 +1,10 @@
 import ExtrasBase64
 import Foundation
-@testable import KeychainCore
 import KeychainX509
 import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 /// Keys made once with `openssl` for every test of this file.
 enum Keys {
@@ -79,7 +80,10 @@ extension Fixture {
             #expect(attributes["applicationLabel"] == Self.b64(made.publicKeyHash), "SHA-1 of the public key, by openssl")
         }
         let found = try f.keychain.search(
-            ["class": "key", "applicationLabel": attributes["applicationLabel"]!, "keyClass": .string(keyClass), "returnData": true],
+            [
+                "class": "key", "applicationLabel": attributes["applicationLabel"]!, "keyClass": .string(keyClass),
+                "returnData": true,
+            ],
             token: f.admin)
         #expect(found.count == 1)
         #expect(found[0].json["valueData"]?.stringValue.flatMap(Base64.decode) == bytes)
@@ -89,7 +93,9 @@ extension Fixture {
     @Test func theLabelIsTheCertificatesPublicKeyHashForTheSameKey() throws {
         let f = try Fixture()
         let k = Keys.shared
-        for (name, made, type) in [("rsa", k.rsa, "rsa"), ("p256", k.p256, "ec"), ("p384", k.p384, "ec"), ("ed", k.ed25519, "ed25519")] {
+        for (name, made, type) in [
+            ("rsa", k.rsa, "rsa"), ("p256", k.p256, "ec"), ("p384", k.p384, "ec"), ("ed", k.ed25519, "ed25519"),
+        ] {
             let certificate = try Certificate(der: try k.tool.certificate("cert-\(name)", of: made))
             for keyClass in ["private", "public"] {
                 let bytes = keyClass == "public" ? made.publicKey : made.privateKey
@@ -115,7 +121,8 @@ extension Fixture {
             try f.addKey(k.p384.publicKey, type: "ec", keyClass: "public", extra: ["effectiveKeySize": 256])
         }
         expectError(.anyParam, naming: "keyType") {
-            _ = try f.keychain.add(["class": "key", "keyClass": "public", "valueData": Self.b64(k.rsa.publicKey)], token: f.admin)
+            _ = try f.keychain.add(
+                ["class": "key", "keyClass": "public", "valueData": Self.b64(k.rsa.publicKey)], token: f.admin)
         }
         expectError(.anyParam, naming: "keyClass") {
             _ = try f.keychain.add(["class": "key", "keyType": "rsa", "valueData": Self.b64(k.rsa.publicKey)], token: f.admin)
@@ -132,7 +139,10 @@ extension Fixture {
         let f = try Fixture()
         let k = Keys.shared
         let garbage = Array("-----BEGIN RSA PRIVATE KEY-----".utf8)
-        for (type, keyClass) in [("rsa", "private"), ("rsa", "public"), ("ec", "public"), ("ec", "private"), ("ed25519", "public"), ("aes", "symmetric")] {
+        for (type, keyClass) in [
+            ("rsa", "private"), ("rsa", "public"), ("ec", "public"), ("ec", "private"), ("ed25519", "public"),
+            ("aes", "symmetric"),
+        ] {
             expectError(.unknownFormat(""), naming: "valueData") { try f.addKey(garbage, type: type, keyClass: keyClass) }
         }
         expectError(.unknownFormat(""), naming: "valueData") {
@@ -156,7 +166,9 @@ extension Fixture {
         let f = try Fixture()
         let k = Keys.shared
         let first = try f.addKey(k.p256.privateKey, type: "ec", keyClass: "private")
-        let error = expectError(.anyDuplicate) { try f.addKey(k.p256.privateKey, type: "ec", keyClass: "private", extra: ["label": "again"]) }
+        let error = expectError(.anyDuplicate) {
+            try f.addKey(k.p256.privateKey, type: "ec", keyClass: "private", extra: ["label": "again"])
+        }
         #expect(error?.persistentRef == first.persistentRef)
         try f.addKey(k.p256.privateKey, type: "ec", keyClass: "private", extra: ["applicationTag": Self.b64(Array("t".utf8))])
         try f.addKey(k.p256.publicKey, type: "ec", keyClass: "public")
@@ -170,11 +182,13 @@ extension Fixture {
         let f = try Fixture()
         let k = Keys.shared
         let added = try f.addKey(
-            k.rsa.privateKey, type: "rsa", keyClass: "private", extra: ["isExtractable": false, "returnData": true, "returnAttributes": true])
+            k.rsa.privateKey, type: "rsa", keyClass: "private",
+            extra: ["isExtractable": false, "returnData": true, "returnAttributes": true])
         #expect(added.json["valueData"] == nil)
         #expect(added.attributesJSON?["isExtractable"] == false)
         for query: JSONObject in [
-            ["class": "key", "returnData": true], ["class": "key", "returnData": true, "returnAttributes": true, "matchLimit": "all"],
+            ["class": "key", "returnData": true],
+            ["class": "key", "returnData": true, "returnAttributes": true, "matchLimit": "all"],
             ["class": "key", "returnData": true, "returnPersistentRef": true],
         ] {
             let found = try f.keychain.search(query, token: f.admin)
@@ -206,7 +220,8 @@ extension Fixture {
         expectError(.anyParam, naming: "keySizeInBits") {
             try f.keychain.update(query: query, attributesToUpdate: ["keySizeInBits": 384], token: f.admin)
         }
-        let updated = try f.keychain.update(query: query, attributesToUpdate: ["valueData": Self.b64(k.p384.publicKey)], token: f.admin)
+        let updated = try f.keychain.update(
+            query: query, attributesToUpdate: ["valueData": Self.b64(k.p384.publicKey)], token: f.admin)
         let attributes = try #require(updated.first?.attributesJSON)
         #expect(attributes["keySizeInBits"] == 384)
         #expect(attributes["applicationLabel"] == Self.b64(k.p384.publicKeyHash))
@@ -216,15 +231,19 @@ extension Fixture {
         let f = try Fixture()
         let k = Keys.shared
         let b = try f.token(["b"])
-        let label = try #require(try f.addKey(k.rsa.privateKey, type: "rsa", keyClass: "private", group: "a").attributesJSON?["applicationLabel"])
-        let hidden = expectError(.itemNotFound) { _ = try f.keychain.search(["class": "key", "applicationLabel": label], token: b) }
+        let label = try #require(
+            try f.addKey(k.rsa.privateKey, type: "rsa", keyClass: "private", group: "a").attributesJSON?["applicationLabel"])
+        let hidden = expectError(.itemNotFound) {
+            _ = try f.keychain.search(["class": "key", "applicationLabel": label], token: b)
+        }
         let missing = expectError(.itemNotFound) {
             _ = try f.keychain.search(["class": "key", "applicationLabel": Self.b64([7])], token: b)
         }
         #expect(hidden?.message == missing?.message)
         expectError(.itemNotFound) { _ = try f.keychain.delete(["class": "key", "applicationLabel": label], token: b) }
         expectError(.itemNotFound) {
-            try f.keychain.update(query: ["class": "key", "applicationLabel": label], attributesToUpdate: ["label": "x"], token: b)
+            try f.keychain.update(
+                query: ["class": "key", "applicationLabel": label], attributesToUpdate: ["label": "x"], token: b)
         }
         // The same key in b's own group is no duplicate: the primary key includes the group.
         #expect(try f.addKey(k.rsa.privateKey, type: "rsa", keyClass: "private", token: b).attributesJSON?["accessGroup"] == "b")
@@ -253,7 +272,8 @@ extension Fixture {
         let k = Keys.shared
         let secrets = [k.rsa.privateKey, k.p256.privateKey, k.ed25519.privateKey, k.aes.privateKey]
         for (bytes, type, keyClass) in [
-            (k.rsa.privateKey, "rsa", "private"), (k.p256.privateKey, "ec", "private"), (k.ed25519.privateKey, "ed25519", "private"),
+            (k.rsa.privateKey, "rsa", "private"), (k.p256.privateKey, "ec", "private"),
+            (k.ed25519.privateKey, "ed25519", "private"),
             (k.aes.privateKey, "aes", "symmetric"),
         ] {
             try f.addKey(bytes, type: type, keyClass: keyClass)

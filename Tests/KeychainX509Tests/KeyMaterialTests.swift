@@ -49,7 +49,9 @@ import Testing
             (ec.privateKey, .ec, .private), (ec.publicKey, .ec, .public),
         ] {
             for length in 0..<bytes.count {
-                #expect(throws: CertificateError.self) { try KeyMaterial(Array(bytes.prefix(length)), algorithm: algorithm, role: role) }
+                #expect(throws: CertificateError.self) {
+                    try KeyMaterial(Array(bytes.prefix(length)), algorithm: algorithm, role: role)
+                }
             }
             var generator = SystemRandomNumberGenerator()
             for index in 0..<bytes.count {

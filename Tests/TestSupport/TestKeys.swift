@@ -35,7 +35,8 @@ public final class TestKeys: @unchecked Sendable {  // used from one test at a t
         try tool.openssl(["rsa", "-in", pem, "-outform", "DER", "-traditional", "-out", "\(pem).priv"])
         try tool.openssl(["rsa", "-in", pem, "-RSAPublicKey_out", "-outform", "DER", "-out", "\(pem).pub"])
         let publicKey = try read("\(pem).pub")
-        return Made(privateKey: try read("\(pem).priv"), publicKey: publicKey, publicKeyHash: try sha1(publicKey, name), keyPath: pem)
+        return Made(
+            privateKey: try read("\(pem).priv"), publicKey: publicKey, publicKeyHash: try sha1(publicKey, name), keyPath: pem)
     }
 
     /// EC on `curve` (P-256, P-384, P-521): X9.63 `04‖X‖Y` and `04‖X‖Y‖K`, from `openssl ec -text`.
