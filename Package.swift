@@ -36,14 +36,14 @@ let package = Package(
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]),
-        // OpenSSL's libcrypto: X.509 parsing for certificate items (README, Certificates).
+        // OpenSSL's libcrypto: X.509 and key parsing for certificate and key items (README, Certificates, Keys).
         .systemLibrary(
             name: "COpenSSL", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
 
         // The barrier's primitives: secure memory, AEAD, Argon2id, keyed digests.
         .target(name: "KeychainCrypto", dependencies: ["CSodium"]),
-        // DER certificates: parsing, the attributes Apple derives from them, X.501 name normalization.
+        // DER certificates and keys: parsing, the attributes Apple derives from them, X.501 name normalization.
         .target(name: "KeychainX509", dependencies: ["COpenSSL"], swiftSettings: strictSettings),
         // Untrusted storage: the store protocol and its records (ciphertext, digests, opaque ids).
         .target(name: "KeychainStorage"),

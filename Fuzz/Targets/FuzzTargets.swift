@@ -26,6 +26,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A certificate's DER (OpenSSL's d2i_X509, then the names' DER walk), and the X.501 name
     /// normalizer on the same bytes: what normalizes normalizes again to the same bytes.
     case certificate
+    /// A key item's bytes (`KeyMaterial`: libcrypto's PKCS#1 and X9.63 parsing, the EC point and
+    /// scalar checks, 25519's public-key derivation), the first byte choosing type and class.
+    case key
 
     /// Runs the target on `bytes`; traps when a checked property fails.
     public func run(_ bytes: [UInt8]) {
@@ -36,6 +39,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .sealedAttributes: Self.sealedAttributes(bytes)
         case .framing: Self.framing(bytes)
         case .certificate: Self.certificate(bytes)
+        case .key: Self.key(bytes)
         }
     }
 
@@ -103,6 +107,19 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         }
         precondition(
             DistinguishedName.normalizedContent(wrapped + normalized) == normalized, "names: normalizing is not idempotent")
+    }
+
+    private static func key(_ bytes: [UInt8]) {
+        guard let first = bytes.first else { return }
+        let pairs = KeyMaterial.Algorithm.allCases.flatMap { algorithm in KeyMaterial.Role.allCases.map { (algorithm, $0) } }
+        let (algorithm, role) = pairs[Int(first) % pairs.count]
+        let rest = Array(bytes.dropFirst())
+        guard let key = try? KeyMaterial(rest, algorithm: algorithm, role: role) else { return }
+        precondition(key.sizeInBits > 0, "key: a parsed key without a size")
+        precondition((key.publicKeyHash?.count ?? 20) == 20, "key: a public key hash that is not SHA-1")
+        precondition((key.publicKeyHash == nil) == (role == .symmetric), "key: a label for a symmetric key, or none for a pair")
+        let again = try? KeyMaterial(rest, algorithm: algorithm, role: role)
+        precondition(again?.publicKeyHash == key.publicKeyHash && again?.sizeInBits == key.sizeInBits, "key: parsing twice differs")
     }
 
     private static func framing(_ bytes: [UInt8]) {

@@ -1,8 +1,11 @@
 #ifndef KEYCHAIND_COPENSSL_SHIM_H
 #define KEYCHAIND_COPENSSL_SHIM_H
 #include <openssl/asn1.h>
+#include <openssl/bn.h>
 #include <openssl/crypto.h>
+#include <openssl/ec.h>
 #include <openssl/err.h>
+#include <openssl/evp.h>
 #include <openssl/objects.h>
 #include <openssl/sha.h>
 #include <openssl/x509.h>

@@ -37,8 +37,8 @@ public enum ItemClass: Int, Sendable, CaseIterable {
         }
     }
 
-    /// Whether this build stores the class yet (keys and identities come later).
-    public var isSupported: Bool { self == .genericPassword || self == .internetPassword || self == .certificate }
+    /// Whether this build stores the class yet (identities come later).
+    public var isSupported: Bool { self != .identity }
 
     /// The protection class an add gets when it names none: certificates are `always`, as
     /// Apple's (`kSecAttrAccessibleAlways` for SecCertificate items); the rest `whenUnlocked`.

@@ -56,8 +56,14 @@ extension Keychain {
             try checkSize(der)
             let derived = Self.derivedAttributes(of: try Self.parseCertificate(der))
             attributes = try Self.certificateAttributes(given: attributes, derived: derived)
+        } else if itemClass == .key {
+            guard let bytes = query.valueData else { throw .param("valueData: a key item needs its key") }
+            try checkSize(bytes)
+            attributes = try Self.keyAttributes(attributes, bytes: bytes, defaults: true)
         }
-        for key in itemClass.primaryKey where !attributes.contains(where: { $0.key == key }) {
+        // A key's startDate and endDate are the server's (never set here): they enter the
+        // primary-key digest at their empty default (`DecodedItem.reseal`) but are not stored.
+        for key in itemClass.primaryKey where key.access != .serverSet && !attributes.contains(where: { $0.key == key }) {
             attributes.append((key, AttributeValue.emptyDefault(for: key.type)))
         }
         let now = clock.now()
@@ -159,7 +165,9 @@ extension Keychain {
         }
         let barrier = try barrier()
         var filter = try filter(for: query, token: token, barrier: barrier)
-        filter.readsAttributes = query.wantsAttributes || !query.hasReturnKey
+        // A key's data answers only when its attributes say it is extractable.
+        filter.readsAttributes =
+            query.wantsAttributes || !query.hasReturnKey || (query.wantsData && query.candidateClasses.0.contains(.key))
         let matchLimit = (query.matchLimit ?? .one).sqlLimit
         let pageSize = max(1, configuration.maxAnswerItems)
         // Certificate match keys filter after the store: it reads every candidate (securityd
@@ -289,6 +297,30 @@ extension Keychain {
                     item.attributes = item.attributes.filter { $0.key.access != .derived } + derived
                 }
                 try Self.checkDerived(changes.attributes, against: item.attributes)
+            }
+            if item.itemClass == .key, !Self.isExtractable(old), Self.isExtractable(item) {
+                throw .param("isExtractable: a key that is not extractable never becomes extractable")
+            }
+            if item.itemClass == .key,
+                changes.valueData != nil || changes.attributes.contains(where: { Self.isKeyShape($0.key) })
+            {
+                // New bytes or a new type, class or size: checked together again. New bytes get
+                // the new key's sizes and label, unless the change gives them.
+                if changes.valueData != nil {
+                    let k = Self.keyKeys
+                    for key in [k.label, k.size, k.effectiveSize] where !changes.attributes.contains(where: { $0.key == key }) {
+                        item.attributes.removeAll { $0.key == key }
+                    }
+                }
+                let bytes: [UInt8]
+                if let new = changes.valueData {
+                    bytes = new
+                } else if let sealed = old.record.secret {
+                    bytes = try openSecret(sealed, of: old.record, barrier: barrier, key: "valueData")
+                } else {
+                    throw .param("valueData: the key item has no key to check the change against")
+                }
+                item.attributes = try Self.keyAttributes(item.attributes, bytes: bytes, defaults: false)
             }
             if let group = changes.accessGroup {
                 item.group = group
@@ -477,16 +509,17 @@ extension Keychain {
     private func shape(_ record: ItemRecord, query: ItemQuery, barrier: Barrier, secret known: [UInt8]?, decoded: DecodedItem? = nil)
         throws(KeychainError) -> ItemResult
     {
-        var attributes: ItemAttributes?
-        if query.wantsAttributes || !query.hasReturnKey {
-            if let decoded {
-                attributes = decoded.itemAttributes
-            } else {
-                attributes = try DecodedItem(record, barrier: barrier, logger: logger).itemAttributes
-            }
+        var decoded = decoded
+        // A key's bytes leave only when it is extractable: its attributes say.
+        if decoded == nil,
+            query.wantsAttributes || !query.hasReturnKey || (query.wantsData && record.itemClass == ItemClass.key.rawValue)
+        {
+            decoded = try DecodedItem(record, barrier: barrier, logger: logger)
         }
+        var attributes: ItemAttributes?
+        if query.wantsAttributes || !query.hasReturnKey { attributes = decoded?.itemAttributes }
         var secret: [UInt8]?
-        if query.wantsData, let sealed = record.secret {
+        if query.wantsData, let sealed = record.secret, decoded.map(Self.isExtractable) ?? true {
             if let known {
                 secret = known
             } else {

@@ -204,12 +204,19 @@ extension Keychain {
         if let secret = item.secret, secret.count > configuration.maxSecretBytes {
             throw .dataTooLarge("valueData: the bundle holds a secret over the limit of \(configuration.maxSecretBytes) bytes")
         }
+        if item.itemClass == .key {
+            // A key's bytes must be the key its attributes say, as on add.
+            guard let secret = item.secret else { throw .param("valueData: the bundle holds a key item without its key") }
+            _ = try Self.keyAttributes(item.attributes, bytes: secret, defaults: false)
+        }
     }
 
     /// The record an imported item becomes: sealed under this keychain's keys.
     private func importedRecord(_ item: BundleItem, barrier: Barrier) throws(KeychainError) -> ItemRecord {
         var attributes = item.attributes
-        for key in item.itemClass.primaryKey where !attributes.contains(where: { $0.key == key }) {
+        // A key's startDate and endDate are the server's (never set here): they enter the
+        // primary-key digest at their empty default (`DecodedItem.reseal`) but are not stored.
+        for key in item.itemClass.primaryKey where key.access != .serverSet && !attributes.contains(where: { $0.key == key }) {
             attributes.append((key, AttributeValue.emptyDefault(for: key.type)))
         }
         var decoded = DecodedItem(

@@ -334,7 +334,10 @@ public enum Schema {
             "keyType", "type",
             .enumeration(
                 Enumeration(
-                    [("rsa", ["42"]), ("ec", ["73", "ECSECPrimeRandom"]), ("ed25519", []), ("x25519", [])],
+                    [
+                        ("rsa", ["42"]), ("ec", ["73", "ECSECPrimeRandom"]), ("ed25519", []), ("x25519", []),
+                        ("aes", ["2147483649"]),
+                    ],
                     constantPrefix: "kSecAttrKeyType")),
             .key,
             primaryKeyOf: .key),
@@ -351,6 +354,8 @@ public enum Schema {
         .attribute("canVerify", "vrfy", .bool, .key),
         .attribute("canWrap", "wrap", .bool, .key),
         .attribute("canUnwrap", "unwp", .bool, .key),
+        .attribute("isExtractable", "extr", .bool, .key),
+        .attribute("isSensitive", "sens", .bool, .key),
     ]
 
     /// Every key, numbered by position.

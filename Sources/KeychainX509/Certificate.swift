@@ -69,12 +69,7 @@ public struct Certificate: Sendable {
         }
 
         guard let bits = X509_get0_pubkey_bitstr(x) else { throw .malformed("no subject public key") }
-        let keyBytes = Self.bytes(of: bits)
-        var digest = [UInt8](repeating: 0, count: Int(SHA_DIGEST_LENGTH))
-        keyBytes.withUnsafeBufferPointer { key in
-            digest.withUnsafeMutableBufferPointer { out in _ = SHA1(key.baseAddress, key.count, out.baseAddress) }
-        }
-        publicKeyHash = digest
+        publicKeyHash = SHA1Digest.digest(Self.bytes(of: bits))
 
         subjectValues = Self.values(of: subjectName)
         emailAddresses = Self.emails(x)
@@ -157,22 +152,11 @@ private final class X509Handle {
     let pointer: OpaquePointer
 
     init(_ der: [UInt8]) throws(CertificateError) {
-        var parsed: OpaquePointer?
-        var consumed = 0
-        der.withUnsafeBufferPointer { buffer in
-            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
-            parsed = d2i_X509(nil, &cursor, buffer.count)
-            if let cursor, let base = buffer.baseAddress { consumed = cursor - base }
+        switch D2I.parse(der, { d2i_X509(nil, $0, $1) }, free: X509_free) {
+        case .parsed(let parsed): pointer = parsed
+        case .malformed: throw .malformed("not a DER X.509 certificate")
+        case .trailing: throw .malformed("bytes after the certificate")
         }
-        guard let parsed else {
-            ERR_clear_error()
-            throw .malformed("not a DER X.509 certificate")
-        }
-        guard consumed == der.count else {
-            X509_free(parsed)
-            throw .malformed("bytes after the certificate")
-        }
-        pointer = parsed
     }
 
     deinit { X509_free(pointer) }

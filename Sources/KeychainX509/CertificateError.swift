@@ -1,8 +1,10 @@
-/// An error reading a certificate or a distinguished name. Its message never quotes the bytes.
+/// An error reading a certificate, a distinguished name or a key (`KeyMaterial`). Its message
+/// never quotes the bytes.
 public struct CertificateError: Error, Equatable, Sendable, CustomStringConvertible {
     private enum Code: Equatable, Sendable {
         case malformed
         case tooLarge
+        case mismatch
     }
 
     private let code: Code
@@ -15,8 +17,13 @@ public struct CertificateError: Error, Equatable, Sendable, CustomStringConverti
 
     /// The bytes are not one DER X.509 certificate (or not one DER Name).
     public static func malformed(_ detail: String) -> CertificateError { CertificateError(.malformed, detail) }
+    /// A key's type and class that do not go together, whatever the bytes.
+    public static func mismatch(_ detail: String) -> CertificateError { CertificateError(.mismatch, detail) }
     /// More bytes than a certificate may have here (`Certificate.maxBytes`).
     public static let tooLarge = CertificateError(.tooLarge, "more than \(Certificate.maxBytes) bytes")
+
+    /// Whether a key's type and class themselves are at fault rather than its bytes.
+    public var isMismatch: Bool { code == .mismatch }
 
     public var description: String { message }
 

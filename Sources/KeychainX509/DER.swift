@@ -1,3 +1,5 @@
+internal import COpenSSL
+
 /// The few DER rules this module needs: one tag-length-value at a time, bounds-checked, over
 /// untrusted bytes. Single-byte tags only (every tag of an X.501 Name and an INTEGER is one);
 /// definite lengths only, as DER requires.
@@ -70,5 +72,39 @@ enum DER {
             out += lengthBytes
         }
         return out + content
+    }
+}
+
+/// One OpenSSL `d2i_…` call over untrusted bytes, which must be the whole input.
+enum D2I {
+    enum Outcome {
+        case parsed(OpaquePointer)
+        /// Nothing parsed (OpenSSL's error queue cleared).
+        case malformed
+        /// An object parsed but bytes follow it (the object already freed).
+        case trailing
+    }
+
+    /// Runs `d2i` (given a cursor into `der` and its length) and checks it consumed all of `der`.
+    static func parse(
+        _ der: [UInt8], _ d2i: (UnsafeMutablePointer<UnsafePointer<UInt8>?>, Int) -> OpaquePointer?,
+        free: (OpaquePointer) -> Void
+    ) -> Outcome {
+        var parsed: OpaquePointer?
+        var consumed = 0
+        der.withUnsafeBufferPointer { buffer in
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            parsed = d2i(&cursor, buffer.count)
+            if let cursor, let base = buffer.baseAddress { consumed = cursor - base }
+        }
+        guard let parsed else {
+            ERR_clear_error()
+            return .malformed
+        }
+        guard consumed == der.count else {
+            free(parsed)
+            return .trailing
+        }
+        return .parsed(parsed)
     }
 }

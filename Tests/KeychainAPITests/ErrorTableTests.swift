@@ -197,7 +197,7 @@ import Testing
 
     @Test func errSecUnimplemented501ForClassesNotStoredYet() throws {
         let f = try APIFixture()
-        try f.call("POST", "/v1/items", json: #"{"class":"kSecClassKey"}"#).expectError(501, -4, naming: "class")
+        try f.call("POST", "/v1/items", json: #"{"class":"kSecClassIdentity"}"#).expectError(501, -4, naming: "class")
     }
 
     @Test func unknownRoutes404AndWrongMethods405WithAllow() throws {

@@ -266,11 +266,33 @@ import Testing
         wrongAttribute.attributes = [(Schema.key(canonical: "server")!, .string("x"))]
         var unsupported = good
         unsupported.ref = Sodium.randomBytes(16)
-        unsupported.itemClass = .key
+        unsupported.itemClass = .identity
         unsupported.attributes = []
         expectError(.anyNoSuchAttr, naming: "server") { _ = try Self.importInto(b, try Self.craft([good, wrongAttribute])) }
         expectError(.anyUnimplemented, naming: "class") { _ = try Self.importInto(b, try Self.craft([good, unsupported])) }
         #expect(try Self.count(b) == 0, "a refused bundle imported its good items")
+    }
+
+    /// Keys travel whole, and a crafted key item whose bytes are not the key its attributes say
+    /// is refused as its add would be.
+    @Test func keysTravelAndAKeyWhoseBytesDisagreeIsRefused() throws {
+        let a = try Fixture()
+        let k = Keys.shared
+        try a.addKey(k.p256.privateKey, type: "ec", keyClass: "private", group: "group-one")
+        let bundle = try a.keychain.exportBundle(passphrase: SecureBytes(utf8: Self.bundlePassphrase), caller: a.admin).joined()
+        let b = try Fixture(passphrase: Self.otherPassphrase)
+        _ = try Self.importInto(b, bundle)
+        let found = try b.keychain.search(["class": "key", "returnData": true, "returnAttributes": true], token: b.admin)
+        #expect(found.first?.json["valueData"]?.stringValue.flatMap(Base64.decode) == k.p256.privateKey)
+        #expect(found.first?.attributesJSON?["applicationLabel"] == .string(Base64.encode(k.p256.publicKeyHash)))
+        let c = try Fixture(passphrase: Self.otherPassphrase)
+        let wrong = BundleItem(
+            itemClass: .key, protection: .whenUnlocked, synchronizable: false, created: 1, modified: 1, ref: Sodium.randomBytes(16),
+            group: "group-one",
+            attributes: [(Schema.key(canonical: "keyClass")!, .string("private")), (Schema.key(canonical: "keyType")!, .string("rsa"))],
+            secret: k.p256.privateKey)
+        expectError(.anyParam, naming: "keyType") { _ = try Self.importInto(c, try Self.craft([wrong])) }
+        #expect(try Self.count(c) == 0)
     }
 
     /// A bundle of `items`, sealed as an export seals one (for shapes an export never makes).

@@ -51,7 +51,8 @@ import Testing
         let query = try QueryParser.parse(object)
         #expect(query.attributes.count == object.entries.count - 1)
         #expect(query.itemClass == .key)
-        expectError(.anyUnimplemented, naming: "class") { try query.check(for: .search) }
+        // Keys are stored: the check refuses only what the server sets (the key's dates).
+        expectError(.anyParam, naming: "startDate") { try query.check(for: .search) }
         object["unwp"] = true
         expectError(.anyParam, naming: "kSecAttrCanUnwrap") { _ = try QueryParser.parse(object) }
     }

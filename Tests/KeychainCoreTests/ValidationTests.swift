@@ -50,7 +50,7 @@ import Testing
 
     @Test func aClassNotStoredYetIsUnimplemented() throws {
         let f = try Fixture()
-        expectError(.anyUnimplemented, naming: "class") { _ = try f.keychain.add(["class": "key"], token: f.admin) }
+        expectError(.anyUnimplemented, naming: "class") { _ = try f.keychain.add(["class": "identity"], token: f.admin) }
     }
 
     @Test(arguments: [

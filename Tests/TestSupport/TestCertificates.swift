@@ -122,6 +122,9 @@ public final class TestCertificates: @unchecked Sendable {  // used from one tes
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// The bytes of the file at `path`.
+    public static func read(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
+
     public static func hexBytes(_ hex: String) -> [UInt8]? {
         let digits = Array(hex.utf8)
         guard digits.count % 2 == 0 else { return nil }
