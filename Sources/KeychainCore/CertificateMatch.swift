@@ -23,7 +23,11 @@ public struct CertificateMatch: Sendable, Equatable {
 
     public init() {}
 
-    public var isEmpty: Bool { self == CertificateMatch() }
+    /// No match key given: the common case, told without building anything (every search asks).
+    public var isEmpty: Bool {
+        subjectContains == nil && subjectStartsWith == nil && subjectEndsWith == nil && subjectWholeString == nil
+            && issuers == nil && emailAddressIfPresent == nil && validOnDate == nil
+    }
 
     /// The keys given, by canonical name, in table order: error messages name the first.
     var givenKeys: [String] {
@@ -40,6 +44,7 @@ extension ItemQuery {
     /// Each issuer must be a DER Name; each string within the attribute size limit.
     func checkCertificateMatch() throws(KeychainError) {
         let match = certificateMatch
+        guard !match.isEmpty else { return }
         for (name, text) in [
             ("matchSubjectContains", match.subjectContains), ("matchSubjectStartsWith", match.subjectStartsWith),
             ("matchSubjectEndsWith", match.subjectEndsWith), ("matchSubjectWholeString", match.subjectWholeString),

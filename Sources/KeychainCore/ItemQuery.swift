@@ -132,12 +132,12 @@ extension ItemQuery {
             }
             if matchCaseInsensitive != nil { throw Self.onlyInSearch("matchCaseInsensitive") }
             if matchHostOrSubdomainOfHost != nil { throw Self.onlyInSearch("matchHostOrSubdomainOfHost") }
-            if let name = certificateMatch.givenKeys.first { throw Self.onlyInSearch(name) }
+            if !certificateMatch.isEmpty, let name = certificateMatch.givenKeys.first { throw Self.onlyInSearch(name) }
         }
         if matchHostOrSubdomainOfHost != nil, let itemClass, itemClass != .internetPassword {
             throw .param("matchHostOrSubdomainOfHost: only internet passwords have a server to match")
         }
-        if let name = certificateMatch.givenKeys.first, let itemClass, itemClass != .certificate {
+        if !certificateMatch.isEmpty, let name = certificateMatch.givenKeys.first, let itemClass, itemClass != .certificate {
             throw .param("\(name): only certificates and identities have a subject, issuers and a validity to match")
         }
         try checkCertificateMatch()

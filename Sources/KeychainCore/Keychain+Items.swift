@@ -167,7 +167,7 @@ extension Keychain {
         var filter = try filter(for: query, token: token, barrier: barrier)
         // A key's data answers only when its attributes say it is extractable.
         filter.readsAttributes =
-            query.wantsAttributes || !query.hasReturnKey || (query.wantsData && query.candidateClasses.0.contains(.key))
+            query.wantsAttributes || !query.hasReturnKey || (query.wantsData && filter.classes?.contains(ItemClass.key.rawValue) != false)
         let matchLimit = (query.matchLimit ?? .one).sqlLimit
         let pageSize = max(1, configuration.maxAnswerItems)
         // Certificate match keys filter after the store: it reads every candidate (securityd
