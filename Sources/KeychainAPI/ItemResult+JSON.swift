@@ -8,6 +8,8 @@ extension ItemResult {
         var json = JSONObject()
         if let attributes { json["attributes"] = .object(attributes.json) }
         if let secret { json["valueData"] = .string(Base64.encodeToString(bytes: secret)) }
+        if let certificateData { json["certificateData"] = .string(Base64.encodeToString(bytes: certificateData)) }
+        if let reference { json["valueRef"] = .object(reference.json) }
         if includesRef { json["persistentRef"] = .string(persistentRef) }
         return json
     }
@@ -26,13 +28,36 @@ extension ItemResult {
             out.appendBase64(secret)
             out.append(UInt8(ascii: "\""))
         }
-        if includesRef {
+        if let certificateData {
             if attributes != nil || secret != nil { out.append(UInt8(ascii: ",")) }
+            out.appendLiteral(#""certificateData":""#)
+            out.appendBase64(certificateData)
+            out.append(UInt8(ascii: "\""))
+        }
+        if let reference {
+            if attributes != nil || secret != nil || certificateData != nil { out.append(UInt8(ascii: ",")) }
+            out.appendLiteral(#""valueRef":"#)
+            JSON.object(reference.json).write(into: &out)
+        }
+        if includesRef {
+            if attributes != nil || secret != nil || certificateData != nil || reference != nil { out.append(UInt8(ascii: ",")) }
             out.appendLiteral(#""persistentRef":""#)
             out.appendBase64(ref, options: [.base64UrlAlphabet, .omitPaddingCharacter])
             out.append(UInt8(ascii: "\""))
         }
         out.append(UInt8(ascii: "}"))
+    }
+}
+
+extension ItemReference {
+    /// `{"certificate": "…", "key": "…", "keyType": "ec", "keyClass": "private"}`: the parts it has.
+    public var json: JSONObject {
+        var json = JSONObject()
+        if let certificate { json["certificate"] = .string(Base64.encodeToString(bytes: certificate)) }
+        if let key { json["key"] = .string(Base64.encodeToString(bytes: key)) }
+        if let keyType { json["keyType"] = .string(keyType) }
+        if let keyClass { json["keyClass"] = .string(keyClass) }
+        return json
     }
 }
 

@@ -59,7 +59,7 @@ public final class KeychainMetrics: CommitObserver, Sendable {
         let state = name("keychain", "state", "", "1 for the keychain's state (uninitialized, locked or unlocked), 0 for the others.")
         states = [KeychainState.uninitialized, .locked, .unlocked].map { ($0, registry.makeGauge(descriptor: state, labels: [("state", $0.rawValue)])) }
         let count = name("keychain", "items", "", "Items per class, in every access group (counted at most every few seconds).")
-        items = ItemClass.supported.map { ($0, registry.makeGauge(descriptor: count, labels: [("class", $0.name)])) }
+        items = ItemClass.stored.map { ($0, registry.makeGauge(descriptor: count, labels: [("class", $0.name)])) }
         openConnections = registry.makeGauge(descriptor: name("http", "open_connections", "", "Connections open to the API listener."))
         unlockBudgetFailures = registry.makeGauge(
             descriptor: name("unlock", "budget_failures", "", "Failed unlocks counted against the keychain's budget since its last unlock."))

@@ -84,8 +84,8 @@ extension KeychainResponder {
 
     private func itemRequest(_ ref: String, _ request: HTTPRequest) throws(KeychainError) -> SearchRequest {
         let parameters = Self.parameterObject(request.head)
-        for key in parameters.keys where !["returnData", "returnAttributes", "returnPersistentRef"].contains(key) {
-            throw .param("\(key): only returnData, returnAttributes and returnPersistentRef apply to one item")
+        for key in parameters.keys where !["class", "returnData", "returnAttributes", "returnPersistentRef", "returnRef"].contains(key) {
+            throw .param("\(key): only class and the return keys apply to one item")
         }
         var query = try QueryParser.parse(parameters, lenient: true)
         query.persistentRef = try Self.checkedRef(ref)
@@ -131,8 +131,8 @@ extension KeychainResponder {
         }
         body.appendLiteral("}")
         var response = json(status, body: body, headers: headers)
-        response.touched = results.map(\.ref)
-        response.carriesSecret = results.contains { $0.secret != nil }
+        response.touched = results.flatMap(\.touchedRefs)
+        response.carriesSecret = results.contains(where: \.carriesSecret)
         return response
     }
 

@@ -83,6 +83,11 @@ public enum QueryParser {
                 throw .param("\(spelling): expected base64 bytes in a string")
             }
             query.valueData = bytes
+        case .certificateData:
+            guard case .string(let text) = value, let bytes = Base64.decodeCanonical(text) else {
+                throw .param("\(spelling): expected base64 bytes in a string")
+            }
+            query.certificateData = bytes
         case .valuePersistentRef:
             guard case .string(let text) = value, let ref = PersistentRef.decode(text) else {
                 throw .param("\(spelling): not a persistent reference")

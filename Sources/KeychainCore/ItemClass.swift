@@ -37,20 +37,21 @@ public enum ItemClass: Int, Sendable, CaseIterable {
         }
     }
 
-    /// Whether this build stores the class yet (identities come later).
-    public var isSupported: Bool { self != .identity }
+    /// Whether items of the class have rows of their own: an identity is a certificate joined
+    /// with its private key (semantics.md §2), never stored as such.
+    public var isStored: Bool { self != .identity }
 
     /// The protection class an add gets when it names none: certificates are `always`, as
     /// Apple's (`kSecAttrAccessibleAlways` for SecCertificate items); the rest `whenUnlocked`.
     var defaultProtection: Protection { self == .certificate ? .always : .whenUnlocked }
 
-    /// The classes this build stores.
-    public static let supported = allCases.filter(\.isSupported)
+    /// The classes with rows: what a query without a class searches.
+    public static let stored = allCases.filter(\.isStored)
 
-    /// Every subset of `supported`, and its class codes, indexed by a bit mask of positions in
-    /// `supported`: a query's candidate classes come from here instead of arrays built per query.
-    static let supportedSubsets: [(classes: [ItemClass], codes: [Int])] = (0..<(1 << supported.count)).map { mask in
-        let classes = supported.indices.filter { mask & 1 << $0 != 0 }.map { supported[$0] }
+    /// Every subset of `stored`, and its class codes, indexed by a bit mask of positions in
+    /// `stored`: a query's candidate classes come from here instead of arrays built per query.
+    static let storedSubsets: [(classes: [ItemClass], codes: [Int])] = (0..<(1 << stored.count)).map { mask in
+        let classes = stored.indices.filter { mask & 1 << $0 != 0 }.map { stored[$0] }
         return (classes, classes.map(\.rawValue))
     }
 

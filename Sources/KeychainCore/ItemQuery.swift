@@ -50,9 +50,12 @@ public struct ItemQuery: Sendable {
     public var returnData: Bool?
     public var returnAttributes: Bool?
     public var returnPersistentRef: Bool?
-    /// Given at all: refused, there are no in-process references over HTTP.
+    /// kSecReturnRef: what stands for Apple's SecCertificate, SecKey and SecIdentity objects,
+    /// the certificate's DER and the key's bytes (`ItemReference`); nothing for a password.
     public var returnRef: Bool?
     public var valueData: [UInt8]?
+    /// An identity's certificate (DER), on add: `valueData` is then its private key.
+    public var certificateData: [UInt8]?
     /// The 16 bytes of a persistent reference.
     public var persistentRef: [UInt8]?
     public var deleteAll: Bool?
@@ -77,7 +80,10 @@ public struct ItemQuery: Sendable {
     var wantsData: Bool { returnData ?? false }
     var wantsAttributes: Bool { returnAttributes ?? false }
     var wantsPersistentRef: Bool { returnPersistentRef ?? false }
-    var hasReturnKey: Bool { wantsData || wantsAttributes || wantsPersistentRef }
+    var wantsRef: Bool { returnRef ?? false }
+    /// Whether the answer opens secrets: the data, or a certificate's or key's reference.
+    var opensSecrets: Bool { wantsData || wantsRef }
+    var hasReturnKey: Bool { wantsData || wantsAttributes || wantsPersistentRef || wantsRef }
 
     /// The synchronizable state to match: `nil` for both.
     var synchronizableFilter: Bool? {
@@ -101,7 +107,7 @@ public struct ItemQuery: Sendable {
     /// having all its attributes.
     var candidateClasses: (classes: [ItemClass], codes: [Int]) {
         var mask = 0
-        for (position, candidate) in ItemClass.supported.enumerated() {
+        for (position, candidate) in ItemClass.stored.enumerated() {
             let fits =
                 itemClass.map { $0 == candidate }
                 ?? (attributes.allSatisfy { $0.key.applies(to: candidate) }
@@ -110,7 +116,7 @@ public struct ItemQuery: Sendable {
             if fits { mask |= 1 << position }
         }
         if let itemClass, mask == 0 { return ([itemClass], [itemClass.rawValue]) }
-        return ItemClass.supportedSubsets[mask]
+        return ItemClass.storedSubsets[mask]
     }
 }
 
@@ -118,9 +124,8 @@ extension ItemQuery {
     /// Checks the query for `role`: which keys it may carry there, and whether its class has
     /// its attributes. Errors name the key at fault by its canonical name.
     public func check(for role: QueryRole) throws(KeychainError) {
-        if let itemClass {
+        if itemClass != nil {
             guard role != .attributesToUpdate else { throw .param("class: the class cannot be changed by an update") }
-            guard itemClass.isSupported else { throw .unimplemented("class: class \(itemClass.name) is not supported yet") }
         } else if role == .add {
             throw .param("class: required on add")
         }
@@ -137,7 +142,9 @@ extension ItemQuery {
         if matchHostOrSubdomainOfHost != nil, let itemClass, itemClass != .internetPassword {
             throw .param("matchHostOrSubdomainOfHost: only internet passwords have a server to match")
         }
-        if !certificateMatch.isEmpty, let name = certificateMatch.givenKeys.first, let itemClass, itemClass != .certificate {
+        if !certificateMatch.isEmpty, let name = certificateMatch.givenKeys.first, let itemClass, itemClass != .certificate,
+            itemClass != .identity
+        {
             throw .param("\(name): only certificates and identities have a subject, issuers and a validity to match")
         }
         try checkCertificateMatch()
@@ -150,8 +157,8 @@ extension ItemQuery {
                 throw .param("\(name): return keys are allowed only in a search, an add or a delete")
             }
         }
-        if returnRef != nil {
-            throw .param("returnRef: in-process item references do not exist here; use returnPersistentRef")
+        if certificateData != nil, role != .add || itemClass != .identity {
+            throw .param("certificateData: allowed only in an add of an identity (its certificate)")
         }
         // In an update's query securityd takes the secret and matches nothing on it
         // (`SecItemTests.m` testMoveGenericPassword); so does keychaind.
@@ -201,7 +208,7 @@ extension ItemQuery {
         }
         if role != .add, itemClass == nil {
             // Without a class, an attribute must belong to some supported class.
-            for (key, _) in attributes where !ItemClass.supported.contains(where: key.applies(to:)) {
+            for (key, _) in attributes where !ItemClass.stored.contains(where: key.applies(to:)) {
                 throw .noSuchAttr(key.name, "no supported class has this attribute")
             }
         }

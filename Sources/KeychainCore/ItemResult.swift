@@ -26,7 +26,51 @@ public struct ItemResult: Sendable {
     public let secret: [UInt8]?
     /// Whether the persistent reference was asked for.
     public let includesRef: Bool
+    /// An identity's certificate (DER), with its key's bytes in `secret`, when the data was asked for.
+    public var certificateData: [UInt8]?
+    /// What `returnRef` asked for: the certificate and the key the item holds.
+    public var reference: ItemReference?
+    /// An identity's private key's persistent reference: the answer reads that item too.
+    public var keyRef: [UInt8]?
+
+    public init(
+        ref: [UInt8], version: Int64, attributes: ItemAttributes?, secret: [UInt8]?, includesRef: Bool,
+        certificateData: [UInt8]? = nil, reference: ItemReference? = nil, keyRef: [UInt8]? = nil
+    ) {
+        self.ref = ref
+        self.version = version
+        self.attributes = attributes
+        self.secret = secret
+        self.includesRef = includesRef
+        self.certificateData = certificateData
+        self.reference = reference
+        self.keyRef = keyRef
+    }
+
+    /// Whether the answer carries secret bytes: a secret, or a key's in its reference.
+    public var carriesSecret: Bool { secret != nil || reference?.key != nil }
+
+    /// The items the answer read: its own, and an identity's key.
+    public var touchedRefs: [[UInt8]] { keyRef.map { [ref, $0] } ?? [ref] }
 
     /// The persistent reference, encoded (a search answer rarely needs it outside the body).
     public var persistentRef: String { PersistentRef.encode(ref) }
+}
+
+/// What `kSecReturnRef` gives over HTTP for Apple's SecCertificate, SecKey and SecIdentity
+/// objects: a certificate's DER and a key's external representation (only when the key is
+/// extractable). A password item has none.
+public struct ItemReference: Sendable {
+    public let certificate: [UInt8]?
+    public let key: [UInt8]?
+    /// The key's type and class, which its bytes alone do not tell (a PEM needs them).
+    public let keyType: String?
+    public let keyClass: String?
+
+    public init(certificate: [UInt8]?, key: [UInt8]?, keyType: String?, keyClass: String?) {
+        self.certificate = certificate
+        self.key = key
+        self.keyType = keyType
+        self.keyClass = keyClass
+    }
 }

@@ -9,6 +9,7 @@ extension Keychain {
     /// Adds an item (SecItemAdd). Returns the new item shaped by the query's return keys
     /// (attributes and ref when there are none).
     public func add(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> ItemResult {
+        if query.itemClass == .identity { return try addIdentity(query, token: token) }
         let (item, barrier) = try addedItem(query, token: token)
         do { try store.add(item.record) } catch { throw duplicateOrFailure(error, item.record) }
         return try shape(item.record, query: query, barrier: barrier, secret: query.valueData, decoded: item)
@@ -19,6 +20,10 @@ extension Keychain {
     public func add(
         _ query: ItemQuery, token: AccessToken, completion: @escaping @Sendable (Result<ItemResult, KeychainError>) -> Void
     ) {
+        if query.itemClass == .identity {
+            // Two rows in one transaction: added here, whole.
+            return completion(Result { () throws(KeychainError) in try addIdentity(query, token: token) })
+        }
         let item: DecodedItem
         let barrier: Barrier
         do { (item, barrier) = try addedItem(query, token: token) } catch {
@@ -38,7 +43,7 @@ extension Keychain {
     public var answersLater: Bool { store.answersLater }
 
     /// The item an add writes (its record sealed), after checking the query, the token and the lock.
-    private func addedItem(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> (DecodedItem, Barrier) {
+    func addedItem(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> (DecodedItem, Barrier) {
         try require(.write, token, for: "add")
         try query.check(for: .add)
         let barrier = try barrier()
@@ -83,7 +88,7 @@ extension Keychain {
 
     /// A failed add's error: errSecDuplicateItem with the colliding item's reference (it shares
     /// the primary key, group included, so the caller may see it), or the store's failure.
-    private func duplicateOrFailure(_ error: any Error, _ record: ItemRecord) -> KeychainError {
+    func duplicateOrFailure(_ error: any Error, _ record: ItemRecord) -> KeychainError {
         let error = map(error)
         guard error.status == KeychainError.duplicateItem(persistentRef: nil).status else { return error }
         do {
@@ -104,11 +109,20 @@ extension Keychain {
 
     /// Searches, one bounded page of the answer at a time (`SearchPage`).
     public func searchPage(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> SearchPage {
+        if query.itemClass == .identity { return try identityPage(query, token: token) }
         let plan = try searchPlan(query, token: token)
-        var records: [ItemRecord]
-        do { records = try store.items(matching: plan.filter) } catch { throw map(error) }
-        if !query.certificateMatch.isEmpty {
-            records = try certificateMatches(records, query: query, token: token, barrier: plan.barrier)
+        var records: [ItemRecord] = []
+        if query.certificateMatch.isEmpty {
+            do { records = try store.items(matching: plan.filter) } catch { throw map(error) }
+        } else {
+            // Match keys filter opened certificates: read a batch at a time until the page is full.
+            let wanted = plan.filter.limit
+            if wanted != 0 {
+            try scanCertificates(query, filter: plan.filter, token: token, barrier: plan.barrier, read: { try store.items(matching: $0) }) {
+                records.append($0)
+                return wanted.map { records.count < $0 } ?? true
+            }
+            }
         }
         return try results(records, query: query, plan: plan)
     }
@@ -119,9 +133,9 @@ extension Keychain {
         _ query: ItemQuery, token: AccessToken,
         completion: @escaping @Sendable (Result<SearchPage, KeychainError>) -> Void
     ) {
-        // Certificate match keys read more rows (parents for matchIssuers) while filtering:
-        // the search runs here, whole, rather than on the store's thread.
-        guard query.certificateMatch.isEmpty else {
+        // Certificate match keys read more rows (parents for matchIssuers) while filtering, and
+        // an identity is a join: the search runs here, whole, rather than on the store's thread.
+        guard query.certificateMatch.isEmpty, query.itemClass != .identity else {
             completion(Result { () throws(KeychainError) in try searchPage(query, token: token) })
             return
         }
@@ -156,25 +170,17 @@ extension Keychain {
 
     /// Checks the query and the token's capabilities first, then plans the page.
     private func searchPlan(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> SearchPlan {
-        try query.check(for: .search)
-        guard token.has(.read) || token.has(.list) else {
-            throw .missingEntitlement("token: the token lacks the read or list capability")
-        }
-        if query.wantsData, !token.has(.read) {
-            throw .missingEntitlement("returnData: the token lacks the read capability")
-        }
+        try checkSearch(query, token: token)
         let barrier = try barrier()
         var filter = try filter(for: query, token: token, barrier: barrier)
         // A key's data answers only when its attributes say it is extractable.
         filter.readsAttributes =
-            query.wantsAttributes || !query.hasReturnKey || (query.wantsData && filter.classes?.contains(ItemClass.key.rawValue) != false)
+            query.wantsAttributes || !query.hasReturnKey
+            || (query.opensSecrets && filter.classes?.contains(ItemClass.key.rawValue) != false)
         let matchLimit = (query.matchLimit ?? .one).sqlLimit
         let pageSize = max(1, configuration.maxAnswerItems)
-        // Certificate match keys filter after the store: it reads every candidate (securityd
-        // too appends no LIMIT to a query that needs filtering), `results` applies the limit.
-        let storeLimits = query.certificateMatch.isEmpty
         guard matchLimit.map({ $0 > 1 }) ?? true else {
-            filter.limit = storeLimits ? 1 : nil
+            filter.limit = 1
             return SearchPlan(filter: filter, barrier: barrier, pageLimit: 1, limitEndsAnswer: true)
         }
         let binding = PageCursor.binding(
@@ -190,9 +196,24 @@ extension Keychain {
             plan.pageLimit = max(0, matchLimit - plan.returned)
             plan.limitEndsAnswer = true
         }
-        // One row past the page tells whether another page follows.
-        plan.filter.limit = !storeLimits ? nil : plan.limitEndsAnswer ? plan.pageLimit : plan.pageLimit + 1
+        // One row past the page tells whether another page follows. With certificate match keys
+        // this is how many matches to find (securityd instead reads every row, without a LIMIT).
+        plan.filter.limit = plan.limitEndsAnswer ? plan.pageLimit : plan.pageLimit + 1
         return plan
+    }
+
+    /// What every search checks first: the query, and the token's capabilities for it.
+    func checkSearch(_ query: ItemQuery, token: AccessToken) throws(KeychainError) {
+        try query.check(for: .search)
+        guard token.has(.read) || token.has(.list) else {
+            throw .missingEntitlement("token: the token lacks the read or list capability")
+        }
+        if query.wantsData, !token.has(.read) {
+            throw .missingEntitlement("returnData: the token lacks the read capability")
+        }
+        if query.wantsRef, !token.has(.read) {
+            throw .missingEntitlement("returnRef: the token lacks the read capability")
+        }
     }
 
     /// A search's page from the records it read: at most `pageLimit` items and about
@@ -203,18 +224,18 @@ extension Keychain {
         var count = min(records.count, plan.pageLimit)
         var bytes = 0
         for n in 0..<count {
-            bytes += records[n].attributes.count + (query.wantsData ? records[n].secret?.count ?? 0 : 0)
+            bytes += records[n].attributes.count + (query.opensSecrets ? records[n].secret?.count ?? 0 : 0)
             if bytes > configuration.maxAnswerBytes, n > 0 {
                 count = n
                 break
             }
         }
-        if query.wantsData {
+        if query.opensSecrets {
             // The whole call fails rather than answer a silent part (semantics.md §3).
             // By index here and below: binding each record would copy it, a retain and release per field.
             for n in 0..<count where records[n].secret != nil {
                 guard barrier.classKey(for: Protection(rawValue: records[n].protection) ?? .whenUnlocked) != nil else {
-                    throw Self.locked("returnData")
+                    throw Self.locked(query.wantsData ? "returnData" : "returnRef")
                 }
             }
         }
@@ -249,6 +270,9 @@ extension Keychain {
         if let group = changes.accessGroup, !token.grants(group: group) { throw Self.lacksGroup(group) }
         if let secret = changes.valueData { try checkSize(secret) }
         let barrier = try barrier()
+        if query.itemClass == .identity {
+            return try updateIdentities(query, changes: changes, token: token, barrier: barrier, expectedVersion: expectedVersion)
+        }
         let filter = try filter(for: query, token: token, barrier: barrier)
         let updated = try transaction { writer in
             let records = try writer.items(matching: filter)
@@ -267,7 +291,7 @@ extension Keychain {
     }
 
     /// The records as `changes` leaves them; throws without side effects.
-    private func applyUpdate(_ records: [ItemRecord], changes: ItemQuery, expectedVersion: Int64?, barrier: Barrier)
+    func applyUpdate(_ records: [ItemRecord], changes: ItemQuery, expectedVersion: Int64?, barrier: Barrier)
         throws(KeychainError) -> [ItemRecord]
     {
         let now = clock.now()
@@ -368,6 +392,9 @@ extension Keychain {
             throw .param("deleteAll: a delete that names no attribute must say \"deleteAll\": true")
         }
         let barrier = try barrier()
+        if query.itemClass == .identity {
+            return try deleteIdentities(query, token: token, barrier: barrier, expectedVersion: expectedVersion)
+        }
         let filter = try filter(for: query, token: token, barrier: barrier)
         return try transaction { writer in
             let records = try writer.items(matching: filter)
@@ -506,28 +533,45 @@ extension Keychain {
 
     /// Shapes one record as the query's return keys ask (attributes and ref when none is given).
     /// `decoded`: the record's attributes already open (an add's), which are then not opened again.
-    private func shape(_ record: ItemRecord, query: ItemQuery, barrier: Barrier, secret known: [UInt8]?, decoded: DecodedItem? = nil)
+    func shape(_ record: ItemRecord, query: ItemQuery, barrier: Barrier, secret known: [UInt8]?, decoded: DecodedItem? = nil)
         throws(KeychainError) -> ItemResult
     {
         var decoded = decoded
+        let isKey = record.itemClass == ItemClass.key.rawValue
         // A key's bytes leave only when it is extractable: its attributes say.
-        if decoded == nil,
-            query.wantsAttributes || !query.hasReturnKey || (query.wantsData && record.itemClass == ItemClass.key.rawValue)
-        {
+        if decoded == nil, query.wantsAttributes || !query.hasReturnKey || (isKey && query.opensSecrets) {
             decoded = try DecodedItem(record, barrier: barrier, logger: logger)
         }
         var attributes: ItemAttributes?
         if query.wantsAttributes || !query.hasReturnKey { attributes = decoded?.itemAttributes }
+        let extractable = decoded.map(Self.isExtractable) ?? true
+        var opened = known
+        func bytes(_ name: String) throws(KeychainError) -> [UInt8]? {
+            guard opened == nil, let sealed = record.secret else { return opened }
+            opened = try openSecret(sealed, of: record, barrier: barrier, key: name)
+            return opened
+        }
         var secret: [UInt8]?
-        if query.wantsData, let sealed = record.secret, decoded.map(Self.isExtractable) ?? true {
-            if let known {
-                secret = known
-            } else {
-                secret = try openSecret(sealed, of: record, barrier: barrier, key: "returnData")
+        if query.wantsData, extractable { secret = try bytes("returnData") }
+        var reference: ItemReference?
+        if query.wantsRef {
+            if record.itemClass == ItemClass.certificate.rawValue {
+                reference = ItemReference(certificate: try bytes("returnRef"), key: nil, keyType: nil, keyClass: nil)
+            } else if isKey, let decoded {
+                reference = Self.keyReference(decoded, bytes: extractable ? try bytes("returnRef") : nil, certificate: nil)
             }
         }
         return ItemResult(
             ref: record.ref, version: record.version, attributes: attributes, secret: secret,
-            includesRef: query.wantsPersistentRef || !query.hasReturnKey)
+            includesRef: query.wantsPersistentRef || !query.hasReturnKey, reference: reference)
+    }
+
+    /// A key's reference: its bytes (when extractable), type and class, and an identity's certificate.
+    static func keyReference(_ key: DecodedItem, bytes: [UInt8]?, certificate: [UInt8]?) -> ItemReference {
+        func text(_ schemaKey: SchemaKey) -> String? {
+            guard case .string(let value)? = key.attributes.first(where: { $0.key == schemaKey })?.value else { return nil }
+            return value
+        }
+        return ItemReference(certificate: certificate, key: bytes, keyType: text(keyKeys.keyType), keyClass: text(keyKeys.keyClass))
     }
 }

@@ -180,6 +180,9 @@ extension Keychain {
 
     /// Refuses a bundle item this keychain would not add, as an add of it would be refused.
     private func check(_ item: BundleItem) throws(KeychainError) {
+        guard item.itemClass.isStored else {
+            throw .param("class: a bundle holds certificates and keys, never an identity, which is their join")
+        }
         guard !item.protection.isThisDeviceOnly else {
             throw .param("accessible: the bundle holds a \(item.protection.name) item, which never leaves its device")
         }

@@ -57,7 +57,7 @@ extension Keychain {
     /// locked; it costs a scan of the index (see the README on how often metrics run it).
     public func countItemsByClass() throws(KeychainError) -> [(itemClass: ItemClass, count: Int)] {
         try snapshot { reader in
-            try ItemClass.supported.map { itemClass in
+            try ItemClass.stored.map { itemClass in
                 (itemClass, try reader.countItems(matching: ItemFilter(classes: [itemClass.rawValue])))
             }
         }

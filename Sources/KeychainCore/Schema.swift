@@ -82,6 +82,9 @@ public struct ClassSet: OptionSet, Sendable, Hashable {
     public static let key = ClassSet(.key)
     public static let identity = ClassSet(.identity)
     public static let passwords: ClassSet = [.genericPassword, .internetPassword]
+    /// An identity has its certificate's attributes and its private key's (semantics.md §2).
+    public static let certificateAndIdentity: ClassSet = [.certificate, .identity]
+    public static let keyAndIdentity: ClassSet = [.key, .identity]
     public static let all = ClassSet(ItemClass.allCases.map(ClassSet.init))
 
     public func contains(_ itemClass: ItemClass) -> Bool { contains(ClassSet(itemClass)) }
@@ -107,6 +110,8 @@ public final class SchemaKey: Sendable, Hashable, CustomStringConvertible {
         case matchIssuers, matchEmailAddressIfPresent, matchValidOnDate
         case returnData, returnAttributes, returnPersistentRef, returnRef
         case valueData, valuePersistentRef, deleteAll, useDataProtectionKeychain
+        /// An identity's certificate (DER) on add; an identity's answer to `returnData` carries it.
+        case certificateData
         /// keychaind's own: the cursor of the next page of a search's answer.
         case pageAfter
 
@@ -274,6 +279,7 @@ public enum Schema {
         .query("returnRef", "kSecReturnRef", "r_Ref", .returnRef, .bool),
         .query("valueData", "kSecValueData", "v_Data", .valueData, .bytes),
         .query("valuePersistentRef", "kSecValuePersistentRef", "v_PersistentRef", .valuePersistentRef, .persistentRef),
+        .query("certificateData", "kSecAttrIdentityCertificateData", "certdata", .certificateData, .bytes),
         .query("deleteAll", nil, nil, .deleteAll, .bool),
         .query("pageAfter", nil, nil, .pageAfter, .string),
         .query(
@@ -313,23 +319,23 @@ public enum Schema {
         .attribute("path", "path", .string, .internetPassword, primaryKeyOf: .internetPassword),
 
         // Certificates: every field is derived from the DER certificate in valueData.
-        .attribute("certificateType", "ctyp", uint32, .certificate, primaryKeyOf: .certificate, access: .derived),
-        .attribute("certificateEncoding", "cenc", uint32, .certificate, access: .derived),
-        .attribute("subject", "subj", .bytes, .certificate, access: .derived),
-        .attribute("issuer", "issr", .bytes, .certificate, primaryKeyOf: .certificate, access: .derived),
-        .attribute("serialNumber", "slnr", .bytes, .certificate, primaryKeyOf: .certificate, access: .derived),
-        .attribute("subjectKeyID", "skid", .bytes, .certificate, access: .derived),
-        .attribute("publicKeyHash", "pkhh", .bytes, .certificate, access: .derived),
+        .attribute("certificateType", "ctyp", uint32, .certificateAndIdentity, primaryKeyOf: .certificate, access: .derived),
+        .attribute("certificateEncoding", "cenc", uint32, .certificateAndIdentity, access: .derived),
+        .attribute("subject", "subj", .bytes, .certificateAndIdentity, access: .derived),
+        .attribute("issuer", "issr", .bytes, .certificateAndIdentity, primaryKeyOf: .certificate, access: .derived),
+        .attribute("serialNumber", "slnr", .bytes, .certificateAndIdentity, primaryKeyOf: .certificate, access: .derived),
+        .attribute("subjectKeyID", "skid", .bytes, .certificateAndIdentity, access: .derived),
+        .attribute("publicKeyHash", "pkhh", .bytes, .certificateAndIdentity, access: .derived),
 
         // Keys. `keyType` shares Apple's short name `type` with `type` (the same column there).
         .attribute(
             "keyClass", "kcls",
             .enumeration(
                 Enumeration([("public", ["0"]), ("private", ["1"]), ("symmetric", ["2"])], constantPrefix: "kSecAttrKeyClass")),
-            .key,
+            .keyAndIdentity,
             primaryKeyOf: .key),
-        .attribute("applicationLabel", "klbl", .bytes, .key, primaryKeyOf: .key),
-        .attribute("applicationTag", "atag", .bytes, .key, primaryKeyOf: .key),
+        .attribute("applicationLabel", "klbl", .bytes, .keyAndIdentity, primaryKeyOf: .key),
+        .attribute("applicationTag", "atag", .bytes, .keyAndIdentity, primaryKeyOf: .key),
         .attribute(
             "keyType", "type",
             .enumeration(
@@ -339,23 +345,23 @@ public enum Schema {
                         ("aes", ["2147483649"]),
                     ],
                     constantPrefix: "kSecAttrKeyType")),
-            .key,
+            .keyAndIdentity,
             primaryKeyOf: .key),
-        .attribute("keySizeInBits", "bsiz", uint32, .key, primaryKeyOf: .key),
-        .attribute("effectiveKeySize", "esiz", uint32, .key, primaryKeyOf: .key),
-        .attribute("creator", "crtr", .fourCharCode, [.passwords, .key], primaryKeyOf: .key),
-        .attribute("startDate", "sdat", .date, .key, primaryKeyOf: .key, access: .serverSet),
-        .attribute("endDate", "edat", .date, .key, primaryKeyOf: .key, access: .serverSet),
-        .attribute("isPermanent", "perm", .bool, .key),
-        .attribute("canEncrypt", "encr", .bool, .key),
-        .attribute("canDecrypt", "decr", .bool, .key),
-        .attribute("canDerive", "drve", .bool, .key),
-        .attribute("canSign", "sign", .bool, .key),
-        .attribute("canVerify", "vrfy", .bool, .key),
-        .attribute("canWrap", "wrap", .bool, .key),
-        .attribute("canUnwrap", "unwp", .bool, .key),
-        .attribute("isExtractable", "extr", .bool, .key),
-        .attribute("isSensitive", "sens", .bool, .key),
+        .attribute("keySizeInBits", "bsiz", uint32, .keyAndIdentity, primaryKeyOf: .key),
+        .attribute("effectiveKeySize", "esiz", uint32, .keyAndIdentity, primaryKeyOf: .key),
+        .attribute("creator", "crtr", .fourCharCode, [.passwords, .keyAndIdentity], primaryKeyOf: .key),
+        .attribute("startDate", "sdat", .date, .keyAndIdentity, primaryKeyOf: .key, access: .serverSet),
+        .attribute("endDate", "edat", .date, .keyAndIdentity, primaryKeyOf: .key, access: .serverSet),
+        .attribute("isPermanent", "perm", .bool, .keyAndIdentity),
+        .attribute("canEncrypt", "encr", .bool, .keyAndIdentity),
+        .attribute("canDecrypt", "decr", .bool, .keyAndIdentity),
+        .attribute("canDerive", "drve", .bool, .keyAndIdentity),
+        .attribute("canSign", "sign", .bool, .keyAndIdentity),
+        .attribute("canVerify", "vrfy", .bool, .keyAndIdentity),
+        .attribute("canWrap", "wrap", .bool, .keyAndIdentity),
+        .attribute("canUnwrap", "unwp", .bool, .keyAndIdentity),
+        .attribute("isExtractable", "extr", .bool, .keyAndIdentity),
+        .attribute("isSensitive", "sens", .bool, .keyAndIdentity),
     ]
 
     /// Every key, numbered by position.

@@ -195,9 +195,9 @@ import Testing
         #expect(try f.call("GET", "/v1/health", headers: []).status == 503)
     }
 
-    @Test func errSecUnimplemented501ForClassesNotStoredYet() throws {
+    @Test func anIdentityAddWithoutItsCertificateIs400() throws {
         let f = try APIFixture()
-        try f.call("POST", "/v1/items", json: #"{"class":"kSecClassIdentity"}"#).expectError(501, -4, naming: "class")
+        try f.call("POST", "/v1/items", json: #"{"class":"kSecClassIdentity"}"#).expectError(400, -50, naming: "certificateData")
     }
 
     @Test func unknownRoutes404AndWrongMethods405WithAllow() throws {

@@ -208,7 +208,7 @@ import Testing
         let samples = try PrometheusText(scrape.text)
         let allowed: [String: Set<String>] = [
             "route": Set(Route.metricsTemplates), "method": Set(RequestMetrics.methods), "status_class": Set(RequestMetrics.statusClasses),
-            "state": ["uninitialized", "locked", "unlocked"], "class": Set(ItemClass.supported.map(\.name)), "scope": ["address", "keychain"],
+            "state": ["uninitialized", "locked", "unlocked"], "class": Set(ItemClass.stored.map(\.name)), "scope": ["address", "keychain"],
             "path": ["write", "add"],
         ]
         for sample in samples.samples {

@@ -294,11 +294,6 @@ extension Fixture {
         try f.restart()
     }
 
-    @Test func identitiesAreStillUnimplemented() throws {
-        let f = try Fixture()
-        expectError(.anyUnimplemented, naming: "class") { _ = try f.keychain.search(["class": "identity"], token: f.admin) }
-    }
-
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         guard !needle.isEmpty, haystack.count >= needle.count else { return false }
         return (0...(haystack.count - needle.count)).contains { i in haystack[i..<(i + needle.count)].elementsEqual(needle) }

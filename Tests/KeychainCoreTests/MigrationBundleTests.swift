@@ -269,7 +269,7 @@ import Testing
         unsupported.itemClass = .identity
         unsupported.attributes = []
         expectError(.anyNoSuchAttr, naming: "server") { _ = try Self.importInto(b, try Self.craft([good, wrongAttribute])) }
-        expectError(.anyUnimplemented, naming: "class") { _ = try Self.importInto(b, try Self.craft([good, unsupported])) }
+        expectError(.anyParam, naming: "class") { _ = try Self.importInto(b, try Self.craft([good, unsupported])) }
         #expect(try Self.count(b) == 0, "a refused bundle imported its good items")
     }
 

@@ -48,9 +48,9 @@ import Testing
         expectError(.anyNoSuchClass, naming: "class") { _ = try f.keychain.add(["class": "wallet"], token: f.admin) }
     }
 
-    @Test func aClassNotStoredYetIsUnimplemented() throws {
+    @Test func anIdentityAddWithoutItsCertificateIsParam() throws {
         let f = try Fixture()
-        expectError(.anyUnimplemented, naming: "class") { _ = try f.keychain.add(["class": "identity"], token: f.admin) }
+        expectError(.anyParam, naming: "certificateData") { _ = try f.keychain.add(["class": "identity"], token: f.admin) }
     }
 
     @Test(arguments: [
