@@ -176,7 +176,8 @@ import Testing
         let empty = try PKCS12.make(certificate: identity.leaf, key: key, chain: [], password: "", friendlyName: nil)
         try identity.openssl.write("empty.p12", empty)
         let dump = try identity.openssl.run(["pkcs12", "-in", "empty.p12", "-passin", "pass:", "-nodes"]).out
-        #expect(try PEM.importKey(try #require(try PEM.decode(dump).first { $0.label == "PRIVATE KEY" })).external == key.external)
+        let keyBlock = try #require(try PEM.decode(dump).first { $0.label == "PRIVATE KEY" })
+        #expect(try PEM.importKey(keyBlock).external == key.external)
         #expect(try PKCS12.parse(empty, password: "").certificate == identity.leaf)
         #expect(throws: CertificateError.wrongPassword) { try PKCS12.parse(empty, password: "pw") }
         let wrongCertificate = try #require(throws: CertificateError.self) {
