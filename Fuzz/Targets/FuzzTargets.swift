@@ -29,6 +29,15 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A key item's bytes (`KeyMaterial`: libcrypto's PKCS#1 and X9.63 parsing, the EC point and
     /// scalar checks, 25519's public-key derivation), the first byte choosing type and class.
     case key
+    /// PEM text (`PEM.decode`, this module's own parser) and the keys in it (`PEM.importKey`:
+    /// PKCS #8, SEC1, PKCS #1 and SubjectPublicKeyInfo through libcrypto), and the same bytes as
+    /// a DER key (`PEM.importKey(der:)`): what decodes encodes to text that decodes the same;
+    /// an imported key is one `KeyMaterial` accepts, and exports to a block that imports the same.
+    case pem
+    /// A PKCS #12 file (`PKCS12.parse` with the password "pw": its MAC, iteration counts, bags
+    /// and keys through libcrypto): a parsed identity's certificate parses and is the key's,
+    /// and parsing twice gives the same.
+    case pkcs12
 
     /// Runs the target on `bytes`; traps when a checked property fails.
     public func run(_ bytes: [UInt8]) {
@@ -40,6 +49,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .framing: Self.framing(bytes)
         case .certificate: Self.certificate(bytes)
         case .key: Self.key(bytes)
+        case .pem: Self.pem(bytes)
+        case .pkcs12: Self.pkcs12(bytes)
         }
     }
 
@@ -120,6 +131,42 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         precondition((key.publicKeyHash == nil) == (role == .symmetric), "key: a label for a symmetric key, or none for a pair")
         let again = try? KeyMaterial(rest, algorithm: algorithm, role: role)
         precondition(again?.publicKeyHash == key.publicKeyHash && again?.sizeInBits == key.sizeInBits, "key: parsing twice differs")
+    }
+
+    private static func pem(_ bytes: [UInt8]) {
+        if let key = try? PEM.importKey(der: bytes) { checkImported(key) }
+        guard let blocks = try? PEM.decode(bytes) else { return }
+        precondition(!blocks.isEmpty && blocks.count <= PEM.maxBlocks, "PEM: no block, or too many, without an error")
+        for block in blocks {
+            let again = try? PEM.decode(PEM.encode(label: block.label, der: block.der))
+            precondition(again == [block], "PEM: an encoded block does not decode the same")
+            if let key = try? PEM.importKey(block, password: "pw") { checkImported(key) }
+        }
+    }
+
+    /// An imported key passes KeyMaterial, and its export imports to the same bytes.
+    private static func checkImported(_ key: ImportedKey) {
+        let material = try? KeyMaterial(key.external, algorithm: key.algorithm, role: key.role)
+        precondition(material != nil, "PEM: a key KeyMaterial refuses")
+        guard let exported = try? PEM.exportKey(key.external, algorithm: key.algorithm, role: key.role) else {
+            preconditionFailure("PEM: an imported key does not export")
+        }
+        let again = try? PEM.importKey(exported)
+        precondition(again?.external == key.external && again?.algorithm == key.algorithm, "PEM: export and import differ")
+    }
+
+    private static func pkcs12(_ bytes: [UInt8]) {
+        guard let contents = try? PKCS12.parse(bytes, password: "pw") else { return }
+        let key = try? contents.key.material
+        precondition(key?.publicKeyHash != nil, "PKCS #12: a key KeyMaterial refuses")
+        if let certificate = try? Certificate(der: contents.certificate) {
+            precondition(certificate.publicKeyHash == key?.publicKeyHash, "PKCS #12: a certificate of another key")
+        }
+        let again = try? PKCS12.parse(bytes, password: "pw")
+        precondition(
+            again?.certificate == contents.certificate && again?.key.external == contents.key.external
+                && again?.chain == contents.chain,
+            "PKCS #12: parsing twice differs")
     }
 
     private static func framing(_ bytes: [UInt8]) {

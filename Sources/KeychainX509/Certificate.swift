@@ -147,10 +147,14 @@ public struct Certificate: Sendable {
     }
 }
 
-/// Owns one parsed `X509` and frees it.
-private final class X509Handle {
+/// Owns one `X509` and frees it.
+final class X509Handle {
     let pointer: OpaquePointer
 
+    /// Takes over `pointer` (from `PKCS12_SAFEBAG_get1_cert` and the like), which it frees.
+    init(owning pointer: OpaquePointer) { self.pointer = pointer }
+
+    /// Parses `der`, which must be one certificate and nothing after it.
     init(_ der: [UInt8]) throws(CertificateError) {
         switch D2I.parse(der, { d2i_X509(nil, $0, $1) }, free: X509_free) {
         case .parsed(let parsed): pointer = parsed

@@ -1,10 +1,11 @@
-/// An error reading a certificate, a distinguished name or a key (`KeyMaterial`). Its message
-/// never quotes the bytes.
+/// An error reading a certificate, a distinguished name or a key (`KeyMaterial`), or the PEM and
+/// PKCS #12 files they come in (`PEM`, `PKCS12`). Its message never quotes the bytes.
 public struct CertificateError: Error, Equatable, Sendable, CustomStringConvertible {
     private enum Code: Equatable, Sendable {
         case malformed
         case tooLarge
         case mismatch
+        case wrongPassword
     }
 
     private let code: Code
@@ -22,8 +23,14 @@ public struct CertificateError: Error, Equatable, Sendable, CustomStringConverti
     /// More bytes than a certificate may have here (`Certificate.maxBytes`).
     public static let tooLarge = CertificateError(.tooLarge, "more than \(Certificate.maxBytes) bytes")
 
+    /// The password does not open a PKCS #12 file (its MAC does not verify) or an encrypted key:
+    /// what Apple's `SecPKCS12Import` answers `errSecAuthFailed` for.
+    public static let wrongPassword = CertificateError(.wrongPassword, "the password does not open it")
+
     /// Whether a key's type and class themselves are at fault rather than its bytes.
     public var isMismatch: Bool { code == .mismatch }
+    /// Whether the password was at fault rather than the bytes (`wrongPassword`).
+    public var isWrongPassword: Bool { code == .wrongPassword }
 
     public var description: String { message }
 

@@ -9,6 +9,8 @@ enum DER {
     static let objectIdentifier: UInt8 = 0x06
     static let printableString: UInt8 = 0x13
     static let integer: UInt8 = 0x02
+    static let bitString: UInt8 = 0x03
+    static let octetString: UInt8 = 0x04
 
     /// One element: its tag and the range of its content in the buffer it was read from.
     struct Element {
@@ -106,5 +108,24 @@ enum D2I {
             return .trailing
         }
         return .parsed(parsed)
+    }
+}
+
+/// One OpenSSL `i2d_…` call: the DER it writes, copied out of the buffer OpenSSL allocated, which
+/// is then freed (wiped first when `secret`: a private key's encoding).
+enum I2D {
+    static func encode(
+        secret: Bool, _ i2d: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>) -> Int32
+    ) -> [UInt8]? {
+        var out: UnsafeMutablePointer<UInt8>?
+        let length = i2d(&out)
+        guard length > 0, let out else {
+            ERR_clear_error()
+            return nil
+        }
+        defer {
+            if secret { CRYPTO_clear_free(out, Int(length), #fileID, #line) } else { CRYPTO_free(out, #fileID, #line) }
+        }
+        return Array(UnsafeBufferPointer(start: out, count: Int(length)))
     }
 }
