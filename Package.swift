@@ -86,7 +86,7 @@ let package = Package(
         .target(
             name: "KeychainAPI",
             dependencies: [
-                "KeychainAudit", "KeychainCore", "KeychainJSON", "KeychainLog", "KeychainStorage", "MicroHTTP",
+                "KeychainAudit", "KeychainCore", "KeychainJSON", "KeychainLog", "KeychainStorage", "KeychainX509", "MicroHTTP",
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(name: "KeychainLogTests", dependencies: ["KeychainLog", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "KeychainAPITests",
-            dependencies: ["KeychainAPI", "KeychainCore", "KeychainCrypto", "KeychainJSON", "MicroHTTP", "TestSupport"],
+            dependencies: ["KeychainAPI", "KeychainCore", "KeychainCrypto", "KeychainJSON", "KeychainX509", "MicroHTTP", "TestSupport"],
             exclude: ["Apple/INVENTORY.md"]),
     ]
 )

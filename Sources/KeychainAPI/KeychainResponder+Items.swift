@@ -24,7 +24,7 @@ extension KeychainResponder {
     /// `GET /v1/items` (URL parameters or a JSON body) and `POST /v1/items/search`.
     func search(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         let search = try searchRequest(request)
-        return search.response(try keychain.searchPage(search.query, token: token))
+        return try search.response(try keychain.searchPage(search.query, token: token))
     }
 
     /// A search route's query, and how its results are answered: `GET /v1/items` (URL parameters
@@ -44,10 +44,12 @@ extension KeychainResponder {
         if !body.isEmpty, !parameters.isEmpty {
             throw .param("query: give it either in URL parameters or in the body, not both")
         }
-        let query =
+        var query =
             body.isEmpty && request.head.method == "GET"
             ? try QueryParser.parse(parameters, lenient: true) : try QueryParser.parse(body)
-        return SearchRequest(query: query, oneItem: false)
+        let pem = Self.acceptsPEM(request.head)
+        if pem { query.returnRef = true }
+        return SearchRequest(query: query, oneItem: false, pem: pem)
     }
 
     /// `PATCH /v1/items`: `{"query": {…}, "attributesToUpdate": {…}}`.
@@ -79,7 +81,7 @@ extension KeychainResponder {
     /// `GET /v1/items/{persistentRef}`: return keys from URL parameters; attributes and ref by default.
     func getItem(_ ref: String, _ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         let search = try itemRequest(ref, request)
-        return search.response(try keychain.searchPage(search.query, token: token))
+        return try search.response(try keychain.searchPage(search.query, token: token))
     }
 
     private func itemRequest(_ ref: String, _ request: HTTPRequest) throws(KeychainError) -> SearchRequest {
@@ -90,7 +92,9 @@ extension KeychainResponder {
         var query = try QueryParser.parse(parameters, lenient: true)
         query.persistentRef = try Self.checkedRef(ref)
         query.synchronizable = .any
-        return SearchRequest(query: query, oneItem: true)
+        let pem = Self.acceptsPEM(request.head)
+        if pem { query.returnRef = true }
+        return SearchRequest(query: query, oneItem: true, pem: pem)
     }
 
     /// `PATCH /v1/items/{persistentRef}`: the body is the attributes to update; `If-Match` honoured.
@@ -178,14 +182,16 @@ extension KeychainResponder {
     }
 }
 
-/// A search as a route asks it: the query, and whether the route names one item (whose answer
-/// carries its `ETag`).
+/// A search as a route asks it: the query, whether the route names one item (whose answer
+/// carries its `ETag`), and whether the client asked for PEM (`Accept: application/x-pem-file`).
 struct SearchRequest: Sendable {
     let query: ItemQuery
     let oneItem: Bool
+    var pem = false
 
-    func response(_ page: SearchPage) -> HTTPResponse {
-        oneItem
+    func response(_ page: SearchPage) throws(KeychainError) -> HTTPResponse {
+        if pem { return try KeychainResponder.pemResponse(page, oneItem: oneItem) }
+        return oneItem
             ? KeychainResponder.items(200, page.items, headers: [KeychainResponder.etag(page.items[0])])
             : KeychainResponder.items(200, page.items, next: page.next)
     }

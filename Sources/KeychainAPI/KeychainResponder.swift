@@ -110,7 +110,7 @@ public final class KeychainResponder: HTTPResponder {
             }
         // A passphrase's body is small: a larger one is refused before it is read, let alone parsed.
         // An import's is a bundle (`largeBodyLimit(for:)`).
-        let bodyLimit = route.runsKDF && route != .importBundle ? Self.passphraseBodyLimit : nil
+        let bodyLimit = route.runsKDF && route != .importBundle && route != .itemsImport ? Self.passphraseBodyLimit : nil
         if route.isPublic || (route == .keychain && keychain.state == .uninitialized) {
             if route == .unlock, let wait = unlockThrottle.admit(client(head), now: clock.now()) {
                 metrics.countAddressThrottled()
@@ -161,7 +161,9 @@ public final class KeychainResponder: HTTPResponder {
             guard let token = plan.token, let search = try searchRequest(plan.route, request) else {
                 return answer(Result { () throws(KeychainError) in try handle(plan.route, request, token: plan.token) })
             }
-            keychain.search(search.query, token: token) { outcome in answer(outcome.map(search.response)) }
+            keychain.search(search.query, token: token) { outcome in
+                answer(outcome.flatMap { page in Result { () throws(KeychainError) in try search.response(page) } })
+            }
         } catch {
             answer(.failure(error))
         }
@@ -231,6 +233,7 @@ public final class KeychainResponder: HTTPResponder {
         case (.settings, _): try putSettings(request, token!)
         case (.exportBundle, _): try exportBundle(request, token!)
         case (.importBundle, _): try importBundle(request, token!)
+        case (.itemsImport, _): try importItems(request, token!)
         case (.backup, _): try backup(request, token!)
         case (.tokens, "POST"): try createToken(request, token!)
         case (.tokens, _): try listTokens(token!)

@@ -124,18 +124,19 @@ extension Route {
         case .exportBundle: 13
         case .importBundle: 14
         case .backup: 15
+        case .itemsImport: 16
         }
     }
 
     /// The row of a path no route has.
-    static let unmatchedMetricsIndex = 16
-    static let metricsSlots = 17
+    static let unmatchedMetricsIndex = 17
+    static let metricsSlots = 18
 
     /// Each row's `route` label: the template, and `unmatched` for paths no route has.
     static let metricsTemplates: [String] = {
         let routes: [Route] = [
             .items, .itemsSearch, .item(ref: ""), .keychain, .lock, .unlock, .passphrase, .settings, .tokens, .tokenSelf,
-            .token(id: ""), .health, .metrics, .exportBundle, .importBundle, .backup,
+            .token(id: ""), .health, .metrics, .exportBundle, .importBundle, .backup, .itemsImport,
         ]
         precondition(routes.enumerated().allSatisfy { $0.offset == $0.element.metricsIndex })
         return routes.map(\.template) + ["unmatched"]

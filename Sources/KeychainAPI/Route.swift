@@ -2,6 +2,8 @@
 enum Route: Sendable, Equatable {
     case items
     case itemsSearch
+    /// `POST /v1/items/import`: certificates and keys from a PEM file or a PKCS#12.
+    case itemsImport
     case item(ref: String)
     case keychain
     case lock
@@ -22,6 +24,7 @@ enum Route: Sendable, Equatable {
         switch self {
         case .items: "/v1/items"
         case .itemsSearch: "/v1/items/search"
+        case .itemsImport: "/v1/items/import"
         case .item: "/v1/items/{persistentRef}"
         case .keychain: "/v1/keychain"
         case .lock: "/v1/keychain/lock"
@@ -42,7 +45,7 @@ enum Route: Sendable, Equatable {
     var methods: [String] {
         switch self {
         case .items: ["GET", "POST", "PATCH", "DELETE"]
-        case .itemsSearch, .lock, .unlock, .passphrase, .exportBundle, .importBundle, .backup: ["POST"]
+        case .itemsSearch, .itemsImport, .lock, .unlock, .passphrase, .exportBundle, .importBundle, .backup: ["POST"]
         case .item: ["GET", "PATCH", "DELETE"]
         case .keychain, .tokenSelf, .metrics: ["GET"]
         case .settings: ["GET", "PUT"]
@@ -56,6 +59,7 @@ enum Route: Sendable, Equatable {
     func operation(method: String) -> String {
         switch (self, method) {
         case (.items, "POST"): "add"
+        case (.itemsImport, _): "importItems"
         case (.items, "GET"), (.itemsSearch, _), (.item, "GET"): "search"
         case (.items, "PATCH"), (.item, "PATCH"): "update"
         case (.items, "DELETE"), (.item, "DELETE"): "delete"
@@ -87,7 +91,10 @@ enum Route: Sendable, Equatable {
 
     /// Whether the route runs Argon2id (~0.5 s): it must run off the polling threads. A
     /// migration bundle's key is derived with Argon2id too, and its items sealed one by one.
-    var runsKDF: Bool { self == .unlock || self == .passphrase || self == .exportBundle || self == .importBundle }
+    /// A PKCS#12's password is stretched by PBKDF2 (up to `PKCS12.maxIterations`) as well.
+    var runsKDF: Bool {
+        self == .unlock || self == .passphrase || self == .exportBundle || self == .importBundle || self == .itemsImport
+    }
 
     /// Whether the route copies the whole database (seconds on a large keychain): it runs on the
     /// worker pool, never on a polling thread.
@@ -106,7 +113,7 @@ enum Route: Sendable, Equatable {
     func writes(method: String) -> Bool {
         switch (self, method) {
         case (.items, "POST"), (.items, "PATCH"), (.items, "DELETE"), (.item, "PATCH"), (.item, "DELETE"),
-            (.tokens, "POST"), (.token, _), (.settings, "PUT"), (.importBundle, _):
+            (.tokens, "POST"), (.token, _), (.settings, "PUT"), (.importBundle, _), (.itemsImport, _):
             true
         default:
             false
@@ -140,6 +147,7 @@ enum Route: Sendable, Equatable {
         if first.equals("items") {
             guard let second else { return .items }
             if second.equals("search") { return .itemsSearch }
+            if second.equals("import") { return .itemsImport }
             return second.isEmpty ? nil : .item(ref: String(decoding: second, as: UTF8.self))
         }
         if first.equals("keychain") {

@@ -24,7 +24,9 @@ extension Keychain {
     static let scanBatch = 256
 
     /// `query` as its certificate must match it, and the attributes its key must have.
-    static func identitySplit(_ query: ItemQuery) -> (certificate: ItemQuery, keyAttributes: [(key: SchemaKey, value: AttributeValue)]) {
+    static func identitySplit(_ query: ItemQuery) -> (
+        certificate: ItemQuery, keyAttributes: [(key: SchemaKey, value: AttributeValue)]
+    ) {
         var certificate = query
         certificate.itemClass = .certificate
         certificate.attributes = query.attributes.filter { $0.key.applies(to: .certificate) }
@@ -36,7 +38,8 @@ extension Keychain {
         for certificate: DecodedItem, attributes: [(key: SchemaKey, value: AttributeValue)], token: AccessToken, barrier: Barrier,
         read: (ItemFilter) throws -> [ItemRecord]
     ) throws(KeychainError) -> [DecodedItem] {
-        guard case .bytes(let hash)? = certificate.attributes.first(where: { $0.key == Self.certificateKeys.publicKeyHash })?.value
+        guard
+            case .bytes(let hash)? = certificate.attributes.first(where: { $0.key == Self.certificateKeys.publicKeyHash })?.value
         else { return [] }
         var query = ItemQuery()
         query.itemClass = .key
@@ -86,7 +89,8 @@ extension Keychain {
             guard let last = batch.last else { return }
             filter.afterID = last.rowID
             let matched =
-                query.certificateMatch.isEmpty ? batch : try certificateMatches(batch, query: query, token: token, barrier: barrier)
+                query.certificateMatch.isEmpty
+                ? batch : try certificateMatches(batch, query: query, token: token, barrier: barrier)
             for record in matched where !(try visit(record)) { return }
             if batch.count < Self.scanBatch { return }
         }
@@ -189,7 +193,8 @@ extension Keychain {
                 throw Self.locked(query.wantsData ? "returnData" : "returnRef")
             }
         }
-        return SearchPage(items: try pairs.map { (pair) throws(KeychainError) in try shape(pair, query: query, barrier: barrier) }, next: next)
+        return SearchPage(
+            items: try pairs.map { (pair) throws(KeychainError) in try shape(pair, query: query, barrier: barrier) }, next: next)
     }
 
     // MARK: add
@@ -202,6 +207,20 @@ extension Keychain {
     /// errSecDuplicateItem; the same key again (in the same group) is the key already there,
     /// kept as it is: a private key pairs with every certificate of its public key.
     public func addIdentity(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> ItemResult {
+        let (certificateItem, keyItem, barrier) = try identityItems(query, token: token)
+        let key: ItemRecord
+        do {
+            key = try transaction { writer in try Self.insert(certificateItem, keyItem, writer: writer) }
+        } catch {
+            throw duplicateOrFailure(error, certificateItem.record)
+        }
+        let pair = IdentityPair(
+            certificate: certificateItem, key: key.ref == keyItem.record.ref ? keyItem : try DecodedItem(key, barrier: barrier))
+        return try shape(pair, query: query, barrier: barrier)
+    }
+
+    /// The two rows an identity add writes, sealed, after checking the query, the token and the lock.
+    func identityItems(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> (DecodedItem, DecodedItem, Barrier) {
         try require(.write, token, for: "add")
         try query.check(for: .add)
         guard let der = query.certificateData else {
@@ -221,19 +240,16 @@ extension Keychain {
         try completeIdentityKey(&keyQuery, bytes: keyBytes, certificate: certificate)
         let (certificateItem, barrier) = try addedItem(certificateQuery, token: token)
         let (keyItem, _) = try addedItem(keyQuery, token: token)
-        let key: ItemRecord
-        do {
-            key = try transaction { writer in
-                _ = try writer.insert(certificateItem.record)
-                if let existing = try writer.item(primaryKey: keyItem.record.primaryKey) { return existing }
-                _ = try writer.insert(keyItem.record)
-                return keyItem.record
-            }
-        } catch {
-            throw duplicateOrFailure(error, certificateItem.record)
-        }
-        let pair = IdentityPair(certificate: certificateItem, key: key.ref == keyItem.record.ref ? keyItem : try DecodedItem(key, barrier: barrier))
-        return try shape(pair, query: query, barrier: barrier)
+        return (certificateItem, keyItem, barrier)
+    }
+
+    /// Writes an identity's rows: the certificate, and the key unless the same key (its whole
+    /// primary key, group included) is there already. Returns the key's row as stored.
+    static func insert(_ certificate: DecodedItem, _ key: DecodedItem, writer: any StoreWriter) throws -> ItemRecord {
+        _ = try writer.insert(certificate.record)
+        if let existing = try writer.item(primaryKey: key.record.primaryKey) { return existing }
+        _ = try writer.insert(key.record)
+        return key.record
     }
 
     /// The key half of an identity add: a private key, of the certificate's public key, whose
@@ -255,9 +271,11 @@ extension Keychain {
         } else {
             algorithms = [.rsa, .ec, .ed25519, .x25519]
         }
-        guard let algorithm = algorithms.first(where: { algorithm in
-            (try? KeyMaterial(bytes, algorithm: algorithm, role: .private))?.publicKeyHash == certificate.publicKeyHash
-        }) else {
+        guard
+            let algorithm = algorithms.first(where: { algorithm in
+                (try? KeyMaterial(bytes, algorithm: algorithm, role: .private))?.publicKeyHash == certificate.publicKeyHash
+            })
+        else {
             throw .param("valueData: not the private key of the certificate's public key in certificateData")
         }
         if given(k.keyClass) == nil { query.attributes.append((k.keyClass, .string("private"))) }
@@ -267,11 +285,13 @@ extension Keychain {
     // MARK: update and delete
 
     /// The identities `query` names, read in a write transaction.
-    private func identityPairs(_ query: ItemQuery, token: AccessToken, barrier: Barrier, writer: any StoreWriter) throws(KeychainError)
+    private func identityPairs(_ query: ItemQuery, token: AccessToken, barrier: Barrier, writer: any StoreWriter)
+        throws(KeychainError)
         -> [IdentityPair]
     {
         let filter = try filter(for: Self.identitySplit(query).certificate, token: token, barrier: barrier)
-        return try identityPairs(query, filter: filter, token: token, barrier: barrier, wanted: nil, read: writer.items(matching:))
+        return try identityPairs(
+            query, filter: filter, token: token, barrier: barrier, wanted: nil, read: writer.items(matching:))
     }
 
     /// SecItemUpdate of identities: attributes certificates have change the certificates, those
@@ -299,12 +319,16 @@ extension Keychain {
             var certificates: [ItemRecord] = []
             var keys: [ItemRecord] = []
             for pair in pairs {
-                if !certificates.contains(where: { $0.rowID == pair.certificate.record.rowID }) { certificates.append(pair.certificate.record) }
+                if !certificates.contains(where: { $0.rowID == pair.certificate.record.rowID }) {
+                    certificates.append(pair.certificate.record)
+                }
                 if !keys.contains(where: { $0.rowID == pair.key.record.rowID }) { keys.append(pair.key.record) }
             }
             var updated: [Int64: ItemRecord] = [:]
             if changesRow || !certificateChanges.attributes.isEmpty {
-                for record in try self.applyUpdate(certificates, changes: certificateChanges, expectedVersion: nil, barrier: barrier) {
+                for record in try self.applyUpdate(
+                    certificates, changes: certificateChanges, expectedVersion: nil, barrier: barrier)
+                {
                     updated[record.rowID] = record
                 }
             }

@@ -117,11 +117,12 @@ extension Keychain {
         } else {
             // Match keys filter opened certificates: read a batch at a time until the page is full.
             let wanted = plan.filter.limit
+            let read: (ItemFilter) throws -> [ItemRecord] = { try self.store.items(matching: $0) }
             if wanted != 0 {
-            try scanCertificates(query, filter: plan.filter, token: token, barrier: plan.barrier, read: { try store.items(matching: $0) }) {
-                records.append($0)
-                return wanted.map { records.count < $0 } ?? true
-            }
+                try scanCertificates(query, filter: plan.filter, token: token, barrier: plan.barrier, read: read) {
+                    records.append($0)
+                    return wanted.map { records.count < $0 } ?? true
+                }
             }
         }
         return try results(records, query: query, plan: plan)
@@ -518,7 +519,8 @@ extension Keychain {
     }
 
     /// Opens a record's secret; needs only the row's clear fields, not its attributes.
-    func openSecret(_ sealed: [UInt8], of record: ItemRecord, barrier: Barrier, key name: String) throws(KeychainError) -> [UInt8] {
+    func openSecret(_ sealed: [UInt8], of record: ItemRecord, barrier: Barrier, key name: String) throws(KeychainError) -> [UInt8]
+    {
         guard let itemClass = ItemClass(rawValue: record.itemClass), let protection = Protection(rawValue: record.protection)
         else { throw .decode("\(name): a stored item has an unknown class or protection class") }
         guard let key = barrier.classKey(for: protection) else { throw Self.locked(name) }
@@ -572,6 +574,7 @@ extension Keychain {
             guard case .string(let value)? = key.attributes.first(where: { $0.key == schemaKey })?.value else { return nil }
             return value
         }
-        return ItemReference(certificate: certificate, key: bytes, keyType: text(keyKeys.keyType), keyClass: text(keyKeys.keyClass))
+        return ItemReference(
+            certificate: certificate, key: bytes, keyType: text(keyKeys.keyType), keyClass: text(keyKeys.keyClass))
     }
 }

@@ -139,3 +139,12 @@ extension RawResponse {
         return self.status == http
     }
 }
+
+extension APIFixture {
+    /// One request whose body is `body`'s bytes, with `contentType` and the admin token.
+    func call(_ method: String, _ target: String, body: [UInt8], contentType: String, headers: [(String, String)] = [])
+        -> RawResponse
+    {
+        inProcess.request(method, target, headers: auth + [("Content-Type", contentType)] + headers, body: body)
+    }
+}

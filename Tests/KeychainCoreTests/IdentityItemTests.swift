@@ -135,12 +135,15 @@ extension Fixture {
             try f.addIdentity(s.ec, extra: ["applicationLabel": .string(Base64.encode([1, 2, 3]))])
         }
         expectError(.anyParam, naming: "certificateData") {
-            _ = try f.keychain.add(["class": "identity", "valueData": .string(Base64.encode(s.ec.key.privateKey))], token: f.admin)
+            _ = try f.keychain.add(
+                ["class": "identity", "valueData": .string(Base64.encode(s.ec.key.privateKey))], token: f.admin)
         }
         expectError(.anyParam, naming: "certificateData") {
             _ = try f.keychain.add(
-                ["class": "certificate", "valueData": .string(Base64.encode(s.ec.certificate)),
-                 "certificateData": .string(Base64.encode(s.ec.certificate))], token: f.admin)
+                [
+                    "class": "certificate", "valueData": .string(Base64.encode(s.ec.certificate)),
+                    "certificateData": .string(Base64.encode(s.ec.certificate)),
+                ], token: f.admin)
         }
         #expect(try f.rows() == (0, 0))
     }
@@ -167,14 +170,19 @@ extension Fixture {
         let f = try Fixture()
         let made = Identities.shared.ec
         _ = try f.keychain.add(
-            ["class": "certificate", "accessGroup": "certs", "valueData": .string(Base64.encode(made.certificate))], token: f.admin)
+            ["class": "certificate", "accessGroup": "certs", "valueData": .string(Base64.encode(made.certificate))],
+            token: f.admin)
         _ = try f.keychain.add(
-            ["class": "key", "accessGroup": "keys", "keyType": "ec", "keyClass": "private",
-             "valueData": .string(Base64.encode(made.key.privateKey))], token: f.admin)
+            [
+                "class": "key", "accessGroup": "keys", "keyType": "ec", "keyClass": "private",
+                "valueData": .string(Base64.encode(made.key.privateKey)),
+            ], token: f.admin)
         for groups in [["certs"], ["keys"]] {
             let token = try f.token(groups)
             expectError(KeychainError.itemNotFound) { _ = try f.keychain.search(["class": "identity"], token: token) }
-            expectError(KeychainError.itemNotFound) { _ = try f.keychain.delete(["class": "identity", "deleteAll": true], token: token) }
+            expectError(KeychainError.itemNotFound) {
+                _ = try f.keychain.delete(["class": "identity", "deleteAll": true], token: token)
+            }
         }
         let both = try f.token(["certs", "keys"])
         #expect(try f.keychain.search(["class": "identity"], token: both).count == 1)
@@ -252,7 +260,9 @@ extension Fixture {
         }
         #expect(try f.keychain.delete(["class": "identity", "label": "new"], token: f.admin) == 2)
         #expect(try f.rows() == (1, 1))
-        expectError(KeychainError.itemNotFound) { _ = try f.keychain.search(["class": "identity", "label": "new"], token: f.admin) }
+        expectError(KeychainError.itemNotFound) {
+            _ = try f.keychain.search(["class": "identity", "label": "new"], token: f.admin)
+        }
         #expect(try f.keychain.search(["class": "identity", "label": "keep"], token: f.admin).count == 1)
     }
 
@@ -271,10 +281,12 @@ extension Fixture {
         expectError(.anyLocked, naming: "returnRef") {
             _ = try f.keychain.search(["class": "identity", "returnRef": true], token: f.admin)
         }
-        #expect(try f.keychain.search(["class": "certificate", "returnData": true], token: f.admin)[0].secret == made.certificate)
+        #expect(
+            try f.keychain.search(["class": "certificate", "returnData": true], token: f.admin)[0].secret == made.certificate)
         expectError(.anyLocked) { try f.addIdentity(Identities.shared.rsa) }
         try f.unlock()
-        #expect(try f.keychain.search(["class": "identity", "returnData": true], token: f.admin)[0].secret == made.key.privateKey)
+        #expect(
+            try f.keychain.search(["class": "identity", "returnData": true], token: f.admin)[0].secret == made.key.privateKey)
     }
 
     @Test func aKeyThatIsNotExtractableNeverLeavesThroughItsIdentity() throws {
