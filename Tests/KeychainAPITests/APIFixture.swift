@@ -141,10 +141,12 @@ extension RawResponse {
 }
 
 extension APIFixture {
-    /// One request whose body is `body`'s bytes, with `contentType` and the admin token.
+    /// One request whose body is `body`'s bytes, with `contentType` and the admin token (unless
+    /// `headers` carry another `Authorization`).
     func call(_ method: String, _ target: String, body: [UInt8], contentType: String, headers: [(String, String)] = [])
         -> RawResponse
     {
-        inProcess.request(method, target, headers: auth + [("Content-Type", contentType)] + headers, body: body)
+        let authorization = headers.contains { $0.0 == "Authorization" } ? [] : auth
+        return inProcess.request(method, target, headers: authorization + [("Content-Type", contentType)] + headers, body: body)
     }
 }

@@ -163,6 +163,13 @@ import Testing
             try String(contentsOfFile: m.leaf.certificatePath, encoding: .utf8)
             + String(contentsOfFile: m.leaf.keyPath, encoding: .utf8)
             + String(contentsOfFile: m.ca.certificatePath, encoding: .utf8)
+        // A token without the group writes neither half.
+        let other = try f.token(groups: ["other"])
+        let refused = f.call(
+            "POST", "/v1/items/import?accessGroup=web", body: Array(text.utf8), contentType: "application/x-pem-file",
+            headers: [("Authorization", "Bearer \(other)")])
+        refused.expectError(403, -34018, naming: "accessGroup")
+        try f.call("POST", "/v1/items/search", json: #"{"matchLimit":"all"}"#).expectError(404, -25300)
         let imported = f.call(
             "POST", "/v1/items/import?accessGroup=web&label=tls", body: Array(text.utf8), contentType: "application/x-pem-file")
         #expect(imported.status == 201, "\(imported.text)")
