@@ -24,7 +24,7 @@ extension KeychainResponder {
     /// `GET /v1/items` (URL parameters or a JSON body) and `POST /v1/items/search`.
     func search(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         let search = try searchRequest(request)
-        return try search.response(try keychain.searchPage(search.query, token: token))
+        return try response(search, token: token)
     }
 
     /// A search route's query, and how its results are answered: `GET /v1/items` (URL parameters
@@ -47,9 +47,7 @@ extension KeychainResponder {
         var query =
             body.isEmpty && request.head.method == "GET"
             ? try QueryParser.parse(parameters, lenient: true) : try QueryParser.parse(body)
-        let pem = Self.acceptsPEM(request.head)
-        if pem { query.returnRef = true }
-        return SearchRequest(query: query, oneItem: false, pem: pem)
+        return try Self.shaped(SearchRequest(query: query, oneItem: false), request.head)
     }
 
     /// `PATCH /v1/items`: `{"query": {…}, "attributesToUpdate": {…}}`.
@@ -81,7 +79,7 @@ extension KeychainResponder {
     /// `GET /v1/items/{persistentRef}`: return keys from URL parameters; attributes and ref by default.
     func getItem(_ ref: String, _ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         let search = try itemRequest(ref, request)
-        return try search.response(try keychain.searchPage(search.query, token: token))
+        return try response(search, token: token)
     }
 
     private func itemRequest(_ ref: String, _ request: HTTPRequest) throws(KeychainError) -> SearchRequest {
@@ -92,9 +90,7 @@ extension KeychainResponder {
         var query = try QueryParser.parse(parameters, lenient: true)
         query.persistentRef = try Self.checkedRef(ref)
         query.synchronizable = .any
-        let pem = Self.acceptsPEM(request.head)
-        if pem { query.returnRef = true }
-        return SearchRequest(query: query, oneItem: true, pem: pem)
+        return try Self.shaped(SearchRequest(query: query, oneItem: true), request.head)
     }
 
     /// `PATCH /v1/items/{persistentRef}`: the body is the attributes to update; `If-Match` honoured.
@@ -183,16 +179,35 @@ extension KeychainResponder {
 }
 
 /// A search as a route asks it: the query, whether the route names one item (whose answer
-/// carries its `ETag`), and whether the client asked for PEM (`Accept: application/x-pem-file`).
+/// carries its `ETag`), and the form the client asked for (`Accept`).
 struct SearchRequest: Sendable {
-    let query: ItemQuery
+    enum Form: Sendable {
+        case json
+        /// `application/x-pem-file`.
+        case pem
+        /// `application/x-pkcs12`, sealed under this password.
+        case pkcs12(password: String)
+    }
+
+    var query: ItemQuery
     let oneItem: Bool
-    var pem = false
+    var form = Form.json
+
+    /// Whether the answer is made where the search ran (a PKCS#12 is sealed with PBKDF2 and
+    /// carries the certificates that issued its identity's), never on the store's thread.
+    var answersAtOnce: Bool {
+        if case .pkcs12 = form { return true }
+        return false
+    }
 
     func response(_ page: SearchPage) throws(KeychainError) -> HTTPResponse {
-        if pem { return try KeychainResponder.pemResponse(page, oneItem: oneItem) }
-        return oneItem
-            ? KeychainResponder.items(200, page.items, headers: [KeychainResponder.etag(page.items[0])])
-            : KeychainResponder.items(200, page.items, next: page.next)
+        switch form {
+        case .pem: return try KeychainResponder.pemResponse(page, oneItem: oneItem)
+        case .pkcs12: throw .param("Accept: a PKCS#12 answer is made by the responder")
+        case .json:
+            return oneItem
+                ? KeychainResponder.items(200, page.items, headers: [KeychainResponder.etag(page.items[0])])
+                : KeychainResponder.items(200, page.items, next: page.next)
+        }
     }
 }

@@ -2,18 +2,76 @@ import KeychainCore
 import KeychainX509
 import MicroHTTP
 
-/// PEM answers (issue 16, part 4): `Accept: application/x-pem-file` on a search or on one item
-/// answers the certificates and keys found as PEM text, so that nginx or a sidecar writes its
-/// TLS files straight from keychaind: a certificate as `CERTIFICATE`, a private key as PKCS#8
-/// `PRIVATE KEY`, a public key as `PUBLIC KEY`, an identity as its certificate then its key, and
-/// several items (a CA bundle) one after another in the answer's order.
+/// PEM and PKCS#12 answers (issue 16, part 4).
+///
+/// `Accept: application/x-pem-file` on a search or on one item answers the certificates and keys
+/// found as PEM text, so that nginx or a sidecar writes its TLS files straight from keychaind: a
+/// certificate as `CERTIFICATE`, a private key as PKCS#8 `PRIVATE KEY`, a public key as
+/// `PUBLIC KEY`, an identity as its certificate then its key, and several items (a CA bundle)
+/// one after another in the answer's order.
+///
+/// `Accept: application/x-pkcs12` on a search or one item that finds exactly one identity answers
+/// it as a PKCS#12 sealed under the password in `X-Keychain-PKCS12-Passphrase` (AES-256-CBC,
+/// PBKDF2-SHA256, 10,000 iterations), with the certificates that issued it among those the token
+/// sees: what SecPKCS12Import takes back.
 extension KeychainResponder {
     static let pemType = "application/x-pem-file"
 
-    /// Whether the client asked for PEM: `Accept` names `application/x-pem-file`.
-    static func acceptsPEM(_ head: HTTPRequestHead) -> Bool {
-        guard let accept = head.headers["Accept"] else { return false }
-        return accept.utf8.count <= 1024 && accept.lowercased().contains(pemType)
+    /// Whether `Accept` asks for a PKCS#12 (decided before the request runs: where it runs).
+    static func wantsPKCS12(_ head: HTTPRequestHead) -> Bool {
+        guard let accept = head.headers["Accept"], accept.utf8.count <= 1024 else { return false }
+        return accept.lowercased().contains(pkcs12Type)
+    }
+
+    /// The search with the form `Accept` asks for: PEM and PKCS#12 answers carry references.
+    static func shaped(_ search: SearchRequest, _ head: HTTPRequestHead) throws(KeychainError) -> SearchRequest {
+        guard let accept = head.headers["Accept"], accept.utf8.count <= 1024 else { return search }
+        var search = search
+        let wanted = accept.lowercased()
+        if wanted.contains(pkcs12Type) {
+            guard let password = head.headers[pkcs12PassphraseHeader] else {
+                throw .param("\(pkcs12PassphraseHeader): required: the password to seal the PKCS#12 under")
+            }
+            search.form = .pkcs12(password: password)
+        } else if wanted.contains(pemType) {
+            search.form = .pem
+        } else {
+            return search
+        }
+        search.query.returnRef = true
+        return search
+    }
+
+    /// A search's answer in the form it asked for: a PKCS#12 is made here, with the chain.
+    func response(_ search: SearchRequest, token: AccessToken) throws(KeychainError) -> HTTPResponse {
+        let page = try keychain.searchPage(search.query, token: token)
+        guard case .pkcs12(let password) = search.form else { return try search.response(page) }
+        guard page.items.count == 1, let result = page.items.first, let reference = result.reference,
+            let certificate = reference.certificate, let typeName = reference.keyType,
+            let algorithm = KeyMaterial.Algorithm(rawValue: typeName), reference.keyClass == "private"
+        else {
+            throw .param("Accept: a PKCS#12 holds one identity; the query found \(page.items.count) items that are not one")
+        }
+        guard let keyBytes = reference.key else {
+            throw .param("Accept: the identity's key is not extractable (isExtractable false): its bytes never leave")
+        }
+        let chain = try keychain.issuerChain(of: certificate, token: token)
+        let bytes: [UInt8]
+        do {
+            let key = try ImportedKey(keyBytes, algorithm: algorithm, role: .private)
+            bytes = try PKCS12.make(certificate: certificate, key: key, chain: chain, password: password, friendlyName: nil)
+        } catch {
+            throw .decode("valueData: the stored identity makes no PKCS#12 (\(error.message))")
+        }
+        var headers = [
+            (name: "Content-Type", value: Self.pkcs12Type),
+            (name: "Content-Disposition", value: "attachment; filename=\"identity.p12\""),
+        ]
+        if search.oneItem { headers.append(Self.etag(result)) }
+        var response = HTTPResponse(status: 200, headers: headers, body: bytes)
+        response.touched = result.touchedRefs
+        response.carriesSecret = true
+        return response
     }
 
     /// The PEM of `page`'s items; a password, a symmetric key or a key that is not extractable

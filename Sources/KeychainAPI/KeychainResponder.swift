@@ -103,6 +103,9 @@ public final class KeychainResponder: HTTPResponder {
         let execution: HTTPExecution =
             if route.runsKDF {
                 .serialWorker
+            } else if route.answersLater(method: head.method), Self.wantsPKCS12(head) {
+                // A PKCS#12 answer is sealed with PBKDF2: never on a polling thread.
+                .workerPool
             } else if keychain.answersLater, route.answersLater(method: head.method) {
                 .deferred
             } else {
@@ -158,7 +161,7 @@ public final class KeychainResponder: HTTPResponder {
             return add(request, token, reply: answer)
         }
         do {
-            guard let token = plan.token, let search = try searchRequest(plan.route, request) else {
+            guard let token = plan.token, let search = try searchRequest(plan.route, request), !search.answersAtOnce else {
                 return answer(Result { () throws(KeychainError) in try handle(plan.route, request, token: plan.token) })
             }
             keychain.search(search.query, token: token) { outcome in

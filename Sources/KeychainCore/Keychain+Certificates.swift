@@ -136,7 +136,7 @@ extension Keychain {
 /// `matchIssuers` as securityd's `items_matching_issuer_parent`: a certificate matches when its
 /// issuer is one of the names, or when a certificate in the keychain (in the token's groups)
 /// whose subject is that issuer matches in turn, up to 10 levels; self-signed parents end a branch.
-private struct IssuerWalk {
+struct IssuerWalk {
     static let maxDepth = 10
     /// The most parents read for one issuer name.
     static let maxParents = 16
@@ -161,5 +161,31 @@ private struct IssuerWalk {
             }
         }
         return false
+    }
+}
+
+extension Keychain {
+    /// The certificates that issued `der`, up to a root, among those in the token's groups: each
+    /// certificate's issuer found as another's subject (the first found, its signature not
+    /// checked: a chain to send beside a leaf, not a trust decision), at most `IssuerWalk.maxDepth`
+    /// and never twice. What a PKCS#12 export carries beside its identity.
+    public func issuerChain(of der: [UInt8], token: AccessToken) throws(KeychainError) -> [[UInt8]] {
+        let barrier = try barrier()
+        var certificate = try Self.parseCertificate(der)
+        var chain: [[UInt8]] = []
+        var seen: Set<[UInt8]> = [certificate.subject]
+        while chain.count < IssuerWalk.maxDepth, certificate.issuer != certificate.subject, !seen.contains(certificate.issuer) {
+            seen.insert(certificate.issuer)
+            var parentDER: [UInt8]?
+            for parent in try certificates(withSubject: certificate.issuer, token: token, barrier: barrier) {
+                guard let sealed = parent.record.secret else { continue }
+                parentDER = try openSecret(sealed, of: parent.record, barrier: barrier, key: "returnRef")
+                break
+            }
+            guard let parentDER, let parent = try? Certificate(der: parentDER) else { break }
+            chain.append(parentDER)
+            certificate = parent
+        }
+        return chain
     }
 }

@@ -232,6 +232,44 @@ import Testing
         #expect(!f.logs.all.contains { $0.contains(Material.password) || $0.contains("wrong") && $0.contains(header) })
     }
 
+    /// PKCS#12 out and back: an imported identity answers as a PKCS#12 under a new password, with
+    /// the CA that issued it, which OpenSSL and `PKCS12.parse` open to the same bytes; PEM out and
+    /// back: the PEM answer imported into another keychain is the same identity, byte for byte.
+    @Test func pkcs12AndPEMRoundTrip() throws {
+        let f = try APIFixture()
+        let m = Self.material
+        let imported = f.call(
+            "POST", "/v1/items/import?label=rt", body: m.p12, contentType: "application/x-pkcs12",
+            headers: [(Self.passphraseHeader, Material.password)])
+        #expect(imported.status == 201, "\(imported.text)")
+        let accept = ("Accept", "application/x-pkcs12")
+        let out = try f.call("GET", "/v1/items?class=identity&label=rt", headers: f.auth + [accept, (Self.passphraseHeader, "new pw")])
+        #expect(out.status == 200, "\(out.text)")
+        #expect(out.header("Content-Type") == "application/x-pkcs12")
+        let contents = try PKCS12.parse(out.body, password: "new pw")
+        #expect(contents.certificate == m.leaf.der)
+        #expect(contents.key.external == m.leafKey && contents.key.algorithm == .ec && contents.key.role == .private)
+        #expect(contents.chain == [m.ca.der])
+        let path = try Self.file("out.p12", out.body)
+        let text = try m.tool.openssl(["pkcs12", "-in", path, "-passin", "pass:new pw", "-nodes"])
+        #expect(text.contains("-----BEGIN PRIVATE KEY-----") && text.components(separatedBy: "-----BEGIN CERTIFICATE-----").count == 3)
+        #expect(throws: (any Error).self) { try m.tool.openssl(["pkcs12", "-in", path, "-passin", "pass:other", "-nodes"]) }
+        // One identity, a password given, an identity whose key may leave: else 400, nothing sealed.
+        try f.call("GET", "/v1/items?class=identity", headers: f.auth + [accept]).expectError(400, -50, naming: Self.passphraseHeader)
+        try f.call("GET", "/v1/items?class=certificate&matchLimit=all", headers: f.auth + [accept, (Self.passphraseHeader, "x")])
+            .expectError(400, -50, naming: "Accept")
+
+        // PEM out of this keychain, into another: the same certificate and key.
+        let pem = try f.call("GET", "/v1/items?class=identity&label=rt", headers: f.auth + [("Accept", "application/x-pem-file")])
+        #expect(pem.status == 200, "\(pem.text)")
+        let g = try APIFixture()
+        let again = g.call("POST", "/v1/items/import", body: pem.body, contentType: "application/x-pem-file")
+        #expect(again.status == 201 && Self.classes(again) == ["identity"], "\(again.text)")
+        let found = try g.call("POST", "/v1/items/search", json: #"{"class":"identity","returnData":true}"#)
+        #expect(found.items.first?["valueData"]?.stringValue.flatMap(Base64.decode) == m.leafKey)
+        #expect(found.items.first?["certificateData"]?.stringValue.flatMap(Base64.decode) == m.leaf.der)
+    }
+
     /// The private key's bytes are sealed at rest: no file of the data directory holds them,
     /// in any form an import or an add carried them, and no log line does.
     @Test func aPrivateKeysBytesAreNeverInTheDataFilesOrTheLogs() throws {
