@@ -289,6 +289,23 @@ extension Fixture {
             try f.keychain.search(["class": "identity", "returnData": true], token: f.admin)[0].secret == made.key.privateKey)
     }
 
+    /// `accessible` given on add goes to both halves; locked, the key's bytes follow it.
+    @Test(arguments: [("whenUnlocked", false), ("afterFirstUnlock", true), ("always", true), ("alwaysThisDeviceOnly", true)])
+    func eachProtectionClassWhileLocked(accessible: String, readableLocked: Bool) throws {
+        let f = try Fixture()
+        let made = Identities.shared.ed25519
+        try f.addIdentity(made, extra: ["accessible": .string(accessible)])
+        let key = try f.keychain.search(["class": "key", "returnAttributes": true], token: f.admin)[0]
+        #expect(key.attributes?.accessible.name == accessible)
+        try f.keychain.lock()
+        let query: JSONObject = ["class": "identity", "returnData": true]
+        if readableLocked {
+            #expect(try f.keychain.search(query, token: f.admin)[0].secret == made.key.privateKey)
+        } else {
+            expectError(.anyLocked, naming: "returnData") { _ = try f.keychain.search(query, token: f.admin) }
+        }
+    }
+
     @Test func aKeyThatIsNotExtractableNeverLeavesThroughItsIdentity() throws {
         let f = try Fixture()
         let made = Identities.shared.rsa
