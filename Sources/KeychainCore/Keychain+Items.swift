@@ -234,7 +234,9 @@ extension Keychain {
         if query.opensSecrets {
             // The whole call fails rather than answer a silent part (semantics.md §3).
             // By index here and below: binding each record would copy it, a retain and release per field.
-            for n in 0..<count where records[n].secret != nil {
+            // A password's reference is nothing: returnRef alone opens only certificates and keys.
+            for n in 0..<count
+            where records[n].secret != nil && (query.wantsData || records[n].itemClass >= ItemClass.certificate.rawValue) {
                 guard barrier.classKey(for: Protection(rawValue: records[n].protection) ?? .whenUnlocked) != nil else {
                     throw Self.locked(query.wantsData ? "returnData" : "returnRef")
                 }

@@ -121,6 +121,18 @@ extension Fixture {
         }
     }
 
+    /// A password has no reference, so returnRef alone opens nothing of it: locked, it answers.
+    @Test func returnRefOnALockedPasswordOpensNothing() throws {
+        let f = try Fixture()
+        try f.addGeneric(service: "s", account: "a")
+        try f.keychain.lock()
+        let found = try f.keychain.search(["class": "genericPassword", "returnRef": true, "returnAttributes": true], token: f.admin)
+        #expect(found.count == 1 && found[0].reference == nil && found[0].secret == nil)
+        expectError(.anyLocked, naming: "returnData") {
+            _ = try f.keychain.search(["class": "genericPassword", "returnRef": true, "returnData": true], token: f.admin)
+        }
+    }
+
     @Test func aKeyThatIsNotTheCertificatesIsErrSecParamAndStoresNothing() throws {
         let f = try Fixture()
         let s = Identities.shared
