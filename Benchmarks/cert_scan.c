@@ -141,7 +141,7 @@ int main(int argc, char **argv) {
         target = (target + stride) % count;
         elapsed = now() - start;
     }
-    printf("%ld %.3f %.1f %.3f %ld\n", searches, elapsed, (double)searches / elapsed, cpu_seconds() - cpu_start, parsed);
+    printf("%ld %.3f %.4f %.3f %ld\n", searches, elapsed, (double)searches / elapsed, cpu_seconds() - cpu_start, parsed);
     free(lengths);
     free(ders);
     free(bytes);
