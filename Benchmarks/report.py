@@ -115,6 +115,13 @@ def ms(microseconds):
     return "—" if microseconds is None else f"{microseconds / 1000:.2f} ms"
 
 
+def seconds_or_ms(microseconds):
+    """ms, or seconds from one second up (an identity search's latency)."""
+    if microseconds is not None and microseconds >= 1e6:
+        return f"{microseconds / 1e6:.2f} s"
+    return ms(microseconds)
+
+
 def times(value):
     return "—" if value is None else f"{value:.2f}×"
 
@@ -126,8 +133,16 @@ def cpu_text(series):
     return f"{series.cpu:.0%}{cost}"
 
 
-def measured_against(throughput, cost, pairs, what):
-    return f"measured {times(throughput)} {what} ({pairs} pairs; by CPU per request {times(cost)})"
+def cpu_ms_text(series, what):
+    """cpu_text for runs of a second or so per request: the CPU time per `what` in ms."""
+    if series.cpu is None:
+        return "—"
+    cost = "" if series.cost_us is None else f", {series.cost_us / 1000:,.1f} ms/{what}"
+    return f"{series.cpu:.0%}{cost}"
+
+
+def measured_against(throughput, cost, pairs, what, per="request"):
+    return f"measured {times(throughput)} {what} ({pairs} pairs; by CPU per {per} {times(cost)})"
 
 
 def verdict(passed, *series):
@@ -251,6 +266,37 @@ def build(runs, facts):
                   cpu_text(c_audit), "(beside C, issue 15) " + measured_against(throughput, cost, pairs, "C"),
                   c_audit.failure() or "info")
 
+    # Issue 16: certificate adds beside C, and an identity search beside the same search by hand.
+    c_cert, scan, search = Series(runs, "Ccert"), Series(runs, "Ic"), Series(runs, "Id")
+    if c_cert.measured:
+        throughput, cost, pairs = paired(c_cert, c)
+        table.add("Ccert", f"keychaind certificate adds (POST /v1/items, class certificate, a {facts.get('cert_bytes', '?')}-byte "
+                  f"P-256 leaf made unique in its serial: parsed, attributes derived, durable), {pinned}, alternated with C "
+                  "on its keychain", per_second(c_cert.rate, "adds/s"), ms(c_cert.p50), ms(c_cert.p99), cpu_text(c_cert),
+                  "(beside C, issue 16) " + measured_against(throughput, cost, pairs, "C", per="add"),
+                  c_cert.failure() or "info")
+    if scan.measured or search.measured:
+        count = int(facts.get("cert_items", "0"))
+        parsed = median(r.get("parsed", 0) / r["requests"] for r in scan.by_round.values() if r.get("requests"))
+        table.add("Ic", f"hand-written identity search in C (cert_scan.c): {count:,} certificates' DER in memory; for each "
+                  "search, d2i_X509 of one after another and strstr in its subject's entries (ASN1_STRING_to_UTF8) "
+                  f"until the one that matches ({'?' if parsed is None else f'{parsed:,.0f}'} parsed per search); no "
+                  "HTTP, SQLite or decryption, one thread on core 0",
+                  "—" if scan.rate is None else f"{scan.rate:.2f} searches/s", "", "", cpu_ms_text(scan, "search"),
+                  "(the anchor for Id)", scan.failure() or "ok")
+        throughput, cost, pairs = paired(search, scan)
+        table.add("Id", f"keychaind identity search: GET class=identity, matchSubjectContains=host-NNNNN.example, "
+                  f"returnData, among {count:,} certificates, each an identity through one private key; the reader "
+                  f"token, 1 connection, {pinned}, alternated with Ic",
+                  "—" if search.rate is None else f"{search.rate:.2f} searches/s", seconds_or_ms(search.p50),
+                  seconds_or_ms(search.p99),
+                  cpu_ms_text(search, "search"), "(no target; beside Ic, issue 16) "
+                  + measured_against(throughput, cost, pairs, "Ic", per="search"),
+                  search.failure() or "info")
+    elif facts.get("certs") == "skipped":
+        for key, what in (("Ccert", "keychaind certificate adds"), ("Id", "keychaind identity search by subject text")):
+            table.add(key, what, "—", "", "", "", "", "not measured (BENCH_CERTS=0)")
+
     rss, peak = fact_float(facts, "rss_kb"), fact_float(facts, "hwm_kb")
     table.add("M", f"keychaind VmRSS at {items:,} items (after preloading and the B runs)",
               "—" if rss is None else f"{rss / MIB:.1f} MiB", "", "", "",
@@ -353,7 +399,7 @@ def build(runs, facts):
         table.add("K", f"`sqlite3 .backup` of the same stopped database ({database_mb:.1f} MB)",
                   rate(backups, database_mb), "", "", "", f"median of {len(backups)}", "info")
 
-    disturbed = {s.label: s.disturbed_rounds() for s in (h, b, d, b_default, b_audit, b_big) if s.measured}
+    disturbed = {s.label: s.disturbed_rounds() for s in (h, b, d, b_default, b_audit, b_big, scan, search) if s.measured}
     disturbed_text = "; ".join(f"{label} in rounds {', '.join(map(str, n))}" for label, n in disturbed.items() if n)
     notes = [
         "",
@@ -370,6 +416,12 @@ def build(runs, facts):
         + (f", growing to {big:,} {facts['preload_big_seconds']} s" if "preload_big_seconds" in facts else "")
         + ".",
     ]
+    if search.measured:
+        notes.append(
+            f"Id and Ic: {search.count} rounds of {facts.get('cert_duration', '?')} s, alternated; Id's keychain got its "
+            f"{int(facts.get('cert_items', '0')):,} certificates (one identity, then certificates of the same key, 8 "
+            f"connections, durable adds) in {facts.get('cert_preload_seconds', '?')} s. The certificates are one openssl "
+            "leaf with its CN digits and serial patched: their signatures do not verify, which keychaind does not check.")
     return table.markdown() + "\n" + "\n".join(notes) + "\n"
 
 

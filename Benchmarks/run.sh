@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# make bench: keychaind measured beside a minimal libmicrohttpd server (A), raw SQLite (S) and
-# etcd (D) in one run, printed as one table and written to Benchmarks/out/results.md.
+# make bench: keychaind measured beside a minimal libmicrohttpd server (A), raw SQLite (S),
+# etcd (D) and a hand-written certificate scan (Ic) in one run, printed as one table and written to
+# Benchmarks/out/results.md.
 # Method and how to read the table: Benchmarks/README.md.
 #
 # Environment (all optional):
 #   BENCH_DURATION=5         seconds per wrk run
 #   BENCH_PAIRS=6            rounds of A, B and D (the issue asks for at least 6)
-#   BENCH_WRITE_PAIRS=3      rounds of raw SQLite and keychaind adds
+#   BENCH_WRITE_PAIRS=3      rounds of raw SQLite and keychaind adds, and of Id and Ic
 #   BENCH_MILLION=1          grow the keychain to 1,000,000 items for the scaling row; 0 skips it
 #   BENCH_PRELOAD_TIMEOUT=1200  seconds allowed for growing to 1,000,000 (the row is skipped after)
 #   BENCH_SKIP_BUILD=1       use the existing .build-bench/release/keychaind
@@ -14,6 +15,11 @@
 #   BENCH_PG_ITEMS=10000     items preloaded for them
 #   BENCH_ONLY=postgres      only the PostgreSQL rows (their table has no SQLite or etcd row)
 #   BENCH_MIGRATION_ROUNDS=3 rounds of the migration rows (export, import, sqlite3 .backup)
+#   BENCH_CERTS=1            the certificate rows (issue 16): Id and its anchor Ic (identity search
+#                            by subject text), Ccert (certificate adds, alternated with C); 0 skips them
+#   BENCH_CERT_ITEMS=10000   certificates in Id's keychain (and Ic's memory), at most 100,000
+#   BENCH_CERT_DURATION      seconds per Id and Ic run (default 6 x BENCH_DURATION: a search takes
+#                            one to two seconds, so a run needs longer to hold a dozen or more)
 #   BENCH_ITEMS=100000, BENCH_ITEMS_BIG=1000000  item counts (smaller ones only to try the harness:
 #                            BENCH_ITEMS=2000 BENCH_ITEMS_BIG=5000 BENCH_DURATION=1 BENCH_PAIRS=2)
 #
@@ -47,6 +53,9 @@ PG_ITEMS=${BENCH_PG_ITEMS:-10000}
 PG_BIN='' PG_PORT=''
 ITEMS_BIG=${BENCH_ITEMS_BIG:-1000000}
 PRELOAD_CONNECTIONS=8
+CERTS=${BENCH_CERTS:-1}
+CERT_ITEMS=${BENCH_CERT_ITEMS:-10000}
+CERT_DURATION=${BENCH_CERT_DURATION:-$((6 * DURATION))}
 ETCD_KEY=bench-key
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
@@ -107,24 +116,26 @@ rss_kb() { awk -v key="$2:" '$1 == key { print $2 }' "/proc/$1/status"; }
 # --- measurements -----------------------------------------------------------------------------
 
 # run_wrk LABEL ROUND SERVER_PID URL [SCRIPT [SCRIPT ARGUMENTS...]]: one measured wrk run on the
-# client core, appended to runs.jsonl with the server's CPU time over the run.
+# client core, appended to runs.jsonl with the server's CPU time over the run. WRK_CONNECTIONS,
+# WRK_DURATION and WRK_TIMEOUT in the environment change the 16 connections, DURATION and 2 s.
 run_wrk() {
     local label=$1 round=$2 pid=$3 url=$4
     shift 4
-    local options=() log=$LOGS/wrk-$label-$round.txt before after
+    local options=() log=$LOGS/wrk-$label-$round.txt before after duration=${WRK_DURATION:-$DURATION}
     if (($#)); then options=(-s "$1"); shift; fi
     local arguments=()
     if (($#)); then arguments=(-- "$@"); fi
     before=$(cpu_ticks "$pid")
-    timeout $((DURATION + 30)) taskset -c "$CLIENT_CORE" \
-        wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 2s --latency "${options[@]}" "$url" "${arguments[@]}" \
-        >"$log" 2>&1 || log "warning: wrk exited with status $? (see $log)"
+    timeout $((duration + 30)) taskset -c "$CLIENT_CORE" \
+        wrk -t1 -c"${WRK_CONNECTIONS:-$CONNECTIONS}" -d"${duration}s" --timeout "${WRK_TIMEOUT:-2s}" --latency \
+        "${options[@]}" "$url" "${arguments[@]}" >"$log" 2>&1 || log "warning: wrk exited with status $? (see $log)"
     after=$(cpu_ticks "$pid")
     "$PY" "$BENCH/wrk_result.py" "$log" --label "$label" --round "$round" \
-        --cpu-ticks $((after - before)) --seconds "$DURATION" >>"$RUNS"
+        --cpu-ticks $((after - before)) --seconds "$duration" >>"$RUNS"
 }
 
-# warm_up URL [SCRIPT [SCRIPT ARGUMENTS...]]: a 2-second run whose figures are thrown away.
+# warm_up URL [SCRIPT [SCRIPT ARGUMENTS...]]: a 2-second run whose figures are thrown away
+# (WRK_CONNECTIONS and WRK_TIMEOUT as for run_wrk).
 warm_up() {
     local url=$1
     shift
@@ -132,8 +143,21 @@ warm_up() {
     if (($#)); then options=(-s "$1"); shift; fi
     local arguments=()
     if (($#)); then arguments=(-- "$@"); fi
-    timeout 40 taskset -c "$CLIENT_CORE" wrk -t1 -c"$CONNECTIONS" -d2s "${options[@]}" "$url" "${arguments[@]}" \
-        >>"$LOGS/warm-up.txt" 2>&1 || true
+    timeout 40 taskset -c "$CLIENT_CORE" wrk -t1 -c"${WRK_CONNECTIONS:-$CONNECTIONS}" -d2s --timeout "${WRK_TIMEOUT:-2s}" \
+        "${options[@]}" "$url" "${arguments[@]}" >>"$LOGS/warm-up.txt" 2>&1 || true
+}
+
+# wait_idle PID: waits (at most 30 s) until the server has used no CPU for 200 ms: a request still
+# in flight when wrk stopped (an identity search takes seconds) must not run into the next run.
+wait_idle() {
+    local waited=0 before
+    before=$(cpu_ticks "$1")
+    while ((waited++ < 150)); do
+        sleep 0.2
+        [[ $(cpu_ticks "$1") == "$before" ]] && return 0
+        before=$(cpu_ticks "$1")
+    done
+    log "warning: server $1 still busy after 30 s"
 }
 
 # raw_sqlite ROUND: durable single-row inserts for DURATION seconds beside keychaind's data.
@@ -145,6 +169,21 @@ raw_sqlite() {
     printf '{"label": "S", "round": %d, "rate": %s, "requests": %s, "seconds": %s, "server_cpu": %s, "ok": true}\n' \
         "$1" "$per_second" "$count" "$seconds" "$(awk -v c="$cpu" -v s="$seconds" 'BEGIN { print c / s }')" >>"$RUNS"
     printf '    S    round %d: %9.0f/s, %.0f%% of a core\n' "$1" "$per_second" "$(awk -v c="$cpu" -v s="$seconds" 'BEGIN { print 100 * c / s }')" >&2
+}
+
+# cert_scan ROUND: Ic, the hand-written identity search over the certificates' DERs in memory,
+# for CERT_DURATION seconds on the server core.
+cert_scan() {
+    local line searches seconds per_second cpu parsed
+    line=$(timeout $((CERT_DURATION + 60)) taskset -c "$SERVER_CORE" "$OUT/bin/cert_scan" "$WORK/certs.der" "$CERT_ITEMS" \
+        "$CERT_DURATION") || die "cert_scan failed"
+    read -r searches seconds per_second cpu parsed <<<"$line"
+    printf '{"label": "Ic", "round": %d, "rate": %s, "requests": %s, "seconds": %s, "server_cpu": %s, "parsed": %s, "ok": true}\n' \
+        "$1" "$per_second" "$searches" "$seconds" "$(awk -v c="$cpu" -v s="$seconds" 'BEGIN { print c / s }')" "$parsed" >>"$RUNS"
+    printf '    Ic   round %d: %9.2f/s, %.0f%% of a core, %.0f ms of CPU and %.0f certificates parsed per search\n' "$1" \
+        "$per_second" "$(awk -v c="$cpu" -v s="$seconds" 'BEGIN { print 100 * c / s }')" \
+        "$(awk -v c="$cpu" -v n="$searches" 'BEGIN { print 1000 * c / n }')" \
+        "$(awk -v p="$parsed" -v n="$searches" 'BEGIN { print p / n }')" >&2
 }
 
 # preload URL START END TIMEOUT: adds items START..END-1 from the client core; sets PRELOAD_SECONDS.
@@ -184,6 +223,7 @@ preflight() {
     fi
     pkg-config --exists libmicrohttpd || die "libmicrohttpd's development files are missing (libmicrohttpd-dev)"
     [[ -f /usr/include/sqlite3.h ]] || die "sqlite3.h is missing (libsqlite3-dev)"
+    [[ -f /usr/include/openssl/x509.h ]] || die "openssl/x509.h is missing (libssl-dev)"
     (($(nproc) >= 2)) || die "needs 2 cores: one for the servers, one for wrk"
 }
 
@@ -205,6 +245,7 @@ build() {
     # shellcheck disable=SC2046
     cc -O2 -Wall -Wextra -o "$OUT/bin/same_work" "$BENCH/same_work.c" $(pkg-config --cflags --libs libmicrohttpd libsodium) \
         -lsqlite3 || die "cannot build same_work.c"
+    cc -O2 -Wall -Wextra -o "$OUT/bin/cert_scan" "$BENCH/cert_scan.c" -lcrypto || die "cannot build cert_scan.c"
 }
 
 record_machine() {
@@ -350,9 +391,18 @@ phase_writes() {
     audit_token=$(<"$WORK/dev-token-audit")
     TOKEN=$audit_token no_auto_lock "$audit_url"
     KEYCHAIND_TOKEN=$audit_token warm_up "$audit_url/" "$BENCH/add_unique.lua" warm
+    # Ccert (issue 16): certificate adds on C's keychain, alternated with C; the certificate is
+    # made unique per request in its serial (add_certificate.lua), run 0 the warm-up's.
+    if [[ $CERTS == 1 ]]; then
+        KEYCHAIND_TOKEN=$dev_token warm_up "$url/" "$BENCH/add_certificate.lua" 0 "$CERT_WINDOW" "$CERT_BASE64"
+    fi
     for ((round = 1; round <= WRITE_PAIRS; round++)); do
         raw_sqlite "$round"
         KEYCHAIND_TOKEN=$dev_token run_wrk C "$round" "$pid" "$url/" "$BENCH/add_unique.lua" "r$round"
+        if [[ $CERTS == 1 ]]; then
+            KEYCHAIND_TOKEN=$dev_token run_wrk Ccert "$round" "$pid" "$url/" "$BENCH/add_certificate.lua" "$round" \
+                "$CERT_WINDOW" "$CERT_BASE64"
+        fi
         KEYCHAIND_TOKEN=$audit_token run_wrk Caud "$round" "$audit_pid" "$audit_url/" "$BENCH/add_unique.lua" "r$round"
     done
     stop_server adds-audit
@@ -372,6 +422,71 @@ phase_writes() {
     fact lifecycle_one_s "${one[*]}"
     fact lifecycle_sixteen_s "${sixteen[*]}"
     stop_server adds
+}
+
+# The certificates of issue 16's rows: one template leaf made by openssl, certificate i patched
+# from it (certs.py), written one after the other to $WORK/certs.der for Ic. Sets CERT_WINDOW and
+# CERT_BASE64 for add_certificate.lua (Ccert).
+CERT_WINDOW='' CERT_BASE64=''
+prepare_certificates() {
+    log "making a template certificate with openssl and $CERT_ITEMS certificates from it"
+    timeout 120 "$PY" "$BENCH/certs.py" template "$WORK/certs" >>"$LOGS/certs.log" 2>&1 \
+        || die "certs.py template failed (see $LOGS/certs.log)"
+    timeout 120 "$PY" "$BENCH/certs.py" write "$WORK/certs" "$CERT_ITEMS" "$WORK/certs.der" >>"$LOGS/certs.log" 2>&1 \
+        || die "certs.py write failed (see $LOGS/certs.log)"
+    read -r CERT_WINDOW CERT_BASE64 < <(timeout 60 "$PY" "$BENCH/certs.py" window "$WORK/certs") \
+        || die "certs.py window failed"
+    fact cert_bytes "$(stat -c %s "$WORK/certs/template.der")"
+}
+
+# Id and Ic (issue 16): an identity search by subject text (matchSubjectContains) among
+# CERT_ITEMS certificates, on a keychain of its own (one identity, the template's certificate
+# and private key, and CERT_ITEMS - 1 certificates of the same key: each one an identity), beside
+# cert_scan.c doing the same search by hand, alternated round by round on the server core. A
+# search takes one to two seconds of CPU, so Id runs on one connection (the server has one thread:
+# more would only queue, past wrk's 2-s timeout) for CERT_DURATION seconds; the server is let
+# finish its last search before Ic runs.
+phase_certificates() {
+    local rounds=$WRITE_PAIRS round port url pid token reader
+    log "Id and Ic: identity search among $CERT_ITEMS certificates beside cert_scan.c, $rounds rounds of ${CERT_DURATION}s"
+    "$KEYCHAIND" init --data-dir "$WORK/certs-keychain" --passphrase-file "$WORK/passphrase" \
+        --admin-token-file "$WORK/certs-token" >>"$LOGS/init.log" 2>&1 || die "keychaind init failed (see $LOGS/init.log)"
+    token=$(<"$WORK/certs-token")
+    port=$(free_port)
+    url=http://127.0.0.1:$port
+    start_server keychain-certs "$url/v1/health" "$KEYCHAIND" serve --data-dir "$WORK/certs-keychain" --allow-root \
+        --listen "127.0.0.1:$port" --passphrase-file "$WORK/passphrase" --threads 1
+    pid=$SERVER_PID
+    TOKEN=$token no_auto_lock "$url"
+    local line
+    line=$(KEYCHAIND_TOKEN=$token timeout 1200 taskset -c "$CLIENT_CORE" \
+        "$PY" "$BENCH/certs.py" add "$WORK/certs" "$url" "$CERT_ITEMS" "$PRELOAD_CONNECTIONS") \
+        || die "adding $CERT_ITEMS certificates failed or took over 20 minutes"
+    fact cert_preload_seconds "$(awk '{ printf "%.1f", $2 }' <<<"$line")"
+    log "  added 1 identity and $((CERT_ITEMS - 1)) certificates in $(awk '{ printf "%.1f", $2 }' <<<"$line") s"
+    local saved_token=$TOKEN saved_reader=$READER_TOKEN
+    TOKEN=$token
+    reader_token "$url"
+    reader=$READER_TOKEN
+    TOKEN=$saved_token
+    READER_TOKEN=$saved_reader
+    # The first, the last and one between: a certificate search and an identity search each
+    # answer exactly its DER (and the key), read with the reader token Id uses.
+    KEYCHAIND_TOKEN=$reader timeout 300 "$PY" "$BENCH/certs.py" check "$WORK/certs" "$url" 0 $((CERT_ITEMS - 1)) \
+        $((RANDOM % CERT_ITEMS)) || die "the certificates do not read back (certs.py check)"
+    KEYCHAIND_TOKEN=$reader WRK_CONNECTIONS=1 WRK_TIMEOUT=20s warm_up "$url/" "$BENCH/cert_search.lua" "$CERT_ITEMS"
+    wait_idle "$pid"
+    for ((round = 1; round <= rounds; round++)); do
+        log "  round $round of $rounds"
+        KEYCHAIND_TOKEN=$reader WRK_CONNECTIONS=1 WRK_TIMEOUT=20s WRK_DURATION=$CERT_DURATION \
+            run_wrk Id "$round" "$pid" "$url/" "$BENCH/cert_search.lua" "$CERT_ITEMS"
+        wait_idle "$pid"
+        cert_scan "$round"
+    done
+    fact cert_items "$CERT_ITEMS"
+    fact cert_duration "$CERT_DURATION"
+    stop_server keychain-certs
+    rm -rf "$WORK/certs-keychain"
 }
 
 # pgbench LABEL ROUND ARGUMENTS...: one pgbench run of DURATION seconds on the client core with
@@ -624,7 +739,9 @@ main() {
     fact hwm_kb "$(rss_kb "$KC_PID" VmHWM)"
     stop_server keychain
 
+    if [[ $CERTS == 1 ]]; then prepare_certificates; fi
     phase_writes
+    if [[ $CERTS == 1 ]]; then phase_certificates; else fact certs skipped; fi
 
     log "B with the default thread count"
     start_keychain keychain-default

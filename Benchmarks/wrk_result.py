@@ -66,8 +66,8 @@ def main() -> int:
     p99 = f"{figures['p99_us'] / 1000:.2f} ms" if figures["p99_us"] is not None else "?"
     flag = "" if figures["ok"] else f"  NOT OK: {figures['non2xx']} non-2xx, {figures['socket_errors']} socket errors"
     cpu_text = f", server {cpu:.0%} of a core" if cpu is not None else ""
-    print(f"    {options.label:<4} round {options.round}: {figures['rate']:>9,.0f}/s, p99 {p99}{cpu_text}{flag}",
-          file=sys.stderr)
+    rate = f"{figures['rate']:>9,.0f}" if figures["rate"] >= 100 else f"{figures['rate']:>9.2f}"
+    print(f"    {options.label:<4} round {options.round}: {rate}/s, p99 {p99}{cpu_text}{flag}", file=sys.stderr)
     return 0
 
 
