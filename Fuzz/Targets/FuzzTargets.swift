@@ -105,6 +105,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             precondition(!certificate.serialNumber.isEmpty, "certificate: an empty serial number")
             precondition(certificate.publicKeyHash.count == 20, "certificate: a public key hash that is not SHA-1")
             precondition((1...3).contains(certificate.certificateType), "certificate: an unknown type")
+            // The subject read straight from the DER is OpenSSL's, whenever the walk succeeds.
+            if let values = Certificate.subjectValues(ofDER: bytes) {
+                precondition(values == certificate.subjectValues, "certificate: the DER walk's subject differs from OpenSSL's")
+            }
+        } else {
+            _ = Certificate.subjectValues(ofDER: bytes)
         }
         guard let normalized = DistinguishedName.normalizedContent(bytes) else { return }
         var wrapped: [UInt8] = [0x30]

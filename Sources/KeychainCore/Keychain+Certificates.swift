@@ -85,11 +85,17 @@ extension Keychain {
             }
         var walk = IssuerWalk()
         var matched: [ItemRecord] = []
+        // Subject keys alone need only the subject, read from the DER without OpenSSL's whole parse.
+        let subjectOnly = match.issuers == nil && match.emailAddressIfPresent == nil && match.validOnDate == nil
         for record in records where record.itemClass == ItemClass.certificate.rawValue {
             guard let sealed = record.secret else { continue }
             let der = try openSecret(sealed, of: record, barrier: barrier, key: name)
+            if subjectOnly, let values = Certificate.subjectValues(ofDER: der) {
+                if subjectMatches(values, match, caseInsensitive: query.caseInsensitive) { matched.append(record) }
+                continue
+            }
             guard let certificate = try? Certificate(der: der) else { continue }
-            guard subjectMatches(certificate, match, caseInsensitive: query.caseInsensitive) else { continue }
+            guard subjectMatches(certificate.subjectValues, match, caseInsensitive: query.caseInsensitive) else { continue }
             if let wanted = match.emailAddressIfPresent, !certificate.emailAddresses.isEmpty,
                 !certificate.emailAddresses.contains(where: { $0.lowercased() == wanted.lowercased() })
             {
@@ -104,9 +110,9 @@ extension Keychain {
         return matched
     }
 
-    private func subjectMatches(_ certificate: Certificate, _ match: CertificateMatch, caseInsensitive: Bool) -> Bool {
+    private func subjectMatches(_ subjectValues: [String], _ match: CertificateMatch, caseInsensitive: Bool) -> Bool {
         func fold(_ text: String) -> String { caseInsensitive ? CaseFolding.fold(text) : text }
-        let values = certificate.subjectValues.map(fold)
+        let values = caseInsensitive ? subjectValues.map(fold) : subjectValues
         func any(_ wanted: String?, _ test: (String, String) -> Bool) -> Bool {
             guard let wanted else { return true }
             let folded = fold(wanted)

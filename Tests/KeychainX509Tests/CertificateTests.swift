@@ -93,3 +93,38 @@ import Testing
         for length in 0..<name.count { #expect(DistinguishedName.normalizedContent(Array(name.prefix(length))) == nil) }
     }
 }
+
+/// The subject read straight from the DER (what the subject match keys compare with) is the
+/// text OpenSSL's whole parse gives, for each string type a subject may use.
+@Suite struct SubjectValuesTests {
+    /// `string_mask` decides the types openssl writes: `utf8only` UTF8String, `default`
+    /// PrintableString, T61String (Latin-1) and BMPString, `pkix` PrintableString and BMPString.
+    @Test(arguments: ["utf8only", "default", "pkix"])
+    func theDERWalkGivesOpenSSLsText(mask: String) throws {
+        let certs = TestCertificates()
+        let dir = certs.directory.path
+        try "[req]\ndistinguished_name = dn\nstring_mask = \(mask)\n[dn]\n".write(
+            toFile: "\(dir)/req.cnf", atomically: true, encoding: .utf8)
+        try certs.openssl(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "\(dir)/k.pem"])
+        try certs.openssl([
+            "req", "-x509", "-new", "-key", "\(dir)/k.pem", "-config", "\(dir)/req.cnf", "-utf8", "-multivalue-rdn",
+            "-subj", "/CN=Zoë Ωmega host+OU=unit 7/O=Ünïcode Ltd/emailAddress=ops@example.com/C=DE",
+            "-days", "2", "-out", "\(dir)/c.pem",
+        ])
+        let der = try certs.der("\(dir)/c.pem")
+        let values = try #require(Certificate.subjectValues(ofDER: der))
+        #expect(values == (try Certificate(der: der)).subjectValues)
+        #expect(values.contains("Zoë Ωmega host") && values.contains("Ünïcode Ltd"))
+        #expect(values.contains("ops@example.com"))
+    }
+
+    @Test func aVersion1CertificateAndMalformedBytes() throws {
+        let certs = TestCertificates()
+        let ca = try certs.makeCA("ca", subject: "/CN=CA")
+        let leaf = try certs.makeLeaf("leaf", subject: "/CN=plain v1/O=Acme", issuer: ca, serial: "05")
+        #expect(Certificate.subjectValues(ofDER: leaf.der) == ["plain v1", "Acme"])
+        #expect(Certificate.subjectValues(ofDER: []) == nil)
+        #expect(Certificate.subjectValues(ofDER: Array(leaf.der.prefix(40))) == nil)
+        #expect(Certificate.subjectValues(ofDER: [0x30, 0x03, 0x30, 0x01, 0x00]) == nil)
+    }
+}
