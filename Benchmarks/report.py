@@ -279,7 +279,7 @@ def build(runs, facts):
         count = int(facts.get("cert_items", "0"))
         parsed = median(r.get("parsed", 0) / r["requests"] for r in scan.by_round.values() if r.get("requests"))
         table.add("Ic", f"hand-written identity search in C (cert_scan.c): {count:,} certificates' DER in memory; for each "
-                  "search, d2i_X509 of one after another and strstr in its subject's entries (ASN1_STRING_to_UTF8) "
+                  "search, a walk of one DER after another to its subject and memmem in each entry's value "
                   f"until the one that matches ({'?' if parsed is None else f'{parsed:,.0f}'} parsed per search); no "
                   "HTTP, SQLite or decryption, one thread on core 0",
                   "—" if scan.rate is None else f"{scan.rate:.2f} searches/s", "", "", cpu_ms_text(scan, "search"),

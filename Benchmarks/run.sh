@@ -245,7 +245,7 @@ build() {
     # shellcheck disable=SC2046
     cc -O2 -Wall -Wextra -o "$OUT/bin/same_work" "$BENCH/same_work.c" $(pkg-config --cflags --libs libmicrohttpd libsodium) \
         -lsqlite3 || die "cannot build same_work.c"
-    cc -O2 -Wall -Wextra -o "$OUT/bin/cert_scan" "$BENCH/cert_scan.c" -lcrypto || die "cannot build cert_scan.c"
+    cc -O2 -Wall -Wextra -o "$OUT/bin/cert_scan" "$BENCH/cert_scan.c" || die "cannot build cert_scan.c"
 }
 
 record_machine() {
