@@ -110,16 +110,33 @@ extension Keychain {
         return matched
     }
 
+    /// Whether the subject values satisfy the subject match keys. Compared literally, on the
+    /// UTF-8 bytes (after case folding when `matchCaseInsensitive`), as CFStringFind compares
+    /// without kCFCompareNonliteral: a valid UTF-8 text can only match on character boundaries.
     private func subjectMatches(_ subjectValues: [String], _ match: CertificateMatch, caseInsensitive: Bool) -> Bool {
-        func fold(_ text: String) -> String { caseInsensitive ? CaseFolding.fold(text) : text }
-        let values = caseInsensitive ? subjectValues.map(fold) : subjectValues
-        func any(_ wanted: String?, _ test: (String, String) -> Bool) -> Bool {
+        func bytes(_ text: String) -> [UInt8] { Array((caseInsensitive ? CaseFolding.fold(text) : text).utf8) }
+        let values = subjectValues.map(bytes)
+        func any(_ wanted: String?, _ test: ([UInt8], [UInt8]) -> Bool) -> Bool {
             guard let wanted else { return true }
-            let folded = fold(wanted)
-            return values.contains { test($0, folded) }
+            let needle = bytes(wanted)
+            return values.contains { test($0, needle) }
         }
-        return any(match.subjectContains) { $0.contains($1) } && any(match.subjectStartsWith) { $0.hasPrefix($1) }
-            && any(match.subjectEndsWith) { $0.hasSuffix($1) } && any(match.subjectWholeString) { $0 == $1 }
+        return any(match.subjectContains, Self.contains) && any(match.subjectStartsWith) { $0.starts(with: $1) }
+            && any(match.subjectEndsWith) { $0.count >= $1.count && $0.suffix($1.count).elementsEqual($1) }
+            && any(match.subjectWholeString) { $0 == $1 }
+    }
+
+    /// Whether `needle` occurs in `haystack` (an empty needle does).
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first else { return true }
+        guard haystack.count >= needle.count else { return false }
+        var index = 0
+        let last = haystack.count - needle.count
+        while index <= last {
+            if haystack[index] == first, haystack[index..<index + needle.count].elementsEqual(needle) { return true }
+            index += 1
+        }
+        return false
     }
 
     /// The certificates whose subject is `subject`, in the token's groups: the parents a
