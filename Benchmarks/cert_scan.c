@@ -1,18 +1,22 @@
 /*
- * Row Ic, the anchor for Id: an identity search by subject text, done by hand, without HTTP,
- * SQLite or encryption.
+ * Row Ic, the anchor for Id: an identity search by subject text, keychaind's work done by hand in
+ * C, without HTTP, JSON or Swift.
  *
- * Usage: cert_scan CERTIFICATES COUNT SECONDS
+ * Usage: cert_scan CERTIFICATES COUNT SECONDS DATABASE
  *
  * CERTIFICATES holds COUNT DER certificates one after the other (certs.py write): certificate i's
- * subject is CN=host-<i:05>.example.com, O=Bench. Each search looks for the text
- * "host-<i:05>.example" as keychaind's matchSubjectContains does: it walks the certificates
- * in order, walks each one's DER to its subject (TBSCertificate: version, serial, signature,
- * issuer, validity, subject) and looks for the text in each entry's value with memmem (every
- * value here is ASCII, so its bytes are its UTF-8), and stops at the first certificate that
- * matches, as keychaind's search does with its default matchLimit (one). keychaind walks the DER
- * the same way (Certificate.subjectValues(ofDER:)) rather than parse the whole certificate with
- * d2i_X509, which costs 150-200 us a certificate with OpenSSL 3.
+ * subject is CN=host-<i:05>.example.com, O=Bench. First, DATABASE (a new SQLite file, WAL,
+ * synchronous=FULL, as keychaind's) gets one row per certificate, its DER sealed with
+ * XChaCha20-Poly1305 under a random key (a random 24-byte nonce before the ciphertext), as
+ * keychaind seals a certificate. Then each search looks for the text "host-<i:05>.example" as
+ * keychaind's matchSubjectContains does: it reads the rows in id order through one prepared
+ * statement (SQLite's default page cache, as keychaind's connection), opens each DER, walks it to
+ * its subject (TBSCertificate: version, serial, signature, issuer, validity, subject) and looks
+ * for the text in each entry's value with memmem (every value here is ASCII, so its bytes are its
+ * UTF-8), and stops at the first certificate that matches, as keychaind's search does with its
+ * default matchLimit (one). keychaind walks the DER the same way
+ * (Certificate.subjectValues(ofDER:)) rather than parse the whole certificate with d2i_X509,
+ * which costs 150-200 us a certificate with OpenSSL 3.
  * A search that finds another certificate than i, or none, stops the program with status 1.
  * Searches run for SECONDS. The wanted i starts at random and steps by about 0.618 COUNT modulo
  * COUNT (a stride prime to COUNT), as cert_search.lua (row Id) does: a search costs in proportion
@@ -20,11 +24,14 @@
  * Prints one line: "<searches> <seconds> <searches per second> <CPU seconds used> <certificates parsed>".
  */
 #define _GNU_SOURCE /* memmem */
+#include <sodium.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 static double cpu_seconds(void) {
     struct rusage usage;
@@ -114,10 +121,11 @@ static int subject_contains(const unsigned char *der, size_t length, const char 
 }
 
 int main(int argc, char **argv) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: %s CERTIFICATES COUNT SECONDS\n", argv[0]);
+    if (argc != 5) {
+        fprintf(stderr, "usage: %s CERTIFICATES COUNT SECONDS DATABASE\n", argv[0]);
         return 2;
     }
+    if (sodium_init() < 0) return 1;
     long count = atol(argv[2]);
     double seconds = atof(argv[3]);
     FILE *file = fopen(argv[1], "rb");
@@ -152,6 +160,42 @@ int main(int argc, char **argv) {
         return 1;
     }
 
+    /* The rows, sealed as keychaind seals a certificate, in one transaction. */
+    sqlite3 *db;
+    sqlite3_stmt *insert, *scan;
+    unsigned char key[crypto_aead_xchacha20poly1305_ietf_KEYBYTES];
+    crypto_aead_xchacha20poly1305_ietf_keygen(key);
+    unlink(argv[4]);
+    if (sqlite3_open(argv[4], &db) != SQLITE_OK
+        || sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+                            "CREATE TABLE certs (id INTEGER PRIMARY KEY, sealed BLOB NOT NULL); BEGIN",
+                        NULL, NULL, NULL) != SQLITE_OK
+        || sqlite3_prepare_v2(db, "INSERT INTO certs (id, sealed) VALUES (?, ?)", -1, &insert, NULL) != SQLITE_OK) {
+        fprintf(stderr, "cert_scan: %s\n", sqlite3_errmsg(db));
+        return 1;
+    }
+    size_t overhead = crypto_aead_xchacha20poly1305_ietf_NPUBBYTES + crypto_aead_xchacha20poly1305_ietf_ABYTES;
+    unsigned char *sealed = malloc(65536 + overhead), *opened = malloc(65536);
+    for (long i = 0; i < count; i++) {
+        unsigned long long sealed_length;
+        randombytes_buf(sealed, crypto_aead_xchacha20poly1305_ietf_NPUBBYTES);
+        crypto_aead_xchacha20poly1305_ietf_encrypt(sealed + crypto_aead_xchacha20poly1305_ietf_NPUBBYTES, &sealed_length,
+                                                   ders[i], (unsigned long long)lengths[i], NULL, 0, NULL, sealed, key);
+        sqlite3_bind_int64(insert, 1, i + 1);
+        sqlite3_bind_blob(insert, 2, sealed, (int)(sealed_length + crypto_aead_xchacha20poly1305_ietf_NPUBBYTES), SQLITE_TRANSIENT);
+        if (sqlite3_step(insert) != SQLITE_DONE) {
+            fprintf(stderr, "cert_scan: %s\n", sqlite3_errmsg(db));
+            return 1;
+        }
+        sqlite3_reset(insert);
+    }
+    sqlite3_finalize(insert);
+    if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK
+        || sqlite3_prepare_v2(db, "SELECT id, sealed FROM certs ORDER BY id", -1, &scan, NULL) != SQLITE_OK) {
+        fprintf(stderr, "cert_scan: %s\n", sqlite3_errmsg(db));
+        return 1;
+    }
+
     srand((unsigned)time(NULL));
     long target = (long)((double)rand() / ((double)RAND_MAX + 1) * (double)count);
     long stride = (long)(0.6180339887 * (double)count + 0.5);
@@ -163,11 +207,22 @@ int main(int argc, char **argv) {
     while (elapsed < seconds) {
         snprintf(wanted, sizeof wanted, "host-%05ld.example", target);
         long found = -1;
-        for (long i = 0; i < count && found < 0; i++) {
+        while (found < 0 && sqlite3_step(scan) == SQLITE_ROW) {
+            const unsigned char *row = sqlite3_column_blob(scan, 1);
+            int row_length = sqlite3_column_bytes(scan, 1);
+            unsigned long long opened_length;
+            if (row_length < (int)overhead
+                || crypto_aead_xchacha20poly1305_ietf_decrypt(
+                       opened, &opened_length, NULL, row + crypto_aead_xchacha20poly1305_ietf_NPUBBYTES,
+                       (unsigned long long)row_length - crypto_aead_xchacha20poly1305_ietf_NPUBBYTES, NULL, 0, row, key) != 0) {
+                fprintf(stderr, "cert_scan: a row failed authentication\n");
+                return 1;
+            }
             parsed++;
             /* A DER it cannot walk is skipped, as keychaind skips one. */
-            if (subject_contains(ders[i], (size_t)lengths[i], wanted) == 1) found = i;
+            if (subject_contains(opened, (size_t)opened_length, wanted) == 1) found = sqlite3_column_int64(scan, 0) - 1;
         }
+        sqlite3_reset(scan);
         if (found != target) {
             fprintf(stderr, "cert_scan: the search for %s found certificate %ld\n", wanted, found);
             return 1;
@@ -177,6 +232,11 @@ int main(int argc, char **argv) {
         elapsed = now() - start;
     }
     printf("%ld %.3f %.4f %.3f %ld\n", searches, elapsed, (double)searches / elapsed, cpu_seconds() - cpu_start, parsed);
+    sqlite3_finalize(scan);
+    sqlite3_close(db);
+    unlink(argv[4]);
+    free(sealed);
+    free(opened);
     free(lengths);
     free(ders);
     free(bytes);

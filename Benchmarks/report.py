@@ -278,8 +278,8 @@ def build(runs, facts):
     if scan.measured or search.measured:
         count = int(facts.get("cert_items", "0"))
         parsed = median(r.get("parsed", 0) / r["requests"] for r in scan.by_round.values() if r.get("requests"))
-        table.add("Ic", f"hand-written identity search in C (cert_scan.c): {count:,} certificates' DER in memory; for each "
-                  "search, a walk of one DER after another to its subject and memmem in each entry's value "
+        table.add("Ic", f"hand-written identity search in C (cert_scan.c): {count:,} certificates' DER sealed in a SQLite table; "
+                  "for each search, one row after another opened, walked to its subject and memmem in each entry's value "
                   f"until the one that matches ({'?' if parsed is None else f'{parsed:,.0f}'} parsed per search); no "
                   "HTTP, SQLite or decryption, one thread on core 0",
                   "—" if scan.rate is None else f"{scan.rate:.2f} searches/s", "", "", cpu_ms_text(scan, "search"),

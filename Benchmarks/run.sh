@@ -171,12 +171,12 @@ raw_sqlite() {
     printf '    S    round %d: %9.0f/s, %.0f%% of a core\n' "$1" "$per_second" "$(awk -v c="$cpu" -v s="$seconds" 'BEGIN { print 100 * c / s }')" >&2
 }
 
-# cert_scan ROUND: Ic, the hand-written identity search over the certificates' DERs in memory,
-# for CERT_DURATION seconds on the server core.
+# cert_scan ROUND: Ic, the hand-written identity search over the certificates' DERs, sealed in a
+# SQLite table of its own, for CERT_DURATION seconds on the server core.
 cert_scan() {
     local line searches seconds per_second cpu parsed
     line=$(timeout $((CERT_DURATION + 60)) taskset -c "$SERVER_CORE" "$OUT/bin/cert_scan" "$WORK/certs.der" "$CERT_ITEMS" \
-        "$CERT_DURATION") || die "cert_scan failed"
+        "$CERT_DURATION" "$WORK/cert_scan.db") || die "cert_scan failed"
     read -r searches seconds per_second cpu parsed <<<"$line"
     printf '{"label": "Ic", "round": %d, "rate": %s, "requests": %s, "seconds": %s, "server_cpu": %s, "parsed": %s, "ok": true}\n' \
         "$1" "$per_second" "$searches" "$seconds" "$(awk -v c="$cpu" -v s="$seconds" 'BEGIN { print c / s }')" "$parsed" >>"$RUNS"
@@ -245,7 +245,8 @@ build() {
     # shellcheck disable=SC2046
     cc -O2 -Wall -Wextra -o "$OUT/bin/same_work" "$BENCH/same_work.c" $(pkg-config --cflags --libs libmicrohttpd libsodium) \
         -lsqlite3 || die "cannot build same_work.c"
-    cc -O2 -Wall -Wextra -o "$OUT/bin/cert_scan" "$BENCH/cert_scan.c" || die "cannot build cert_scan.c"
+    cc -O2 -Wall -Wextra -o "$OUT/bin/cert_scan" "$BENCH/cert_scan.c" -lsqlite3 $(pkg-config --cflags --libs libsodium) \
+        || die "cannot build cert_scan.c"
 }
 
 record_machine() {
