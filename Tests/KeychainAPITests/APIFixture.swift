@@ -141,10 +141,12 @@ extension RawResponse {
 }
 
 extension APIFixture {
-    /// One request whose body is `body`'s bytes, with `contentType` and the admin token.
-    func call(_ method: String, _ target: String, body: [UInt8], contentType: String, headers: [(String, String)] = [])
-        -> RawResponse
-    {
-        inProcess.request(method, target, headers: auth + [("Content-Type", contentType)] + headers, body: body)
+    /// One request whose body is `body`'s bytes, with `contentType` and `token` (the admin token when `nil`).
+    func call(
+        _ method: String, _ target: String, body: [UInt8], contentType: String, headers: [(String, String)] = [],
+        token: String? = nil
+    ) -> RawResponse {
+        let authorization = token.map { [("Authorization", "Bearer \($0)")] } ?? auth
+        return inProcess.request(method, target, headers: authorization + [("Content-Type", contentType)] + headers, body: body)
     }
 }
