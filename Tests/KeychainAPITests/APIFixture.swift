@@ -141,12 +141,14 @@ extension RawResponse {
 }
 
 extension APIFixture {
-    /// One request whose body is `body`'s bytes, with `contentType` and the admin token (unless
-    /// `headers` carry another `Authorization`).
-    func call(_ method: String, _ target: String, body: [UInt8], contentType: String, headers: [(String, String)] = [])
-        -> RawResponse
-    {
-        let authorization = headers.contains { $0.0 == "Authorization" } ? [] : auth
+    /// One request whose body is `body`'s bytes, with `contentType` and `token` (the admin token
+    /// when `nil`, unless `headers` carry another `Authorization`).
+    func call(
+        _ method: String, _ target: String, body: [UInt8], contentType: String, headers: [(String, String)] = [],
+        token: String? = nil
+    ) -> RawResponse {
+        let authorization =
+            token.map { [("Authorization", "Bearer \($0)")] } ?? (headers.contains { $0.0 == "Authorization" } ? [] : auth)
         return inProcess.request(method, target, headers: authorization + [("Content-Type", contentType)] + headers, body: body)
     }
 }

@@ -15,6 +15,8 @@ let errSecNoSuchAttr: Int64 = -25303
 let errSecNoSuchClass: Int64 = -25306
 let errSecInteractionNotAllowed: Int64 = -25308
 let errSecMissingEntitlement: Int64 = -34018
+let errSecUnknownFormat: Int64 = -25257
+let errSecDecode: Int64 = -26275
 
 /// What one call answered: the OSStatus Apple's call would return (errSecSuccess for a 2xx, else
 /// the error body's `status`, whose shape is checked) and the items the body carries.
@@ -28,6 +30,10 @@ struct AppleAnswer: CustomStringConvertible {
     /// The first item's secret, decoded.
     var data: String? { items.first?["valueData"]?.stringValue.flatMap(Base64.decode).map { String(decoding: $0, as: UTF8.self) } }
     var persistentRef: String? { items.first?["persistentRef"]?.stringValue }
+    /// The first item's secret, as bytes (a certificate's DER, a key's external representation).
+    var dataBytes: [UInt8]? { items.first?["valueData"]?.stringValue.flatMap(Base64.decode) }
+    /// What kSecReturnRef gave for the first item (`{"certificate", "key", "keyType", "keyClass"}`).
+    var valueRef: JSONObject? { items.first?["valueRef"]?.objectValue }
     var description: String { "\(response.status) \(response.text)" }
 }
 
@@ -64,6 +70,26 @@ struct AppleCalls {
         try call("DELETE", "/v1/items", .object(query), sourceLocation)
     }
 
+    /// SecPKCS12Import into the keychain (macOS), SecItemImport of a PKCS#12: `POST /v1/items/import`,
+    /// the password in its header; `parameters` are the import's URL parameters (`accessGroup=…`).
+    func importPKCS12(_ bytes: [UInt8], password: String, parameters: String = "", sourceLocation: SourceLocation = #_sourceLocation)
+        throws -> AppleAnswer
+    {
+        try call(
+            "POST", "/v1/items/import" + (parameters.isEmpty ? "" : "?" + parameters), raw: bytes, contentType: "application/x-pkcs12",
+            headers: [("X-Keychain-PKCS12-Passphrase", password)], sourceLocation)
+    }
+
+    /// SecItemImport of PEM text (a key or certificates) into the keychain.
+    func importPEM(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> AppleAnswer {
+        try call("POST", "/v1/items/import", raw: Array(text.utf8), contentType: "application/x-pem-file", headers: [], sourceLocation)
+    }
+
+    /// SecItemExport: the search's certificates and keys as PEM text (`Accept: application/x-pem-file`).
+    func export(_ query: JSONObject, sourceLocation: SourceLocation = #_sourceLocation) throws -> AppleAnswer {
+        try call("POST", "/v1/items/search", .object(query), sourceLocation, headers: [("Accept", "application/x-pem-file")])
+    }
+
     /// SecKeychainLock.
     func lock(sourceLocation: SourceLocation = #_sourceLocation) throws -> AppleAnswer {
         try call("POST", "/v1/keychain/lock", nil, sourceLocation)
@@ -86,11 +112,24 @@ struct AppleCalls {
     }
 
     private func call(
-        _ method: String, _ target: String, _ body: JSON?, _ sourceLocation: SourceLocation, authorized: Bool = true
+        _ method: String, _ target: String, _ body: JSON?, _ sourceLocation: SourceLocation, authorized: Bool = true,
+        headers extra: [(String, String)] = []
     ) throws -> AppleAnswer {
-        let headers = authorized ? [("Authorization", "Bearer \(token ?? fixture.adminToken)")] : []
+        let headers = (authorized ? [("Authorization", "Bearer \(token ?? fixture.adminToken)")] : []) + extra
         let response = try fixture.call(
             method, target, json: body.map { String(decoding: $0.serialized(), as: UTF8.self) }, headers: headers)
+        return try answer(response, sourceLocation)
+    }
+
+    private func call(
+        _ method: String, _ target: String, raw body: [UInt8], contentType: String, headers: [(String, String)],
+        _ sourceLocation: SourceLocation
+    ) throws -> AppleAnswer {
+        let response = fixture.call(method, target, body: body, contentType: contentType, headers: headers, token: token)
+        return try answer(response, sourceLocation)
+    }
+
+    private func answer(_ response: RawResponse, _ sourceLocation: SourceLocation) throws -> AppleAnswer {
         guard !(200..<300).contains(response.status) else { return AppleAnswer(status: errSecSuccess, response: response) }
         let status = try #require(response.json["status"]?.intValue, "\(response.text)", sourceLocation: sourceLocation)
         #expect(response.json["error"]?.stringValue?.hasPrefix("errSec") == true, "\(response.text)", sourceLocation: sourceLocation)
@@ -106,3 +145,6 @@ extension AppleCalls: @unchecked Sendable {}
 
 /// Bytes as the API carries them: `data("secret")` is CFDataCreate of the UTF-8 bytes of "secret".
 func data(_ text: String) -> JSON { .string(Base64.encode(Array(text.utf8))) }
+
+/// Bytes as the API carries them, base64: a certificate's DER, a key, a PKCS#12.
+func base64(_ bytes: [UInt8]) -> JSON { .string(Base64.encode(bytes)) }

@@ -342,6 +342,66 @@ import Testing
     private func hasInternalPersistentRef(_ answer: AppleAnswer) -> Bool {
         (answer.attributes?.keys ?? []).contains { $0.lowercased().contains("persist") }
     }
+
+    /// `testSecIdentityRefWithNewUUIDPersistentRefs`: Apple's test identity (`CreateTestIdentity`:
+    /// the certificate and RSA-2048 key of `certDataBase64`/`keyDataBase64`) is added by its ref to
+    /// the group `com.apple.security.ckks`, labelled `item-delete-me`, afterFirstUnlock, with
+    /// `returnPersistentRef`: a ref, which finds it. `CheckIdentityItem`: the identity of that label
+    /// is in ckks, not in `com.apple.lakitu`; an update of the identity (class, group, label) to
+    /// lakitu succeeds, after which it is in lakitu and not in ckks; its persistent ref is found
+    /// again (`returnPersistentRef`) and finds it; the update of that persistent ref back to ckks
+    /// is errSecInternal in Apple's keychain; after the deletes of every identity of either group,
+    /// neither group has it.
+    /// Intended differences: the certificate data ends with a zero byte, which keychaind refuses
+    /// (README *Certificates*: no trailing bytes), so the certificate is sent without it
+    /// (`kc43Certificate`, KeychainFileCertificateRegressions.swift); an identity's persistent ref is
+    /// its certificate's, which alone names the certificate (README *Identities*), so the last
+    /// update moves the certificate to ckks and succeeds; the identity, whose certificate and key
+    /// the token sees in both groups, is then deleted by the ckks delete.
+    @Test func testSecIdentityRefWithNewUUIDPersistentRefs() throws {
+        let kc = AppleCalls(try APIFixture())
+        func checkIdentityItem(_ group: String, _ expected: Int64, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let status = try kc.copyMatching(["class": "identity", "accessGroup": .string(group), "label": "item-delete-me"])
+                .status
+            #expect(
+                status == expected, "result of SecItemCopyMatching should equal to expected status",
+                sourceLocation: sourceLocation)
+        }
+        let added = try kc.add(
+            AppleRef.addIdentity(certificate: kc43Certificate, key: AppleTestData.kc43Key).merging([
+                "accessGroup": "com.apple.security.ckks", "label": "item-delete-me", "accessible": "afterFirstUnlock",
+                "useDataProtectionKeychain": true, "returnPersistentRef": true,
+            ]))
+        #expect(added.status == errSecSuccess, "status should equal errSecSuccess: \(added)")
+        let ref = try #require(added.persistentRef, "ref should not be nil")
+        #expect(
+            try kc.copyMatching(["valuePersistentRef": .string(ref)]).status == errSecSuccess, "status should equal errSecSuccess"
+        )
+        try checkIdentityItem("com.apple.security.ckks", errSecSuccess)
+        try checkIdentityItem("com.apple.lakitu", errSecItemNotFound)
+
+        let query: JSONObject = ["class": "identity", "accessGroup": "com.apple.security.ckks", "label": "item-delete-me"]
+        #expect(
+            try kc.update(query, ["accessGroup": "com.apple.lakitu"]).status == errSecSuccess, "status should equal errSecSuccess"
+        )
+        try checkIdentityItem("com.apple.security.ckks", errSecItemNotFound)
+        try checkIdentityItem("com.apple.lakitu", errSecSuccess)
+
+        let prefQuery: JSONObject = [
+            "class": "identity", "accessGroup": "com.apple.lakitu", "label": "item-delete-me", "returnPersistentRef": true,
+        ]
+        let data = try kc.copyMatching(prefQuery)
+        #expect(data.status == errSecSuccess, "status should equal errSecSuccess")
+        let query2: JSONObject = ["valuePersistentRef": .string(data.persistentRef ?? "")]
+        #expect(try kc.copyMatching(query2).status == errSecSuccess, "status should equal errSecSuccess")
+        let moved = try kc.update(query2, ["accessGroup": "com.apple.security.ckks"])
+        #expect(moved.status == errSecSuccess, "intended difference for errSecInternal: the certificate moves: \(moved)")
+
+        _ = try kc.delete(["class": "identity", "accessGroup": "com.apple.security.ckks"])
+        _ = try kc.delete(["class": "identity", "accessGroup": "com.apple.lakitu"])
+        try checkIdentityItem("com.apple.security.ckks", errSecItemNotFound)
+        try checkIdentityItem("com.apple.lakitu", errSecItemNotFound)
+    }
 }
 
 /// `RegressionTests/secitemstresstest/secitemstresstest.m`, the whole program, scaled down. A

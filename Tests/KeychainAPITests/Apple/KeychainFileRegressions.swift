@@ -9,8 +9,9 @@ import Testing
 /// populated with the password items of Apple's populated keychain that apply; the
 /// `SecKeychainItem…` and `SecKeychainFind…` calls are the SecItem calls they wrap. The legacy
 /// `SecKeychainAdd…Password` calls label an item with its service (or server): the ports say so
-/// in the add. An item reference (`kSecReturnRef`, which HTTP cannot carry: README) is its
-/// persistent reference here.
+/// in the add. A password's item reference (`kSecReturnRef`, which gives a password nothing:
+/// README) is its persistent reference here. The certificate, key and identity tests are in
+/// KeychainFileCertificateRegressions.swift.
 @Suite struct KeychainFileRegressions {
     /// `kc-02-unlock-noui.c` `kc_02_unlock_noui`: with no UI, unlocking with a NULL password is
     /// errSecAuthFailed, after a lock and again after reopening the locked keychain (here: the
@@ -46,7 +47,8 @@ import Testing
     /// `kc-05-find-existing-items.c` `tests`, in part: in the populated keychain, the internet
     /// and the generic password of `test_service` are each found once and read `test_password`.
     /// Left out: the items under a restrictive ACL (keychaind has no per-item ACLs: access is the
-    /// token's groups) and the keys and certificates (joins with issue 16).
+    /// token's groups); the keys and certificates are
+    /// KeychainFileCertificateRegressions.kc05FindExistingKeysAndCertificates.
     @Test func kc05FindExistingItems() throws {
         let kc = AppleCalls(try APIFixture())
         try populate(kc)
@@ -62,7 +64,8 @@ import Testing
     /// Intended difference: Apple answers errSecAuthFailed ("what securityd throws if UI access is
     /// not allowed"); keychaind answers errSecInteractionNotAllowed (423) for a `whenUnlocked`
     /// secret while locked, as the data-protection keychain does (semantics.md §2).
-    /// Left out: restrictive-ACL items, keys and certificates (as kc-05-find-existing-items).
+    /// Left out: restrictive-ACL items; the keys and certificates are
+    /// KeychainFileCertificateRegressions.kc05FindExistingKeysAndCertificatesLocked.
     @Test func kc05FindExistingItemsLocked() throws {
         let kc = AppleCalls(try APIFixture())
         try populate(kc)
@@ -167,8 +170,8 @@ import Testing
     /// account and service or server with data, with attributes, and all of an account's items;
     /// `FindMailPassword` finds the IMAP password as data; `TestDeleteItems` deletes each by
     /// label (and account) with the query that found it, `matchLimit: all` included, after which
-    /// the query finds nothing. Left out: certificates, identities, keys, preferences and
-    /// `TestUpdateItems` (a key pair): joins with issue 16.
+    /// the query finds nothing. The certificates, identities, keys and `TestUpdateItems` (a key
+    /// pair) are KeychainFileCertificateRegressions.kc18FindCombinedCertificatesIdentitiesKeys.
     @Test func kc18FindCombined() throws {
         let kc = AppleCalls(try APIFixture())
         for service in ["Test Service 42", "Test Service 69"] {

@@ -84,8 +84,8 @@ import Testing
     /// item's number (strings `string-N`, numbers N, `synchronizable` N even; no access group), a
     /// synchronizable item is added, deleted, added again and deleted, then a local one likewise.
     /// Ported: the password items (0, 1, 4, 5) and every add and delete of them.
-    /// Left out: the key and certificate items (certificates/keys/identities: joins with issue 16)
-    /// and every step about tombstones (`kSecUseTombstones`, `kSecAttrTombstone`: records of deleted
+    /// The key and certificate items are CertificateKeyRegressions.si12ItemStressKeysAndCertificates.
+    /// Left out: every step about tombstones (`kSecUseTombstones`, `kSecAttrTombstone`: records of deleted
     /// items that Apple keeps for iCloud Keychain sync, which keychaind does not have); the deletes
     /// that Apple makes with `kSecUseTombstones` are made without it.
     @Test func si12ItemStress() throws {

@@ -86,4 +86,44 @@ import Testing
         ]).status
         #expect(status == errSecParam)
     }
+
+    /// `test_data_protection_kc_no_email` (rdar://105525994: a certificate with the Digital
+    /// Signature purpose and no e-mail address came back from an e-mail match): a PKCS#12
+    /// identity (password "nick", "Hi Everybody It's Me Dr. Nick", no e-mail address) is imported
+    /// into the data-protection keychain: one identity, with its key and certificate; then the
+    /// certificates matching (`kSecMatchEmailAddressIfPresent`, every one, `returnRef`)
+    /// hazmatteam6@apple.com are 0, and those matching "" are 0; the identity's certificate and key
+    /// are deleted by their refs (unchecked by Apple).
+    /// Intended differences: keychaind keeps, for `matchEmailAddressIfPresent`, certificates that
+    /// carry the address or no address at all (openapi.yaml, *Certificate match keys*), as the key's
+    /// name says, so the certificate without an address is found (1, where Apple now answers 0);
+    /// an empty address is errSecParam (openapi.yaml: `matchEmailAddressIfPresent` has
+    /// `minLength: 1`), where Apple finds nothing. Left out: Apple's NULL address, which its helper
+    /// answers (errSecItemNotFound) without calling SecItemCopyMatching.
+    @Test func test_data_protection_kc_no_email() throws {
+        let kc = AppleCalls(try APIFixture())
+        let imported = try kc.importPKCS12(AppleTestData.secItemTestsSignNoEmailP12, password: "nick")
+        #expect(imported.status == errSecSuccess, "import to data protection kc: \(imported)")
+        let identities = imported.items.filter { $0["attributes"]?.objectValue?["class"] == "identity" }
+        #expect(identities.count == 1, "one identity")
+        let ref = try #require(identities.first?["persistentRef"]?.stringValue, "pull identity from imported data")
+        let identity = try kc.copyMatching(["class": "identity", "valuePersistentRef": .string(ref), "returnRef": true])
+        let cert = try #require(certificate(of: identity), "get certificate")
+        let key = try #require(keyBytes(of: identity), "get private key")
+
+        func certificatesFoundForEmail(_ address: String) throws -> AppleAnswer {
+            try kc.copyMatching([
+                "class": "certificate", "returnRef": true, "matchEmailAddressIfPresent": .string(address), "matchLimit": "all",
+            ])
+        }
+        let hazmat = try certificatesFoundForEmail("hazmatteam6@apple.com")
+        #expect(hazmat.status == errSecSuccess && hazmat.items.count == 1, "intended difference: match email address: \(hazmat)")
+        #expect(certificate(of: hazmat) == cert)
+        let empty = try certificatesFoundForEmail("")
+        #expect(empty.status == errSecParam, "intended difference: match empty string: \(empty)")
+
+        #expect(try kc.delete(try AppleRef.certificate(cert)).status == errSecSuccess)
+        let type = try #require(identity.valueRef?["keyType"]?.stringValue)
+        #expect(try kc.delete(try AppleRef.key(key, type: type, keyClass: "private")).status == errSecSuccess)
+    }
 }

@@ -139,6 +139,69 @@ import Testing
         #expect(found.persistentRef?.isEmpty == false, "the item carries its persistent reference")
     }
 
+    /// `secd-83-item-match-valid-on-date.m` `secd_83_item_match_valid_on_date`: the six test
+    /// certificates of `addTestCertificates` (two S/MIME, two SSL client, two SSL server, all valid
+    /// from 2016-04-07 to 2017-04-07) are added by their refs; then, with each return key
+    /// (attributes, data, ref, persistent ref) in turn, every certificate is 6, every one valid on
+    /// 2016-04-07 16:00 GMT is 6, and none is valid on 2016-04-06 or 2017-04-08
+    /// (errSecItemNotFound). Apple's count checks after those two read the array of the search
+    /// before, which it did not release: left out.
+    @Test func secd83ItemMatchValidOnDate() throws {
+        let kc = AppleCalls(try APIFixture())
+        try Self.addTestCertificates(kc)
+        for returnKey in ["returnAttributes", "returnData", "returnRef", "returnPersistentRef"] {
+            let all = try kc.copyMatching(["class": "certificate", "matchLimit": "all", returnKey: true])
+            #expect(all.status == errSecSuccess && all.items.count == 6, "\(returnKey): every certificate")
+            for (date, expected) in [
+                ("2016-04-07T16:00:00Z", errSecSuccess), ("2016-04-06T16:00:00Z", errSecItemNotFound),
+                ("2017-04-08T16:00:00Z", errSecItemNotFound),
+            ] {
+                let found = try kc.copyMatching([
+                    "class": "certificate", "matchLimit": "all", "matchValidOnDate": .string(date), returnKey: true,
+                ])
+                #expect(found.status == expected, "\(returnKey), valid on \(date): \(found)")
+                #expect(found.items.count == (expected == errSecSuccess ? 6 : 0), "\(returnKey), valid on \(date)")
+            }
+        }
+    }
+
+    /// `secd-83-item-match-policy.m` `secd_83_item_match_policy`, in part: the six test
+    /// certificates are added, and every certificate is 6 with each return key. Left out: the
+    /// `kSecMatchPolicy` searches (S/MIME and SSL policies, with e-mail or host names: trust policy
+    /// evaluation, which keychaind does not do).
+    @Test func secd83ItemMatchPolicy() throws {
+        let kc = AppleCalls(try APIFixture())
+        try Self.addTestCertificates(kc)
+        for returnKey in ["returnAttributes", "returnData", "returnRef", "returnPersistentRef"] {
+            let all = try kc.copyMatching(["class": "certificate", "matchLimit": "all", returnKey: true])
+            #expect(all.status == errSecSuccess && all.items.count == 6, "\(returnKey): every certificate")
+        }
+    }
+
+    /// `secd-83-item-match-trusted.m` `secd_83_item_match_trusted`, in part: the six test
+    /// certificates are added, and every certificate is 6 with each return key. Left out: the
+    /// `kSecMatchTrustedOnly` searches (errSecItemNotFound: none is trusted; trust evaluation,
+    /// which keychaind does not do).
+    @Test func secd83ItemMatchTrusted() throws {
+        let kc = AppleCalls(try APIFixture())
+        try Self.addTestCertificates(kc)
+        for returnKey in ["returnAttributes", "returnData", "returnRef", "returnPersistentRef"] {
+            let all = try kc.copyMatching(["class": "certificate", "matchLimit": "all", returnKey: true])
+            #expect(all.status == errSecSuccess && all.items.count == 6, "\(returnKey): every certificate")
+        }
+    }
+
+    /// secd-83-item-match-policy.m `addTestCertificates`: each of the six certificates added by
+    /// its ref.
+    private static func addTestCertificates(_ kc: AppleCalls) throws {
+        for der in [
+            AppleTestData.secd83SMIME1, AppleTestData.secd83SMIME2, AppleTestData.secd83SSLClient1, AppleTestData.secd83SSLClient2,
+            AppleTestData.secd83SSLServer1, AppleTestData.secd83SSLServer2,
+        ] {
+            #expect(try kc.add(AppleRef.addCertificate(der)).status == errSecSuccess, "Add tet certificate")
+        }
+    }
+
     /// The internet password Apple's secd-03/04/05 corrupt: corrupt.spamcop.net, smith, HTTP,
     /// default authentication, data "test", on `port`.
     private static func corruptible(port: Int64) -> JSONObject {
