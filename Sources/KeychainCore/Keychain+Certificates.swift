@@ -54,7 +54,9 @@ extension Keychain {
     }
 
     /// `subject` and `issuer` values as stored: a whole DER Name becomes its normalized content.
-    static func canonicalNames(_ attributes: [(key: SchemaKey, value: AttributeValue)]) -> [(key: SchemaKey, value: AttributeValue)] {
+    static func canonicalNames(_ attributes: [(key: SchemaKey, value: AttributeValue)]) -> [(
+        key: SchemaKey, value: AttributeValue
+    )] {
         guard attributes.contains(where: { $0.key == certificateKeys.subject || $0.key == certificateKeys.issuer }) else {
             return attributes
         }
@@ -102,7 +104,8 @@ extension Keychain {
                 continue
             }
             if let date, !certificate.isValid(at: date) { continue }
-            if let issuers, !(try walk.reaches(issuers, from: certificate.issuer, keychain: self, token: token, barrier: barrier)) {
+            if let issuers, !(try walk.reaches(issuers, from: certificate.issuer, keychain: self, token: token, barrier: barrier))
+            {
                 continue
             }
             matched.append(record)
@@ -175,7 +178,9 @@ struct IssuerWalk {
         known[issuer] = false  // a cycle ends here
         guard depth > 0 else { return false }
         for parent in try keychain.certificates(withSubject: issuer, token: token, barrier: barrier) {
-            guard case .bytes(let parentIssuer)? = parent.attributes.first(where: { $0.key == Keychain.certificateKeys.issuer })?.value,
+            guard
+                case .bytes(let parentIssuer)? = parent.attributes.first(where: { $0.key == Keychain.certificateKeys.issuer })?
+                    .value,
                 parentIssuer != issuer
             else { continue }
             if try reaches(wanted, from: parentIssuer, depth: depth - 1, keychain: keychain, token: token, barrier: barrier) {

@@ -457,7 +457,8 @@ extension Keychain {
             digests = token.allGroups ? nil : groupDigests(of: token, barrier: barrier)
         }
         let (classes, codes) = query.candidateClasses
-        filter.classes = codes
+        // Every stored class is no condition at all: leaving it out lets the store read by id.
+        filter.classes = codes.count == ItemClass.stored.count ? nil : codes
         // A persistent reference names one item, whatever its synchronizable state.
         filter.synchronizable = query.persistentRef != nil ? nil : query.synchronizableFilter
         filter.ref = query.persistentRef

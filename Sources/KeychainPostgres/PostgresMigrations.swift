@@ -54,6 +54,11 @@ enum PostgresMigrations {
             WHERE items.id = l.item_id;
         DROP INDEX lookups_item;
         """,
+        // 3: items by class in insertion order, for a search of one class read a page at a time
+        // (`class = $1 AND id > $2 ORDER BY id LIMIT n`), as SQLite's migration 2.
+        """
+        CREATE INDEX items_class_id ON items (class, id);
+        """,
     ]
 
     static func apply(on connection: PGConnection) throws(StorageError) {

@@ -38,7 +38,14 @@ enum Migrations {
             expires INTEGER,
             created INTEGER NOT NULL
         ) WITHOUT ROWID;
+        """,
+        // 2: items by class in insertion order. A search of one class read a page at a time
+        // (certificate match keys, identities, `matchLimit` all) names the class and `id > ?`
+        // ordered by id; without this index, for a token of every group or of several, SQLite took
+        // items_class_grp and sorted every item of the class again for each page.
         """
+        CREATE INDEX items_class ON items(class);
+        """,
     ]
 
     static func apply(to connection: SQLiteConnection) throws(StorageError) {

@@ -2,7 +2,7 @@ import KeychainStorage
 
 /// Reads and writes on one connection inside the transaction its store opened.
 final class SQLiteSession: StoreWriter {
-    private let connection: SQLiteConnection
+    fileprivate let connection: SQLiteConnection
     /// Whether this transaction deleted anything (the store then checkpoints).
     private(set) var deleted = false
 
@@ -171,5 +171,34 @@ final class SQLiteSession: StoreWriter {
         TokenRecord(
             id: stmt.text(0) ?? "", hash: stmt.blob(1), sealed: stmt.blob(2),
             expires: stmt.isNull(3) ? nil : stmt.int64(3), created: stmt.int64(4))
+    }
+}
+
+extension SQLiteStore {
+    /// SQLite's plan for `filter`'s SELECT (`EXPLAIN QUERY PLAN`, one line per step): what the
+    /// tests read to keep a search of one class read a page at a time off a sort of the class.
+    package func queryPlan(for filter: ItemFilter) throws -> [String] {
+        try read { reader in
+            guard let session = reader as? SQLiteSession else { return [] }
+            return try session.queryPlan(for: filter)
+        }
+    }
+}
+
+extension SQLiteSession {
+    fileprivate func queryPlan(for filter: ItemFilter) throws(StorageError) -> [String] {
+        let stmt = try connection.statement("EXPLAIN QUERY PLAN " + ItemSelect.sql(filter, count: false) { _ in "?" })
+        var index: Int32 = 0
+        try ItemSelect.forEachBinding(filter) { (value) throws(StorageError) in
+            index += 1
+            switch value {
+            case .int(let v): try stmt.bind(int: v, at: index)
+            case .blob(let b): try stmt.bind(blob: b, at: index)
+            }
+        }
+        var lines: [String] = []
+        while try stmt.step() { lines.append(stmt.text(3) ?? "") }
+        stmt.reset()
+        return lines
     }
 }

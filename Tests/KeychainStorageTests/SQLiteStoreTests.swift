@@ -65,3 +65,20 @@ import Testing
         #expect(try other.read { try $0.countItems(matching: ItemFilter()) } == 1)
     }
 }
+
+/// A search of one class read a page at a time (`class = ? AND id > ? ORDER BY id LIMIT n`:
+/// certificate match keys, identities, `matchLimit` all) walks the class in id order, whatever
+/// the token's groups, and never sorts every item of the class again for each page.
+@Suite struct SQLitePlanTests {
+    @Test(arguments: [0, 1, 3])
+    func aPageOfOneClassIsReadInIDOrderWithoutASort(groups: Int) throws {
+        let b = try TestStore(.sqlite)
+        let store = try #require(b.store as? SQLiteStore)
+        for n in UInt8(1)...40 { _ = try b.store.write { try $0.insert(StoreConformanceTests.record(n)) } }
+        var filter = ItemFilter(classes: [3], groups: groups == 0 ? nil : (0..<groups).map { [UInt8($0)] }, limit: 256)
+        filter.afterID = 5
+        let plan = try store.queryPlan(for: filter)
+        #expect(!plan.isEmpty)
+        #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
+    }
+}
