@@ -13,7 +13,7 @@ import MicroHTTP
 ///   401 errSecAuthFailed naming the header, as SecPKCS12Import answers errSecAuthFailed.
 ///
 /// URL parameters give what every item gets: `accessGroup`, `accessible`, `synchronizable`
-/// and `label`. What is added (`Keychain.importItems`): each private key with its certificate as
+/// and `label` (without one, a PKCS#12's friendlyName labels its identity, as on macOS). What is added (`Keychain.importItems`): each private key with its certificate as
 /// an identity, other certificates as certificates (kept when already there), other keys as
 /// keys; in one transaction or not at all. 201 `{"items": [...], "keptCertificates": n}`.
 extension KeychainResponder {
@@ -89,6 +89,7 @@ extension KeychainResponder {
         }
         return ImportedMaterial(
             certificates: [contents.certificate] + contents.chain,
-            keys: [.init(algorithm: contents.key.algorithm, role: contents.key.role, bytes: contents.key.external)])
+            keys: [.init(algorithm: contents.key.algorithm, role: contents.key.role, bytes: contents.key.external)],
+            label: contents.friendlyName)
     }
 }

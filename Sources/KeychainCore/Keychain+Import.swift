@@ -19,10 +19,14 @@ public struct ImportedMaterial: Sendable {
     /// In the file's order.
     public var certificates: [[UInt8]]
     public var keys: [Key]
+    /// The name the file gives its identity (a PKCS#12's friendlyName): its certificate's and
+    /// key's `label` when the import names none, as macOS's SecPKCS12Import labels them.
+    public var label: String?
 
-    public init(certificates: [[UInt8]], keys: [Key]) {
+    public init(certificates: [[UInt8]], keys: [Key], label: String? = nil) {
         self.certificates = certificates
         self.keys = keys
+        self.label = label
     }
 }
 
@@ -44,9 +48,18 @@ extension Keychain {
     /// certificate, kept as it is when the keychain has it already (a chain's CA certificates are
     /// shared by many identities); every other key is added as a key. `defaults` gives what
     /// every item gets: `accessGroup`, `accessible`, `synchronizable` and attributes every class
-    /// has (`label`). A duplicate identity or key is errSecDuplicateItem naming the existing
+    /// has (`label`); without a `label`, an identity takes the file's name for it. A duplicate identity or key is errSecDuplicateItem naming the existing
     /// item, and nothing is written.
     public func importItems(_ material: ImportedMaterial, defaults: ItemQuery, token: AccessToken) throws(KeychainError)
+        -> ImportResult
+    {
+        // The bytes came in the request's body: an error about them names it.
+        do { return try importParts(material, defaults: defaults, token: token) } catch {
+            throw error.naming("valueData", as: "body").naming("certificateData", as: "body")
+        }
+    }
+
+    private func importParts(_ material: ImportedMaterial, defaults: ItemQuery, token: AccessToken) throws(KeychainError)
         -> ImportResult
     {
         try require(.write, token, for: "import")
@@ -79,6 +92,12 @@ extension Keychain {
                 })
             {
                 paired.insert(index)
+                let labelKey = Schema.key(canonical: "label")!
+                if let label = material.label, label.utf8.count <= ItemQuery.maxAttributeBytes,
+                    !query.attributes.contains(where: { $0.key == labelKey })
+                {
+                    query.attributes.append((labelKey, .string(label)))
+                }
                 query.itemClass = .identity
                 query.certificateData = certificates[index].0
                 query.attributes.append((Self.keyKeys.keyType, .string(key.algorithm.rawValue)))

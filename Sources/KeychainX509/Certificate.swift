@@ -42,6 +42,7 @@ public struct Certificate: Sendable {
     public init(der: [UInt8]) throws(CertificateError) {
         guard der.count <= Self.maxBytes else { throw .tooLarge }
         guard !der.isEmpty else { throw .malformed("empty") }
+        guard Self.hasOnlyDERBooleans(der) else { throw .malformed("a BOOLEAN that is not DER (neither 00 nor FF)") }
         let parsed: X509Handle
         do { parsed = try X509Handle(der) } catch { throw error }
         let x = parsed.pointer

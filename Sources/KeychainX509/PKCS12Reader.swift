@@ -110,8 +110,15 @@ struct PKCS12Reader {
         }
     }
 
+    /// The one private key; the same key again (some exporters write a key bag per certificate of
+    /// it) is that key, another key is refused.
     private mutating func found(_ handle: PKeyHandle, in bag: OpaquePointer) throws(CertificateError) {
-        guard key == nil else { throw .malformed("a PKCS #12 file with more than one private key") }
+        if let key {
+            let same = EVP_PKEY_eq(key.pointer, handle.pointer) == 1
+            ERR_clear_error()
+            guard same else { throw .malformed("a PKCS #12 file with more than one private key") }
+            return
+        }
         key = handle
         keyName = Self.friendlyName(of: bag)
     }
@@ -126,12 +133,15 @@ struct PKCS12Reader {
         }
         ERR_clear_error()
         guard let leafIndex else { throw .malformed("a PKCS #12 file without a certificate of its private key") }
+        // The other certificates, each once, the leaf not again.
+        let leaf = try Self.der(certificates[leafIndex].certificate)
         var chain: [[UInt8]] = []
         for (index, entry) in certificates.enumerated() where index != leafIndex {
-            chain.append(try Self.der(entry.certificate))
+            let der = try Self.der(entry.certificate)
+            if der != leaf, !chain.contains(der) { chain.append(der) }
         }
         return PKCS12.Contents(
-            certificate: try Self.der(certificates[leafIndex].certificate), key: try key.imported(isPrivate: true), chain: chain,
+            certificate: leaf, key: try key.imported(isPrivate: true), chain: chain,
             friendlyName: keyName ?? certificates[leafIndex].name)
     }
 

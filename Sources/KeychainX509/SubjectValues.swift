@@ -91,3 +91,38 @@ extension Certificate {
         return text
     }
 }
+
+extension Certificate {
+    /// Whether every BOOLEAN in `der` is DER's (content 00 or FF), in the certificate's structure
+    /// and in each extension's value: OpenSSL takes BER's other TRUEs, Apple's decoder refuses a
+    /// certificate with one (si-61-pkcs12.c `test_cert_decode_error`: errSecDecode), and so does
+    /// keychaind. At most `maxDepth` levels deep.
+    static func hasOnlyDERBooleans(_ der: [UInt8]) -> Bool {
+        walk(der, 0..<der.count, depth: 0)
+    }
+
+    private static let maxDepth = 32
+
+    private static func walk(_ der: [UInt8], _ range: Range<Int>, depth: Int) -> Bool {
+        guard depth < maxDepth else { return true }
+        var index = range.lowerBound
+        while index < range.upperBound {
+            guard let element = DER.element(der, at: index, limit: range.upperBound) else { return true }
+            if element.tag == 0x01 {
+                guard element.content.count == 1,
+                    der[element.content.lowerBound] == 0x00 || der[element.content.lowerBound] == 0xFF
+                else { return false }
+            } else if element.tag & 0x20 != 0 {
+                guard walk(der, element.content, depth: depth + 1) else { return false }
+            } else if element.tag == DER.octetString,
+                let inner = DER.element(der, at: element.content.lowerBound, limit: element.content.upperBound),
+                inner.end == element.content.upperBound, inner.tag & 0x20 != 0
+            {
+                // An extension's value (extnValue) is DER inside an OCTET STRING.
+                guard walk(der, element.content, depth: depth + 1) else { return false }
+            }
+            index = element.end
+        }
+        return true
+    }
+}

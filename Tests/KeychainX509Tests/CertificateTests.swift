@@ -59,7 +59,8 @@ import Testing
         }
         #expect(parsedAfterFlip < der.count, "every single-bit flip still parsed")
         for _ in 0..<500 {
-            let random = (0..<Int.random(in: 0..<600, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let random = (0..<Int.random(in: 0..<600, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator)
+            }
             _ = try? Certificate(der: [0x30, 0x82, 0x01, 0x00] + random)
         }
     }
@@ -126,5 +127,28 @@ import Testing
         #expect(Certificate.subjectValues(ofDER: []) == nil)
         #expect(Certificate.subjectValues(ofDER: Array(leaf.der.prefix(40))) == nil)
         #expect(Certificate.subjectValues(ofDER: [0x30, 0x03, 0x30, 0x01, 0x00]) == nil)
+    }
+}
+
+/// A BOOLEAN must be DER's (00 or FF), in the certificate and in its extensions' values: BER's
+/// other TRUEs, which OpenSSL takes, are refused as Apple's decoder refuses them.
+@Suite struct DERBooleanTests {
+    @Test func aBERTrueAnywhereIsRefused() throws {
+        let certs = TestCertificates()
+        let ca = try certs.makeCA("ca", subject: "/CN=CA")
+        let leaf = try certs.makeLeaf(
+            "leaf", subject: "/CN=strict", issuer: ca, serial: "07",
+            extensions: "basicConstraints=critical,CA:TRUE\nsubjectAltName=critical,email:a@example.com")
+        _ = try Certificate(der: leaf.der)
+        // Each FF after a BOOLEAN's header (01 01), made 01: the critical flags and the cA flag.
+        var patched = 0
+        for index in 0..<(leaf.der.count - 2)
+        where leaf.der[index] == 0x01 && leaf.der[index + 1] == 0x01 && leaf.der[index + 2] == 0xFF {
+            var der = leaf.der
+            der[index + 2] = 0x01
+            #expect(throws: CertificateError.self) { try Certificate(der: der) }
+            patched += 1
+        }
+        #expect(patched >= 3, "two critical flags and the cA flag")
     }
 }

@@ -181,6 +181,93 @@ enum AppleTestData {
         """)
 
     /// OSX/sec/Security/Regressions/secitem/si-61-pkcs12.h `ec521_host_pfx` (password "test!123").
+    /// OSX/sec/Security/Regressions/secitem/si-61-pkcs12.h `ECDSA_fails_import_p12` (password "test"):
+    /// one P-256 identity whose certificate and private key bags each appear twice.
+    static let si61ECDSAFailsImportP12 = bytes(
+        """
+        MIIH+AIBAzCCB78GCSqGSIb3DQEHAaCCB7AEggesMIIHqDCCBN8GCSqGSIb3DQEHBqCCBNAwggTMAgEAMIIExQYJKoZIhvcNAQcB
+        MBwGCiqGSIb3DQEMAQYwDgQIMrEBd+uVArkCAggAgIIEmI+gcYqadXgpfslUmLpYf2UptZ65w/2f/EMxCHNFA338lyCPsUyFw+na
+        +HO8d+X/x+90wLYYqXYsACwAn8s0FgvwEXzAZRxpUbuShr8u3x4VrR9m316etPGbhg0P5tIBkQ43Q7pa8048XccNFDjDShCaLfhT
+        Lf0AqSvRP8T4mbaqH3C0L6SmBxqV0ZPx0v4/fLBVGNWfNxE9LR+4yEelA6UukQTg0BVwogWscUoJk7tE63gge7sKLwpRXBYyN4Ke
+        yJCW7ppOdyH9N4AvVfIDsTF+m5Cpe7QZXRD9IqUHJMXahh69SqbCAnGlPcpbGV22xH3ndPVx1eWfCkoBoOagc5OqO2wDTL0yyZev
+        hHk9k0nGvCpP4T6fhuPSFtOz9qw8tGqmaLj052iY5vZ2QGTrleLMi3ZKq4OphAj3Q5LLMdEKkIuYHWpFf4ObAY3oJZ5VrSd+If2O
+        yCYfQ0QGX0S9WvMVrBqPx1pAqZMJ3MTJ6ULw5NopkGEyywV0YXFEuz+ZwyUpjKHhkub9VY4iN5UIWdyifPwSml4aWIoUp5ainjXh
+        HH2shh7PGjV68TFGZ72BnPVwnq8PhBDJRs62xDWI8OGmJaXfTV4QdiyjhUIT4jRXzoqWHxt4h9ZNZjaOLMaLClMmcKV+fH+Ui4l1
+        MhuNJ2+xZAehvDTkm7eWSpuW6sFME6go43DdaCv40uca7DTSznxpxeTemI0dVCESJS3/vxyXASUrvq2YStMZk5wD5qTrbBidrszE
+        uCQtoMFwo1wvbu4cZmdD2FAj6Nm4JJg6fc8Sia4aESapgO8IIPARlfzo/MNKi1Uu+JNs4YLLM+b6ocIdJqE4whJTUaC/qRFXGBqU
+        KOb2cUYC2R4cB/SVufsweaaK4A01trRP3lk1fBr5zEJAulgH1hAgfaRJF08Dpq8wvVRrKsNlmHFszHVO+2gUnVDiT5NILMM3bH5q
+        h09aAcwXVOfAPbO0X7nxy1+eSKIBgrDZAaj5rL5EI7FDheZQZID8Yr3a74WycIoNWmLazLPBOiGgCfpkefWltlIotS+9m5iuQjIV
+        zBp9pu9K+AlyPsNpMZ9LMnNfv1/Vw58ez2sM3jJXHR3A+OmFjtD0hq36UQftHLZgj9xyYTYuAvnlPhQZpTC2Kn75vJWCDxthpa1Q
+        OKH+qNCGaUC5giG8JpuHL/Y5nApxDVRoeMyBrwnXohx6+/uu4FkjC4panEydF/xSZkO/BmxWP92OMy641+0TRAVbv0PH/W5B9Ljw
+        hHNg5HIkAOzfGw1XJgSgjCUS4MYUDmnCyENTxmZQlilQbasCKb0X2tRbvrHomjI/ORJLArePZMokQyvuBLu9K58cZuBqpdQOP16t
+        5cTNF3FXYuZ94cHYPjgwMUmwjWSAVTDEOCKtx48avTD4KczcFm70LcQESZog85rZqzHktArOTv/d4HVZ5UAttbquc5Eyug3zSjij
+        DBHSbHWAeuTVmEcFZmwunZatmTDfwlRaTcMhgFK3Iaiz1ubyr9NJPv+ywsmLumNs+Iw5FlJZhiBQOuYPQRNo5w8WWDj/tiZpQQfr
+        IUWq7a7q9toAcjCCAsEGCSqGSIb3DQEHAaCCArIEggKuMIICqjCCAVEGCyqGSIb3DQEMCgECoIG8MIG5MBwGCiqGSIb3DQEMAQMw
+        DgQIOuEWlaFFEqICAggABIGYVkpa1PYvXZE97TghkCrhLW61HNmwiM+5xzorIcP2UZEM+ymE0WJfde7msINLnlV73dOcNh/oCiNO
+        Xd4RcSb9jVuonhktvCx1+guiTOUH7WuVPXUSsuzFIF77XAtoNR/f4KrVkyc+ou0/bSzAb1XwIab6ec7F1jmmBKhKppXwfudU7rKI
+        4mZcuF07kDJq+z6ji2uW9kJVs58xgYIwWwYJKoZIhvcNAQkUMU4eTABNAGUAcwBzAGEAZwBlAFAAcgBvAHQAZQBjAHQAaQBvAG4A
+        VABlAHMAdABTAGkAZwBuAGkAbgBnAEkAZABlAG4AdABpAHQAeQAxAAAwIwYJKoZIhvcNAQkVMRYEFPgVLRVrfSjoI4i/uqI6PpoD
+        5saJMIIBUQYLKoZIhvcNAQwKAQKggbwwgbkwHAYKKoZIhvcNAQwBAzAOBAjj7xaWRRblswICCAAEgZjwHTWR/BZDqh2wWBLeaZLQ
+        rJa+x7u4skROF9G1+zbq1wY6DpqqI/pwUbn5kHi8s2NIjISyopjJcUaCQp8Pe8y+zK08MNsdNMyJkWvuL5x1i1X/LgsdcV6xorJe
+        fkg3LwhnkZrxBRx6f+5vHlvZfC24CXK2Wr+a1yM5bx/41XJJ6qtLoMujx++4jNpMCo/rf49C1K1FctrZxDGBgjBbBgkqhkiG9w0B
+        CRQxTh5MAE0AZQBzAHMAYQBnAGUAUAByAG8AdABlAGMAdABpAG8AbgBUAGUAcwB0AFMAaQBnAG4AaQBuAGcASQBkAGUAbgB0AGkA
+        dAB5ADEAADAjBgkqhkiG9w0BCRUxFgQU+BUtFWt9KOgjiL+6ojo+mgPmxokwMDAhMAkGBSsOAwIaBQAEFAb8x5ivgXWfJQUMbXis
+        SzEjbJtNBAj1HoX1VPYJUwIBAQ==
+        """)
+
+    /// OSX/sec/Security/Regressions/secitem/si-61-pkcs12.h `_cert_decode_error_p12` (password
+    /// "1234"): a client certificate whose critical subjectAltName's BOOLEAN is BER's 01, not
+    /// DER's FF, and its CA.
+    static let si61CertDecodeErrorP12 = bytes(
+        """
+        MIINLAIBAzCCDPYGCSqGSIb3DQEHAaCCDOcEggzjMIIM3zCCB3cGCSqGSIb3DQEHBqCCB2gwggdkAgEAMIIHXQYJKoZIhvcNAQcB
+        MBwGCiqGSIb3DQEMAQYwDgQIa4BK5IuaggUCAggAgIIHMDtZ+B1J39LIVGPaXpH/KrlfJS6eNDukT4k51LjMRgtVHtOLsdbDdKPv
+        t7pGGES3aF8h7GpwJfMj4FOdnsnnNqJ68DwE2uSs5GCkuX7/eprwGjY3kujMeQ2U05WE6lCj46RgRtV35F+na/POFin5zHxnDVef
+        Fi2nmx/1Z8I99DhfCRzYMdGqkqf/f5P5u95VM8qeVS4hfOJj+TXNQrBbtr3DEztVXNsd0aX7J4CltCnYycOHtusQpcozHVXrlEO3
+        nU+eTlq5Us0lT0WAYQYTMamAgmNXkBN3+p20AbcNLVuHY9lWlgcL/UuyFk8BHURRM8OUQoUeoELj4ktazDOD2XfqO4freLUNhawV
+        hYwRwnKYFAi+xFnTrNqPsFc4Mm6OJoPnCxe4qABFaAbSZ5egwdYwxCc59aeav6YkmNzPqdkzNCjfF0kbIVb/RC5+uXKsJRN8+C5p
+        rqOxpSazs3kOOZV/Yx6MquCA53BXcDYDVyl8yvnuuA4XOS5xdqrQ9RfYQv/uDfi4OEq2IJ67gmNyCAFftYt04aLcej4afE9NKmMd
+        6M4mva999LZbiHfKK97F26LbRIUR2uAX/mhCYMx6q7cufGruMFkE8MmUhGGpJ6eBIfRCaFjpvnKDRtQSv8hwh8YlOOwf6efI+zvb
+        +sxOUPuIBRNZuooOzZEQPsr9elcTFI8DYDGOCwzsHlVMhyk1bC0odk3J/NaOFQKrR1m/43z9HhGdUyq3QfsIi5Wvbl9HAJdbU6sm
+        jx8bX1MWiSGpOQAFop3Y/62pCVvi2Pk1eauDEO/pVdtwyU8nJATy+GKIqAKFhIreheBhbCCp3o2vmZjerFtNCP8dskRr4EkEVwlU
+        WdXiLk/A52wCwZOHpXfvo8nCogxMYt73W2qEfqZOXqaFeycblatmGzqvcgcK3yjNms2uwhyf27K8CEFl5nTOEvCKAzZijFuZ3MOj
+        K0IUhfconGvwin03cKKYGXOsO0j4+D9tMWPW9OEZiexdz5CbO0VUjcsrRDJGcKBqDE9CX0Y0KQSibeUcoq1ZdQOwXmSopYSTVqIy
+        +JZA83KFssErs7V9kB3EMx/5nPARPsgdYZK1bqEPOixBsGd3fvQNsw/hgJdK06kj65WMQzQKNawV6BODqi4HpsDOfirY1NS/9Vzf
+        VRAoG+r+bf/pUQJ1SiJc0vOjyQVPlT4ZpvwZkq3Ws3WaTvbRxkhv1nohN266JVci1n9gKGQu67q4Nlbh1ammQ0zpMjjhsM6L8n/u
+        Z2cWinSSMj3BmnYissRW4V37wo3UJefaUtHkXh/o+p0rPsUr19fHAc6VZ5NJQuHSF6NLbsDelqnXB1j4q+R5SRgS7l+pEu3+SdYj
+        /djz5oRcS0/EZk0mtfbZNvYPjcIXFYFhua8kcSO1mYftJstNCGg1B5bQAc/lAt3Ha8zJqyUYTHFEl0cj+uRjbjIrmunxxn3SQbC+
+        b1odqXmEHHa7djK0i6zHOJX9QHjURNX8gGNuvCr1O/zIaVn+olRfp7zVkuuqGoJ5KtUJy8aDUNWWCORq+IgYnK048q4JNNvUK1J9
+        Eb3ouVTlsEd0BPhSC/AXFGzJuFOBVrhc4n5asLjNQK2M/TvPlmLFXXSfzKIUh9uDj/Ogr5bOatX6cm0ojhqJOEc3b/fwzp+ubN/o
+        jE1ImJfRLrPT3Lvf3yezqsl44rL4pYwPHfekiKinnvTGhHTU03Ne0V7NxcU+HawzxUyl6EeL6ENcCdZeuZoSLkdX8c5PA7a0EcNb
+        6VYpLwXvTL6z3wrAVe8X0wIuzJmrJBOwEaGk88g1wtUsEiRaIXae2uBRFQYG/TD9gBwascLESt6V8JL1eDrd7Nuu2X8ixlZ+kq+0
+        78AmtJaThg2nsEnOi/nl7Agqpp8xc/HGz1z4cK4CrfdBqe5ZsyEDz5lWJoFKQPV9svppXDbyWLDSkM84Vvgn8Vq6vbDnDu6ORSc1
+        Hogw3LkzojCCRmeP3IqTD1caqInMvq9pRdR4Teg4ZPzM+SEIj+X2iMN+HnzKu9+D84ICCMqUpeAt5M+i2bXZPJ7PKnhUQcQX9tqE
+        US7uO5rg5nqhTy2zy0U9ccHotjejT4ZfC5t1/wJaxwHTRIRN3x/iD3f2DWTbfH4eSmuRpNAlZ7Vy8j35PU7ejTLKaY3fKYQZq/3k
+        jGql1+ysUB4MsQJ2z+Dljk+C3dWVdYgqyix/NhbGuDafLgp4iHdk/ZokSRQaREgkAmUlhDPltj/2QxeH939n4WSi+CrcivbxlazW
+        otlQKWfrk0WPrSPLKyaQokUoPh7pv6pr3INB5PENWmbZ1kHQspw4ecmhk2wmMHQNzSjJG8iZfwYE9TQ9gBkaiEnq5sa35uQo6YpP
+        5WF101y4EBuphdhJNL6CoWcmtylbA7OtnYn78sOotkebTZqmO0VX1PaUWj3UbahJlx1mnDc6XjjhgWQwfYbHrK/hafnOkL4+b4kw
+        ggVgBgkqhkiG9w0BBwGgggVRBIIFTTCCBUkwggVFBgsqhkiG9w0BDAoBAqCCBO4wggTqMBwGCiqGSIb3DQEMAQMwDgQI/x6zOuyo
+        rQ4CAggABIIEyBYTJONljNHn65o40/Xen8VgVqKFMZxRywyi8Xmxvvw+NbGYNUHJPlWdDR7+VLsmeWki3TKrMJB79turEOHNj1qK
+        RpexPWG9hCT5cEsOQP98CyOnRoGTTnc/W2WBxXSMqUIcYhqyq287pFBjcjExo7dFJF4EsdsQCvOGJHEByKpxSVOe2EnXWIjqrBpn
+        puZNOFRvsjyc2iElgIHr4UQ7qmfCN2aemPnJhjQAwXXWoBulRrk54n7YcZ+hY4sFtShefzqujhFNZQGsjXpo7QmxibdGdAZbJnl0
+        UtQKhMK7YXHc/cBgRWfB2mJvErDdx2cPFU6YxyEjkKclvtFCxoOKyl8/Io8Z1diowzggJbY8TChWpiLTHyFgfDQtezbZFBu3Hyjw
+        iid+7ziWfWrxzzJNDdDS1ZVcoGdF8NlTPxJ2HeWooEF1tnQbm0SgsQj4HQGCBYrMwio8UKXs7YPzmqXTX/9BAindnyUsjBFs8Hpo
+        mTXwXwNqTQNKvypM4mIya0H4ZfS5HA9GAAUIr/pjAuFs5aIA7GU5EVS5XNe9Aqgc6bJ2Qbmbh2tIbe5G0l/s2kqc8mtF1KjXnTlh
+        axm3TZ9QcatkXiSiiX8PBk6E6jRkY8y6jnMf3/+nrvska4RJbITXkXmoj8wr6s0w0hnsGcDJKRdNZtfPZx+XISPYB9/dOTFVpEXJ
+        AmtuxcELTMSpq5CleefZg2l85COSdN3YpL9SpWxH8XbJTbl5TK4TpIcehX58z0BkafoZIrGTOG5LwyAdybdWi3+CysZDUbcI1InN
+        WqCR9CQxV4cAkHCe0qYUT1xgL13piuZ4NLR392DViCQ/QmH0JvhxtSxivSUR40+lgNAzLD3jygirtIbYr8/XN4MhABzhLR/qxelh
+        yi7hOLVv7EBIVpt3SuLktVC8t8tS00OBtJvM6oaleZbgyCIPwt0C0A7gAFy1zlGV+/9J9JXhTUjLkLrIXVUDnB6qUDPM6NBUGy8W
+        dtskY3RLJflx+G6rnTEepMZP9qgHkNdp5YUsh01H0mybQz/92VmJGo48PKO5b4wHLQLAZ9lbTDlWq9kbmEn4osTLP1+uDsQ40YHA
+        +RSJtVna5EdoGny5HggFjcdwPVnDPHg5johSZbl4Tk4aLhc4xBojwm+rJbxl0hZs89y9bQm/RN3obXHcaYRNQ4et7xzyEruEQFls
+        YiHtQWdhUTCndiuVNE47d2J3TrakkYoB1JWoa7QV2ngb0PlLk2Etm5B6hS6KiPtKY6fm9hZkgEk+E8VZfLu+FvKr+gBRkiYWWnYI
+        nSTGddlZXACDXz+vIuAeE4H2y/0IktpDw/LDGsz6JBsnwqj+Ro1ouUqqe2SrxOM24n8V7r5X9Vf85i6S9sKcYUBFMjTUyoJXZxND
+        aOZ3GDUyJqe92VSc13tqGa8pU57Oelm0w0wZTbhe0NkDzbiJYP+O/dFIQomImabUvTIu+9aRU9sRoY8BI3yxFMApWB39w3qdA90K
+        Ry7NAKZ0kBInGCdMElUt2G8nkcVAM42FNLCC91UrF23Btph//WMCVt6gSVEF/js4dCuNpuO2bOXZBlBx7tK/HweWIScQWt0HoL0j
+        w7aL3y41AGzcC8r88ArRBC2XNOny9Imkc0m1ivS50nAmtzFEMB0GCSqGSIb3DQEJFDEQHg4AQwBsAGkAZQBuAHQAMTAjBgkqhkiG
+        9w0BCRUxFgQUVIgkAmoNg0XmwYdD+6EslRP5+UMwLTAhMAkGBSsOAwIaBQAEFMt+8TnZGkaQd432gwi4x+QzJHx9BAgk8/mZeuyu
+        ZA==
+        """)
+
     static let si61EC521HostPFX = bytes(
         """
         MIIFeAIBAzCCBT4GCSqGSIb3DQEHAaCCBS8EggUrMIIFJzCCA68GCSqGSIb3DQEHBqCCA6AwggOcAgEAMIIDlQYJKoZIhvcNAQcB

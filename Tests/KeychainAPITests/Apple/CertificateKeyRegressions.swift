@@ -334,10 +334,8 @@ import Testing
     /// header that an empty value leaves without one ("empty for none"); its answer holds each
     /// identity, certificate and key added, so "one identity" counts the identities in it. Apple
     /// does not check its `delete_identity` deletes; the port does.
-    /// Left out: `ECDSA_fails_import_p12`, which holds the same certificate and the same P-256
-    /// private key twice: Apple imports one identity from it, keychaind refuses the file
-    /// (errSecUnknownFormat, "a PKCS #12 file with more than one private key"), which README does
-    /// not say it chose (reported); and its signature test (a SecKey operation, with
+    /// `ECDSA_fails_import_p12` holds the same certificate and the same P-256 private key twice:
+    /// one identity, as Apple's. Left out: its signature test (a SecKey operation, with
     /// `SecKeyCreateECPrivateKey` of a bare private key: no keychain call).
     @Test func si61PKCS12() throws {
         let kc = AppleCalls(try APIFixture())
@@ -346,6 +344,7 @@ import Testing
         for (name, p12, password) in [
             ("user one", AppleTestData.si61UserOneP12, "user-one"), ("user two", AppleTestData.si61UserTwoP12, "user-two"),
             ("p521 PKCS12 cert", AppleTestData.si61EC521HostPFX, "test!123"),
+            ("ECDSA_fails_import_p12", AppleTestData.si61ECDSAFailsImportP12, "test"),
         ] {
             let imported = try kc.importPKCS12(p12, password: password)
             #expect(imported.status == errSecSuccess, "import \(name): \(imported)")
@@ -353,11 +352,19 @@ import Testing
         }
     }
 
-    // si-61-pkcs12.c `test_cert_decode_error` is left out: a PKCS#12 (password "1234") of a client
-    // certificate (critical subjectAltName with an otherName UPN) and its CA (serial number 0), which
-    // Apple's certificate decoder rejects: errSecDecode (errSecUnknownFormat on legacy macOS).
-    // keychaind imports it, an identity and a certificate, since OpenSSL reads both certificates;
-    // README does not say it takes certificates Apple refuses (reported).
+    /// si-61-pkcs12.c `test_cert_decode_error`: a PKCS#12 (password "1234") whose client
+    /// certificate encodes its critical flag as BER's BOOLEAN 01, not DER's FF, is refused:
+    /// errSecDecode (errSecUnknownFormat on legacy macOS). Intended difference: keychaind answers
+    /// 400 errSecUnknownFormat naming `body`, legacy macOS's answer, since errSecDecode is
+    /// keychaind's word for a stored item that failed authentication (README *HTTP API*); and
+    /// nothing is imported.
+    @Test func si61CertDecodeError() throws {
+        let kc = AppleCalls(try APIFixture())
+        let imported = try kc.importPKCS12(AppleTestData.si61CertDecodeErrorP12, password: "1234")
+        #expect(imported.status == errSecUnknownFormat, "import cert decode failure p12: \(imported)")
+        #expect(imported.response.json["message"]?.stringValue?.contains("body") == true)
+        #expect(try kc.copyMatching(["matchLimit": "all"]).status == errSecItemNotFound, "nothing imported")
+    }
 
     /// si-61-pkcs12.c `test_data_protection_kc` (macOS): user one imported into the data-protection
     /// keychain as synchronizable gives one identity with its key and certificate; the identity is

@@ -538,10 +538,9 @@ import Testing
     /// through SecItemImport and then the deprecated SecKeychainItemImport (the same import here):
     /// the PKCS#12 `test_import` (password "password") imports one identity, whose key is a
     /// private key marked extractable; its items are deleted.
-    /// Left out: the checks that the imported private key and certificate are labelled
-    /// `test_import` (the PKCS#12's friendlyName, which macOS's import makes their label: keychaind's
-    /// import labels items only from its `label` parameter, and README does not say so — reported);
-    /// the two imports with the key not extractable (keychaind's import takes `accessGroup`,
+    /// The imported private key and certificate are labelled `test_import`, the PKCS#12's
+    /// friendlyName, and each label finds exactly one item, as Apple checks.
+    /// Left out: the two imports with the key not extractable (keychaind's import takes `accessGroup`,
     /// `accessible`, `synchronizable` and `label`, no extractability: README *PEM and PKCS#12*);
     /// identity preferences (SecIdentitySetPreferred).
     @Test func kc28P12Import() throws {
@@ -559,6 +558,10 @@ import Testing
             #expect(identity.status == errSecSuccess, "SecIdentityCopyPrivateKey")
             #expect(identity.attributes?["keyClass"] == "private", "key is private key")
             #expect(identity.attributes?["isExtractable"] == true, "key extractability matches expectations")
+            for itemClass in ["key", "certificate"] {
+                let labelled = try kc.copyMatching(["class": .string(itemClass), "label": "test_import", "matchLimit": "all"])
+                #expect(labelled.items.count == 1, "one \(itemClass) labelled test_import: \(labelled)")
+            }
             #expect(
                 try kc.delete(["class": "identity", "valuePersistentRef": .string(ref)]).status == errSecSuccess, "deleteItems")
         }
