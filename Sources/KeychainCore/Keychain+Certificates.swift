@@ -11,10 +11,12 @@ extension Keychain {
         publicKeyHash: Schema.key(canonical: "publicKeyHash")!
     )
 
-    /// Parses a certificate's DER: errSecUnknownFormat naming `valueData` when it is not one.
-    static func parseCertificate(_ der: [UInt8]) throws(KeychainError) -> Certificate {
+    /// Parses a certificate's DER: errSecUnknownFormat naming `key` (where the bytes came
+    /// from: a certificate's `valueData`, an identity's `certificateData`, an import's `body`)
+    /// when it is not one.
+    static func parseCertificate(_ der: [UInt8], naming key: String = "valueData") throws(KeychainError) -> Certificate {
         do { return try Certificate(der: der) } catch {
-            throw .unknownFormat("valueData: not a DER X.509 certificate (\(error.message))")
+            throw .unknownFormat("\(key): not a DER X.509 certificate (\(error.message))")
         }
     }
 

@@ -227,7 +227,7 @@ extension Keychain {
             throw .param("certificateData: an identity needs its certificate (DER) beside its private key in valueData")
         }
         guard let keyBytes = query.valueData else { throw .param("valueData: an identity needs its private key") }
-        let certificate = try Self.parseCertificate(der)
+        let certificate = try Self.parseCertificate(der, naming: "certificateData")
         var certificateQuery = query
         certificateQuery.itemClass = .certificate
         certificateQuery.certificateData = nil

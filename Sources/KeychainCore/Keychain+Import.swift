@@ -80,7 +80,9 @@ extension Keychain {
         var parts: [Part] = []
         var barrier: Barrier?
         var paired = Set<Int>()
-        let certificates = try material.certificates.map { (der) throws(KeychainError) in (der, try Self.parseCertificate(der)) }
+        let certificates = try material.certificates.enumerated().map { (index, der) throws(KeychainError) in
+            (der, try Self.parseCertificate(der, naming: "body: certificate \(index)"))
+        }
         for key in material.keys {
             var query = defaults
             query.valueData = key.bytes

@@ -106,6 +106,12 @@ import Testing
                 #"{"class":"identity","valueData":"\#(Self.b64(Self.material.leafKey))","certificateData":"\#(Self.b64(Self.material.other.der))"}"#
         )
         .expectError(400, -50, naming: "valueData")
+        // Bytes that are no certificate: errSecUnknownFormat naming where they were, not valueData.
+        try f.call(
+            "POST", "/v1/items",
+            json: #"{"class":"identity","valueData":"\#(Self.b64(Self.material.leafKey))","certificateData":"AAAA"}"#
+        )
+        .expectError(400, -25257, naming: "certificateData")
         try Self.addIdentity(f).expectError(409, -25299)
         let deleted = try f.call("DELETE", "/v1/items", json: #"{"class":"identity","label":"web"}"#)
         #expect(deleted.status == 200 && deleted.json["deleted"] == .int(2), "\(deleted.text)")
@@ -195,6 +201,11 @@ import Testing
             .expectError(400, -25257, naming: "body")
         f.call(
             "POST", "/v1/items/import", body: Array("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n".utf8),
+            contentType: "application/x-pem-file"
+        )
+        .expectError(400, -25257, naming: "body")
+        f.call(
+            "POST", "/v1/items/import", body: Array("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n".utf8),
             contentType: "application/x-pem-file"
         )
         .expectError(400, -25257, naming: "body")

@@ -13,6 +13,11 @@
 #   2. locked: the keychain is locked with curl, then every operation runs again, lock and
 #      settings included, against the items phase 1 left behind (423s for their secrets).
 #
+# Certificates and keys (identities, `POST /v1/items/import`, PEM answers): openssl makes a CA,
+# Ed25519 and P-256 leaves, their keys, PEM files and a PKCS#12 here, at test time; hooks.py
+# puts them into some generated bodies (KEYCHAIND_CONFORMANCE_FIXTURES), so that identity adds
+# and imports succeed sometimes instead of always answering errSecUnknownFormat.
+#
 # Environment: KEYCHAIND (a prebuilt binary; default: build it with swift), SWIFT_FLAGS (extra
 # `swift build` flags, e.g. `--scratch-path .build-ci`), MIN_REQUESTS (default 1000),
 # MAX_EXAMPLES (per operation and phase, default 100), SCHEMATHESIS_SEED (reproduce a run).
@@ -27,12 +32,46 @@ phase_timeout=${PHASE_TIMEOUT:-600}
 source Tests/lib.sh
 
 command -v schemathesis >/dev/null || { echo "conformance: schemathesis is not installed (make deps-test)" >&2; exit 1; }
+command -v openssl >/dev/null || { echo "conformance: openssl is not installed (make deps-test)" >&2; exit 1; }
 
 make_tmp
 stop_on_exit server_pid
 trap 'exit 130' INT TERM
 
 bin=$(keychaind_binary)
+
+# make_fixtures DIR: a CA, leaves it issued with their keys (PEM), and a PKCS#12 of a leaf, its
+# key and the CA under the password in DIR/p12.pass; hooks.py reads them.
+make_fixtures() {
+    local dir=$1 n
+    mkdir -p "$dir"
+    (
+        cd "$dir"
+        openssl req -x509 -newkey ed25519 -nodes -days 2 -subj "/CN=Conformance CA/O=keychaind" \
+            -keyout ca.key -out ca.pem
+        printf 'subjectKeyIdentifier=hash\nbasicConstraints=CA:FALSE\n' >leaf.ext
+        for n in 1 2 3 4; do
+            openssl genpkey -algorithm ed25519 -out "leaf$n.key"
+            openssl req -new -key "leaf$n.key" -subj "/CN=leaf$n.example.com/O=keychaind" -out "leaf$n.csr"
+            openssl x509 -req -in "leaf$n.csr" -CA ca.pem -CAkey ca.key -set_serial "$((1000 + n))" -days 2 \
+                -extfile leaf.ext -out "leaf$n.pem"
+            # The private key's DER (PKCS#8): its last 32 bytes are the seed, Apple's external form.
+            openssl pkey -in "leaf$n.key" -outform DER -out "leaf$n.key.der"
+        done
+        openssl genpkey -algorithm ec -pkeyopt ec_paramgen_curve:prime256v1 -out ec.key
+        openssl req -new -key ec.key -subj "/CN=ec.example.com/O=keychaind" -out ec.csr
+        openssl x509 -req -in ec.csr -CA ca.pem -CAkey ca.key -set_serial 2001 -days 2 -out ec.pem
+        openssl ec -in ec.key -out ec-sec1.key
+        printf 'conformance p12\n' >p12.pass
+        openssl pkcs12 -export -in ec.pem -inkey ec.key -certfile ca.pem -name ec -passout file:p12.pass -out ec.p12
+    ) >"$tmp/fixtures.log" 2>&1 || true
+    # Checked by their files: errexit does not apply inside a subshell whose status is tested.
+    for n in ca.pem leaf{1..4}.pem leaf{1..4}.key leaf{1..4}.key.der ec.pem ec.key ec-sec1.key ec.p12 p12.pass; do
+        [[ -s $dir/$n ]] || fail_with_log "conformance: openssl could not make $n; its output:" "$tmp/fixtures.log"
+    done
+}
+make_fixtures "$tmp/fixtures"
+export KEYCHAIND_CONFORMANCE_FIXTURES=$tmp/fixtures
 
 port=$(free_port)
 base="http://127.0.0.1:$port"
