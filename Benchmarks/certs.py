@@ -30,11 +30,10 @@ import json
 import os
 import subprocess
 import sys
-import threading
 import time
 import urllib.parse
 
-from items import PROGRESS_EVERY_SECONDS, connect, headers
+from items import connect, headers, post_all
 
 CN = b"host-00000.example.com"
 SERIAL = "0x42" + "00" * 14 + "01"  # 16 content bytes, the first fixed
@@ -162,36 +161,9 @@ def add(directory: str, url: str, count: int, connections: int) -> int:
     if response.status != 201:
         print(f"certs.py add: identity 0: HTTP {response.status} {text[:200]!r}", file=sys.stderr)
         return 1
-    failures: list[str] = []
-    added = [1]
-    lock = threading.Lock()
-
-    def worker(first: int) -> None:
-        connection = connect(url)
-        for index in range(first, count, connections):
-            if failures:
-                return
-            body = json.dumps({"class": "certificate", "valueData": b64(made.certificate(index))})
-            connection.request("POST", "/v1/items", body=body, headers=headers())
-            response = connection.getresponse()
-            text = response.read()
-            with lock:
-                if response.status != 201:
-                    failures.append(f"certificate {index}: HTTP {response.status} {text[:200]!r}")
-                    return
-                added[0] += 1
-        connection.close()
-
-    threads = [threading.Thread(target=worker, args=(1 + k,), daemon=True) for k in range(connections)]
-    for thread in threads:
-        thread.start()
-    last_report = began
-    while any(thread.is_alive() for thread in threads):
-        time.sleep(0.2)
-        if time.monotonic() - last_report >= PROGRESS_EVERY_SECONDS:
-            last_report = time.monotonic()
-            print(f"    {added[0]:,} of {count:,} certificates, {added[0] / (last_report - began):,.0f} adds/s",
-                  file=sys.stderr, flush=True)
+    failures = post_all(
+        url, range(1, count), connections,
+        lambda index: {"class": "certificate", "valueData": b64(made.certificate(index))}, "certificate")
     if failures:
         print("certs.py add failed: " + failures[0], file=sys.stderr)
         return 1

@@ -36,30 +36,31 @@ def headers() -> dict:
     return {"Authorization": f"Bearer {os.environ['KEYCHAIND_TOKEN']}", "Content-Type": "application/json"}
 
 
-def add(url: str, start: int, end: int, connections: int) -> int:
+def post_all(url: str, indexes: range, connections: int, body_for, noun: str) -> list[str]:
+    """POSTs `body_for(i)` to /v1/items for every i of `indexes`, spread over CONNECTIONS
+    keep-alive connections (one thread each), reporting progress every 30 s; stops at the first
+    answer that is not 201. Returns the failures (empty when every add was 201)."""
     failures: list[str] = []
     added = [0]
     lock = threading.Lock()
 
-    def worker(first: int) -> None:
+    def worker(offset: int) -> None:
         connection = connect(url)
-        for i in range(first, end, connections):
+        for i in indexes[offset::connections]:
             if failures:
                 return
-            body = json.dumps(
-                {"class": "genericPassword", "service": f"svc-{i}", "account": f"acct-{i}", "valueData": value_for(i)})
-            connection.request("POST", "/v1/items", body=body, headers=headers())
+            connection.request("POST", "/v1/items", body=json.dumps(body_for(i)), headers=headers())
             response = connection.getresponse()
             text = response.read()
             with lock:
                 if response.status != 201:
-                    failures.append(f"item {i}: HTTP {response.status} {text[:200]!r}")
+                    failures.append(f"{noun} {i}: HTTP {response.status} {text[:200]!r}")
                     return
                 added[0] += 1
         connection.close()
 
     began = time.monotonic()
-    threads = [threading.Thread(target=worker, args=(start + k,), daemon=True) for k in range(connections)]
+    threads = [threading.Thread(target=worker, args=(k,), daemon=True) for k in range(connections)]
     for thread in threads:
         thread.start()
     last_report = began
@@ -68,7 +69,16 @@ def add(url: str, start: int, end: int, connections: int) -> int:
         if time.monotonic() - last_report >= PROGRESS_EVERY_SECONDS:
             last_report = time.monotonic()
             rate = added[0] / (last_report - began)
-            print(f"    {start + added[0]:,} of {end:,} items, {rate:,.0f} adds/s", file=sys.stderr, flush=True)
+            print(f"    {added[0]:,} of {len(indexes):,} {noun}s, {rate:,.0f} adds/s", file=sys.stderr, flush=True)
+    return failures
+
+
+def add(url: str, start: int, end: int, connections: int) -> int:
+    began = time.monotonic()
+    failures = post_all(
+        url, range(start, end), connections,
+        lambda i: {"class": "genericPassword", "service": f"svc-{i}", "account": f"acct-{i}", "valueData": value_for(i)},
+        "item")
     if failures:
         print("items.py add failed: " + failures[0], file=sys.stderr)
         return 1

@@ -187,15 +187,8 @@ extension SQLiteStore {
 
 extension SQLiteSession {
     fileprivate func queryPlan(for filter: ItemFilter) throws(StorageError) -> [String] {
-        let stmt = try connection.statement("EXPLAIN QUERY PLAN " + ItemSelect.sql(filter, count: false) { _ in "?" })
-        var index: Int32 = 0
-        try ItemSelect.forEachBinding(filter) { (value) throws(StorageError) in
-            index += 1
-            switch value {
-            case .int(let v): try stmt.bind(int: v, at: index)
-            case .blob(let b): try stmt.bind(blob: b, at: index)
-            }
-        }
+        let stmt = try connection.statement("EXPLAIN QUERY PLAN " + Self.select(filter, count: false))
+        try Self.bind(filter, to: stmt)
         var lines: [String] = []
         while try stmt.step() { lines.append(stmt.text(3) ?? "") }
         stmt.reset()

@@ -32,21 +32,9 @@ import Testing
                 "-passout", "pass:\(Material.password)", "-name", "web", "-out", "\(dir)/id.p12",
             ])
             // The leaf's private key as X9.63 04‖X‖Y‖K, from openssl's own text form.
-            let text = try tool.openssl(["ec", "-in", leaf.keyPath, "-noout", "-text"])
-            func hex(after label: String) -> [UInt8] {
-                var lines = text.split(separator: "\n").drop { !$0.hasPrefix(label) }.dropFirst()
-                var digits = ""
-                while let line = lines.first, line.hasPrefix(" ") {
-                    digits += line.filter { $0.isHexDigit }
-                    lines = lines.dropFirst()
-                }
-                return TestCertificates.hexBytes(digits)!
-            }
-            var scalar = hex(after: "priv:")
-            while scalar.count > 32, scalar.first == 0 { scalar.removeFirst() }
-            scalar = [UInt8](repeating: 0, count: 32 - scalar.count) + scalar
+            let leafKey = try TestKeys.x963(ofECKeyFile: leaf.keyPath, tool: tool).privateKey
             return Material(
-                tool: tool, ca: ca, leaf: leaf, other: other, leafKey: hex(after: "pub:") + scalar,
+                tool: tool, ca: ca, leaf: leaf, other: other, leafKey: leafKey,
                 p12: try TestCertificates.read("\(dir)/id.p12"))
         } catch {
             fatalError("openssl could not make the identity material: \(error)")
@@ -294,7 +282,8 @@ import Testing
         let scalar = Array(m.leafKey.suffix(32))
         let base64 = Array(Self.b64(m.leafKey).utf8)
         for name in try FileManager.default.contentsOfDirectory(atPath: f.directory.path) {
-            let bytes = try TestCertificates.read("\(f.directory.path)/\(name)")
+            // A -wal file a checkpoint removed between the listing and the read holds nothing.
+            guard let bytes = try? TestCertificates.read("\(f.directory.path)/\(name)") else { continue }
             #expect(!Self.contains(bytes, scalar), "\(name) holds the private key")
             #expect(!Self.contains(bytes, base64), "\(name) holds the private key in base64")
         }

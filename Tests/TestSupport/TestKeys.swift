@@ -43,6 +43,13 @@ public final class TestKeys: @unchecked Sendable {  // used from one test at a t
     public func ec(_ name: String, curve: String = "P-256") throws -> Made {
         let pem = "\(directory)/\(name).pem"
         try tool.openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:\(curve)", "-out", pem])
+        let (point, privateKey) = try Self.x963(ofECKeyFile: pem, tool: tool)
+        return Made(privateKey: privateKey, publicKey: point, publicKeyHash: try sha1(point, name), keyPath: pem)
+    }
+
+    /// The X9.63 public point and private key (`04‖X‖Y‖K`, K padded to the field) of the EC
+    /// key file at `pem`, from `openssl ec -text`.
+    public static func x963(ofECKeyFile pem: String, tool: TestCertificates) throws -> (point: [UInt8], privateKey: [UInt8]) {
         let text = try tool.openssl(["ec", "-in", pem, "-noout", "-text"])
         func hex(after label: String) -> [UInt8] {
             var lines = text.split(separator: "\n").drop { !$0.hasPrefix(label) }.dropFirst()
@@ -58,7 +65,7 @@ public final class TestKeys: @unchecked Sendable {  // used from one test at a t
         var scalar = hex(after: "priv:")
         while scalar.count > length, scalar.first == 0 { scalar.removeFirst() }
         scalar = [UInt8](repeating: 0, count: length - scalar.count) + scalar
-        return Made(privateKey: point + scalar, publicKey: point, publicKeyHash: try sha1(point, name), keyPath: pem)
+        return (point, point + scalar)
     }
 
     /// Ed25519 or X25519 (`algorithm` ED25519 or X25519): the raw 32-byte keys, the last 32
