@@ -281,7 +281,7 @@ def build(runs, facts):
         table.add("Ic", f"hand-written identity search in C (cert_scan.c): {count:,} certificates' DER sealed in a SQLite table; "
                   "for each search, one row after another opened, walked to its subject and memmem in each entry's value "
                   f"until the one that matches ({'?' if parsed is None else f'{parsed:,.0f}'} parsed per search); no "
-                  "HTTP, SQLite or decryption, one thread on core 0",
+                  "HTTP, JSON or Swift, one thread on core 0",
                   "—" if scan.rate is None else f"{scan.rate:.2f} searches/s", "", "", cpu_ms_text(scan, "search"),
                   "(the anchor for Id)", scan.failure() or "ok")
         throughput, cost, pairs = paired(search, scan)
