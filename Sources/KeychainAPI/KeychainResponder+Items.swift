@@ -84,7 +84,8 @@ extension KeychainResponder {
 
     private func itemRequest(_ ref: String, _ request: HTTPRequest) throws(KeychainError) -> SearchRequest {
         let parameters = Self.parameterObject(request.head)
-        for key in parameters.keys where !["class", "returnData", "returnAttributes", "returnPersistentRef", "returnRef"].contains(key) {
+        let allowed = ["class", "returnData", "returnAttributes", "returnPersistentRef", "returnRef"]
+        for key in parameters.keys where !allowed.contains(key) {
             throw .param("\(key): only class and the return keys apply to one item")
         }
         var query = try QueryParser.parse(parameters, lenient: true)
@@ -131,7 +132,9 @@ extension KeychainResponder {
         }
         body.appendLiteral("}")
         var response = json(status, body: body, headers: headers)
-        response.touched = results.flatMap(\.touchedRefs)
+        // Only an identity's answer reads two items (its key's ref beside it).
+        response.touched =
+            results.contains { $0.keyRef != nil } ? results.flatMap(\.touchedRefs) : results.map(\.ref)
         response.carriesSecret = results.contains(where: \.carriesSecret)
         return response
     }

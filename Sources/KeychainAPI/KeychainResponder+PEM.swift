@@ -17,26 +17,33 @@ import MicroHTTP
 extension KeychainResponder {
     static let pemType = "application/x-pem-file"
 
-    /// Whether `Accept` asks for a PKCS#12 (decided before the request runs: where it runs).
-    static func wantsPKCS12(_ head: HTTPRequestHead) -> Bool {
-        guard let accept = head.headers["Accept"], accept.utf8.count <= 1024 else { return false }
-        return accept.lowercased().contains(pkcs12Type)
+    /// The answer forms `Accept` may ask for besides JSON.
+    enum AcceptedForm {
+        case json, pem, pkcs12
     }
+
+    /// What `Accept` asks for: a PKCS#12, PEM, or else JSON.
+    static func acceptedForm(_ head: HTTPRequestHead) -> AcceptedForm {
+        guard let accept = head.headers["Accept"], accept.utf8.count <= 1024 else { return .json }
+        let text = accept.lowercased()
+        if text.contains(pkcs12Type) { return .pkcs12 }
+        return text.contains(pemType) ? .pem : .json
+    }
+
+    /// Whether `Accept` asks for a PKCS#12 (decided before the request runs: where it runs).
+    static func wantsPKCS12(_ head: HTTPRequestHead) -> Bool { acceptedForm(head) == .pkcs12 }
 
     /// The search with the form `Accept` asks for: PEM and PKCS#12 answers carry references.
     static func shaped(_ search: SearchRequest, _ head: HTTPRequestHead) throws(KeychainError) -> SearchRequest {
-        guard let accept = head.headers["Accept"], accept.utf8.count <= 1024 else { return search }
         var search = search
-        let wanted = accept.lowercased()
-        if wanted.contains(pkcs12Type) {
+        switch acceptedForm(head) {
+        case .json: return search
+        case .pem: search.form = .pem
+        case .pkcs12:
             guard let password = head.headers[pkcs12PassphraseHeader] else {
                 throw .param("\(pkcs12PassphraseHeader): required: the password to seal the PKCS#12 under")
             }
             search.form = .pkcs12(password: password)
-        } else if wanted.contains(pemType) {
-            search.form = .pem
-        } else {
-            return search
         }
         search.query.returnRef = true
         return search

@@ -550,20 +550,25 @@ extension Keychain {
         var attributes: ItemAttributes?
         if query.wantsAttributes || !query.hasReturnKey { attributes = decoded?.itemAttributes }
         let extractable = decoded.map(Self.isExtractable) ?? true
-        var opened = known
-        func bytes(_ name: String) throws(KeychainError) -> [UInt8]? {
-            guard opened == nil, let sealed = record.secret else { return opened }
-            opened = try openSecret(sealed, of: record, barrier: barrier, key: name)
-            return opened
-        }
         var secret: [UInt8]?
-        if query.wantsData, extractable { secret = try bytes("returnData") }
+        if query.wantsData, extractable, let sealed = record.secret {
+            if let known {
+                secret = known
+            } else {
+                secret = try openSecret(sealed, of: record, barrier: barrier, key: "returnData")
+            }
+        }
         var reference: ItemReference?
         if query.wantsRef {
+            // The bytes the data already opened, or opened now (a certificate's, an extractable key's).
+            var bytes = secret ?? known
+            if bytes == nil, extractable, let sealed = record.secret, record.itemClass >= ItemClass.certificate.rawValue {
+                bytes = try openSecret(sealed, of: record, barrier: barrier, key: "returnRef")
+            }
             if record.itemClass == ItemClass.certificate.rawValue {
-                reference = ItemReference(certificate: try bytes("returnRef"), key: nil, keyType: nil, keyClass: nil)
+                reference = ItemReference(certificate: bytes, key: nil, keyType: nil, keyClass: nil)
             } else if isKey, let decoded {
-                reference = Self.keyReference(decoded, bytes: extractable ? try bytes("returnRef") : nil, certificate: nil)
+                reference = Self.keyReference(decoded, bytes: extractable ? bytes : nil, certificate: nil)
             }
         }
         return ItemResult(
