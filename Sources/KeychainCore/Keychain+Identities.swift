@@ -284,6 +284,13 @@ extension Keychain {
 
     // MARK: update and delete
 
+    /// `If-Match` on one identity: its certificate's version (an identity's ETag) must be `expected`.
+    private static func check(_ pairs: [IdentityPair], expectedVersion expected: Int64?) throws(KeychainError) {
+        guard let expected, pairs.count == 1, pairs[0].certificate.record.version != expected else { return }
+        let version = pairs[0].certificate.record.version
+        throw .preconditionFailed("expectedVersion: the item's version is \(version), not \(expected)")
+    }
+
     /// The identities `query` names, read in a write transaction.
     private func identityPairs(_ query: ItemQuery, token: AccessToken, barrier: Barrier, writer: any StoreWriter)
         throws(KeychainError)
@@ -312,10 +319,7 @@ extension Keychain {
         let pairs = try transaction { writer in
             let pairs = try self.identityPairs(query, token: token, barrier: barrier, writer: writer)
             guard !pairs.isEmpty else { throw KeychainError.itemNotFound }
-            if let expectedVersion, pairs.count == 1, pairs[0].certificate.record.version != expectedVersion {
-                throw KeychainError.preconditionFailed(
-                    "expectedVersion: the item's version is \(pairs[0].certificate.record.version), not \(expectedVersion)")
-            }
+            try Self.check(pairs, expectedVersion: expectedVersion)
             var certificates: [ItemRecord] = []
             var keys: [ItemRecord] = []
             for pair in pairs {
@@ -365,10 +369,7 @@ extension Keychain {
         try transaction { writer in
             let pairs = try self.identityPairs(query, token: token, barrier: barrier, writer: writer)
             guard !pairs.isEmpty else { throw KeychainError.itemNotFound }
-            if let expectedVersion, pairs.count == 1, pairs[0].certificate.record.version != expectedVersion {
-                throw KeychainError.preconditionFailed(
-                    "expectedVersion: the item's version is \(pairs[0].certificate.record.version), not \(expectedVersion)")
-            }
+            try Self.check(pairs, expectedVersion: expectedVersion)
             var rows: [Int64: [UInt8]] = [:]
             for pair in pairs {
                 rows[pair.certificate.record.rowID] = pair.certificate.record.ref
