@@ -229,6 +229,25 @@ def build(runs, facts):
                   ms(b_all.p99), cpu_text(b_all), "≥ 0.7 × H; " + measured_against(throughput, cost, pairs, "H"),
                   verdict(None if throughput is None else throughput >= 0.7, h, b_all))
 
+    counts = {label: runs.get(label, {}).get(1) for label in ("Bi", "Balli", "Hi")}
+    if all(counts.values()):
+        # Instructions per GET under callgrind (instructions.py): what does not move with the machine.
+        def kilo(label, part="instructions"):
+            return counts[label][part] / 1000
+
+        def besides_memset(label):
+            return kilo(label) - kilo(label, "memset")
+
+        for label, row, what in (("Bi", "B", "B"), ("Balli", "B*", "B* (the admin token)")):
+            table.add(f"{row} instr.", f"{what} under callgrind: instructions per GET, every thread, "
+                      f"{counts[label]['gets']:,} GETs on one connection after a warm-up",
+                      f"{kilo(label):.1f}k", "", "", "",
+                      f"H / {row} = {kilo('Hi') / kilo(label):.2f}; without libmicrohttpd's pool memset "
+                      f"({kilo(label, 'memset'):.1f}k here, {kilo('Hi', 'memset'):.1f}k in H), "
+                      f"{besides_memset('Hi') / besides_memset(label):.2f}", "info")
+        table.add("H instr.", "H under callgrind, the same GETs", f"{kilo('Hi'):.1f}k", "", "", "",
+                  "(the anchor)", "info")
+
     if b_audit.measured:
         # Alternated with B2 (B again, on the same data, without the audit log) round by round.
         throughput, cost, pairs = paired(b_audit, b_plain)

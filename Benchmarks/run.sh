@@ -14,9 +14,12 @@
 #   BENCH_POSTGRES=1         the PostgreSQL rows (issue 11); 0 skips them
 #   BENCH_PG_ITEMS=10000     items preloaded for them
 #   BENCH_ONLY=postgres      only the PostgreSQL rows (their table has no SQLite or etcd row)
+#   BENCH_ONLY=reads         only A, H, B, D, B* and the audit pairs (B2, Baud): issue 13's and 15's read rows
 #   BENCH_MIGRATION_ROUNDS=3 rounds of the migration rows (export, import, sqlite3 .backup)
 #   BENCH_CERTS=1            the certificate rows (issue 16): Id and its anchor Ic (identity search
 #                            by subject text), Ccert (certificate adds, alternated with C); 0 skips them
+#   BENCH_INSTRUCTIONS=1     B, B* and H under callgrind: instructions per GET (0 skips them)
+#   BENCH_INSTRUCTION_GETS=3000  GETs counted for each
 #   BENCH_CERT_ITEMS=10000   certificates in Id's keychain (and Ic's memory), at most 100,000
 #   BENCH_CERT_DURATION      seconds per Id and Ic run (default 6 x BENCH_DURATION: a search takes
 #                            one to two seconds, so a run needs longer to hold a dozen or more)
@@ -54,6 +57,8 @@ PG_BIN='' PG_PORT=''
 ITEMS_BIG=${BENCH_ITEMS_BIG:-1000000}
 PRELOAD_CONNECTIONS=8
 CERTS=${BENCH_CERTS:-1}
+INSTRUCTIONS=${BENCH_INSTRUCTIONS:-1}
+INSTRUCTION_GETS=${BENCH_INSTRUCTION_GETS:-3000}
 CERT_ITEMS=${BENCH_CERT_ITEMS:-10000}
 CERT_DURATION=${BENCH_CERT_DURATION:-$((6 * DURATION))}
 ETCD_KEY=bench-key
@@ -209,16 +214,16 @@ no_auto_lock() {
 
 preflight() {
     local missing=() tool
-    for tool in wrk etcd etcdctl cc pkg-config taskset curl nginx openssl sqlite3 "$PY"; do
+    for tool in wrk etcd etcdctl cc pkg-config taskset curl nginx openssl sqlite3 valgrind objcopy "$PY"; do
         command -v "$tool" >/dev/null || missing+=("$tool")
     done
     if ((${#missing[@]})); then
         if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
             log "installing wrk, etcd-server, etcd-client, nginx-light and postgresql (missing: ${missing[*]})"
-            timeout 600 apt-get install -y wrk etcd-server etcd-client nginx-light postgresql openssl sqlite3 >"$LOGS/apt.log" 2>&1 \
+            timeout 600 apt-get install -y wrk etcd-server etcd-client nginx-light postgresql openssl sqlite3 valgrind binutils >"$LOGS/apt.log" 2>&1 \
                 || die "apt-get install failed (see $LOGS/apt.log)"
         else
-            die "missing: ${missing[*]} (Debian: apt-get install wrk etcd-server etcd-client sqlite3)"
+            die "missing: ${missing[*]} (Debian: apt-get install wrk etcd-server etcd-client sqlite3 valgrind binutils)"
         fi
     fi
     pkg-config --exists libmicrohttpd || die "libmicrohttpd's development files are missing (libmicrohttpd-dev)"
@@ -364,6 +369,33 @@ phase_reads() {
             KEYCHAIND_TOKEN=$TOKEN run_wrk "$label_all" "$round" "$KC_PID" "$KC_URL/" "$BENCH/get_random.lua" "$count"
         fi
     done
+}
+
+# phase_instructions: B, B* and H again, each under callgrind on its own (B's keychain stopped
+# meanwhile): instructions per GET, which do not move with the machine as throughput ratios do.
+# valgrind 3.19 cannot read the DWARF of Swift 6.3's release build: it runs a copy without it.
+phase_instructions() {
+    local port nodebug=$WORK/keychaind-nodebug
+    objcopy --strip-debug "$KEYCHAIND" "$nodebug" || die "objcopy failed"
+    printf '%s\n' "$TOKEN" >"$WORK/admin-token"
+    local label token_file
+    for label in Bi Balli; do
+        token_file=$WORK/same-work-token
+        [[ $label == Balli ]] && token_file=$WORK/admin-token
+        port=$(free_port)
+        log "  $label: keychaind under callgrind"
+        timeout 900 "$PY" "$BENCH/instructions.py" --label "$label" --token-file "$token_file" --items "$ITEMS" \
+            --port "$port" --gets "$INSTRUCTION_GETS" -- "$nodebug" serve --data-dir "$WORK/keychain" --allow-root \
+            --listen "127.0.0.1:$port" --passphrase-file "$WORK/passphrase" --threads 1 >>"$RUNS" \
+            2>>"$LOGS/instructions.log" || die "$label under callgrind failed (see $LOGS/instructions.log)"
+    done
+    port=$(free_port)
+    log "  Hi: same_work.c under callgrind"
+    timeout 900 "$PY" "$BENCH/instructions.py" --label Hi --token-file "$WORK/same-work-token" --items "$ITEMS" \
+        --port "$port" --gets "$INSTRUCTION_GETS" -- "$OUT/bin/same_work" "$WORK/same-work.db" "$ITEMS" \
+        "$WORK/same-work-token" "$port" >>"$RUNS" 2>>"$LOGS/instructions.log" \
+        || die "Hi under callgrind failed (see $LOGS/instructions.log)"
+    rm -f "$nodebug" "$WORK/admin-token"
 }
 
 phase_writes() {
@@ -739,17 +771,25 @@ main() {
     fact rss_kb "$((rss_after_preload > rss_after_reads ? rss_after_preload : rss_after_reads))"
     fact hwm_kb "$(rss_kb "$KC_PID" VmHWM)"
     stop_server keychain
+    if [[ $INSTRUCTIONS == 1 ]]; then
+        log "instructions per GET under callgrind: B, B* and H, $INSTRUCTION_GETS GETs each"
+        phase_instructions
+    else
+        fact instructions skipped
+    fi
 
-    if [[ $CERTS == 1 ]]; then prepare_certificates; fi
-    phase_writes
-    if [[ $CERTS == 1 ]]; then phase_certificates; else fact certs skipped; fi
+    if [[ ${BENCH_ONLY:-} != reads ]]; then
+        if [[ $CERTS == 1 ]]; then prepare_certificates; fi
+        phase_writes
+        if [[ $CERTS == 1 ]]; then phase_certificates; else fact certs skipped; fi
 
-    log "B with the default thread count"
-    start_keychain keychain-default
-    KC_PID=$SERVER_PID
-    fact default_threads "$(sed -n 's/.* threads=\([0-9]*\) .*/\1/p' "$LOGS/keychain-default.log" | head -1)"
-    phase_reads A2 Bdef "$ITEMS" 3 0
-    stop_server keychain-default
+        log "B with the default thread count"
+        start_keychain keychain-default
+        KC_PID=$SERVER_PID
+        fact default_threads "$(sed -n 's/.* threads=\([0-9]*\) .*/\1/p' "$LOGS/keychain-default.log" | head -1)"
+        phase_reads A2 Bdef "$ITEMS" 3 0
+        stop_server keychain-default
+    fi
 
     # Baud: B with the audit log (issue 15), as shipped: every answer carrying a secret waits
     # for its line's write(2). Alternated with B2, the same server without it, round by round:
@@ -778,6 +818,14 @@ main() {
     stop_server keychain-plain
     fact audit_lines "$(wc -l <"$WORK/audit.log")"
     rm -rf "$WORK/audit.log" "$WORK/keychain-audit"
+
+    if [[ ${BENCH_ONLY:-} == reads ]]; then
+        stop_server minimal
+        stop_server same-work
+        fact load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
+        "$PY" "$BENCH/report.py" "$RUNS" "$FACTS" "$OUT/results.md"
+        return
+    fi
 
     log "start-up (locked) and unlock at $ITEMS items"
     phase_start_and_unlock
