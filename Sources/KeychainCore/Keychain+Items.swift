@@ -444,8 +444,9 @@ extension Keychain {
 
     /// The storage filter for a search, update or delete query, limited to the token's groups.
     func filter(for query: ItemQuery, token: AccessToken, barrier: Barrier) throws(KeychainError) -> ItemFilter {
-        var query = query
-        query.attributes = Self.canonicalNames(query.attributes)
+        // The attributes with certificate names canonical, beside the query rather than in a
+        // copy of it (a copy of every field on every search).
+        let attributes = Self.canonicalNames(query.attributes)
         var filter = ItemFilter()
         let groups: [String]?
         var digests: [[UInt8]]?
@@ -465,16 +466,17 @@ extension Keychain {
         filter.created = query.creationDate
         filter.modified = query.modificationDate
         let keyed = primaryKeys(
-            for: query, classes: classes, groups: groups, synchronizable: filter.synchronizable, barrier: barrier)
+            for: query, attributes: attributes, classes: classes, groups: groups, synchronizable: filter.synchronizable,
+            barrier: barrier)
         if let (digests, keys) = keyed {
             // Each digest binds its group: no separate group condition is needed.
             filter.primaryKeys = digests
-            for (key, value) in query.attributes where !keys.contains(key) {
+            for (key, value) in attributes where !keys.contains(key) {
                 filter.lookups.append(barrier.lookup(key, value, folded: false)!)
             }
         } else {
             filter.groups = digests ?? groups.map { $0.map(barrier.groupDigest) }
-            for (key, value) in query.attributes {
+            for (key, value) in attributes {
                 filter.lookups.append(
                     (query.caseInsensitive ? barrier.lookup(key, value, folded: true) : nil)
                         ?? barrier.lookup(key, value, folded: false)!)
@@ -497,14 +499,14 @@ extension Keychain {
     /// and a list of groups. The item is then found by its unique key instead of by lookups.
     /// Also returns the attributes the digests cover.
     private func primaryKeys(
-        for query: ItemQuery, classes: [ItemClass], groups: [String]?, synchronizable: Bool?, barrier: Barrier
+        for query: ItemQuery, attributes: [(key: SchemaKey, value: AttributeValue)], classes: [ItemClass], groups: [String]?,
+        synchronizable: Bool?, barrier: Barrier
     ) -> ([[UInt8]], [SchemaKey])? {
         guard !query.caseInsensitive, query.persistentRef == nil, let synchronizable, let groups,
             groups.count <= Self.maxPrimaryKeyGroups
         else { return nil }
         guard classes.count == 1, let itemClass = classes.first else { return nil }
         let keys = itemClass.primaryKey
-        let attributes = query.attributes
         guard keys.allSatisfy({ key in attributes.contains { $0.key === key } }) else { return nil }
         let values = keys.lazy.map { key in attributes.first { $0.key === key }!.value }
         let digests = groups.map { barrier.primaryKey(itemClass: itemClass, group: $0, sync: synchronizable, values: values) }

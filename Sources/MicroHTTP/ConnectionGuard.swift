@@ -146,12 +146,12 @@ final class ConnectionGuard: Sendable {
     /// How many connections are tracked (for metrics and tests).
     var count: Int { state.withLock { $0.connections.count } }
 
+    /// Changes a tracked connection's phase in place: one hash lookup, and no copy of its entry
+    /// (three times a request).
     private func update(_ connection: OpaquePointer, _ change: (inout Phase) -> Void) {
         state.withLock { state in
-            let key = UInt(bitPattern: connection)
-            guard var entry = state.connections[key] else { return }
-            change(&entry.phase)
-            state.connections[key] = entry
+            guard let index = state.connections.index(forKey: UInt(bitPattern: connection)) else { return }
+            change(&state.connections.values[index].phase)
         }
     }
 
