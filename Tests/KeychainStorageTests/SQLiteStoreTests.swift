@@ -22,6 +22,14 @@ import Testing
         #expect(wal == 0)
     }
 
+    /// A savepoint's page copies (each add of a group commit has its own savepoint) stay in
+    /// memory: no temporary file, no `pwrite` of database pages outside the data directory.
+    @Test func statementJournalsStayInMemory() throws {
+        let b = try TestStore(.sqlite)
+        let store = try #require(b.store as? SQLiteStore)
+        #expect(try store.writerPragma("temp_store") == 2)  // 2: MEMORY
+    }
+
     /// Readers idle in the pool end their read transactions at a commit: a delete's TRUNCATE
     /// checkpoint is not held back by them (with no busy timeout, a held-back one would fail).
     @Test func readsBeforeADeleteDoNotHoldBackItsCheckpoint() throws {
