@@ -14,7 +14,8 @@
 #   BENCH_POSTGRES=1         the PostgreSQL rows (issue 11); 0 skips them
 #   BENCH_PG_ITEMS=10000     items preloaded for them
 #   BENCH_ONLY=postgres      only the PostgreSQL rows (their table has no SQLite or etcd row)
-#   BENCH_ONLY=reads         only A, H, B, D, B* and the audit pairs (B2, Baud): issue 13's and 15's read rows
+#   BENCH_ONLY=reads         only A, H, B, D, B* (and their instruction counts) and the audit pairs
+#                            (B2, Baud): issue 13's and 15's read rows
 #   BENCH_MIGRATION_ROUNDS=3 rounds of the migration rows (export, import, sqlite3 .backup)
 #   BENCH_CERTS=1            the certificate rows (issue 16): Id and its anchor Ic (identity search
 #                            by subject text), Ccert (certificate adds, alternated with C); 0 skips them
@@ -823,6 +824,7 @@ main() {
         stop_server minimal
         stop_server same-work
         fact load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
+        fact elapsed "$(((SECONDS - began) / 60)) min $(((SECONDS - began) % 60)) s"
         "$PY" "$BENCH/report.py" "$RUNS" "$FACTS" "$OUT/results.md"
         return
     fi
