@@ -10,7 +10,7 @@ extension KeychainResponder {
     /// send: the same, or 503 when it would carry a secret and its audit line cannot be written
     /// (fail closed, as Vault). Runs for every request that reached the responder, refused or not.
     func audited(
-        _ head: HTTPRequestHead, body: [UInt8]?, route: Route?, token: AccessToken?, client: String, _ response: HTTPResponse
+        _ head: HTTPRequestHead, body: [UInt8]?, route: Route?, token: AccessToken?, client: String, _ response: consuming HTTPResponse
     ) -> HTTPResponse {
         guard let auditLog else { return response }
         let answer = Self.answerFacts(response)

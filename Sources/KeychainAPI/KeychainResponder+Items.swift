@@ -44,10 +44,10 @@ extension KeychainResponder {
         if !body.isEmpty, !parameters.isEmpty {
             throw .param("query: give it either in URL parameters or in the body, not both")
         }
-        var query =
+        let query =
             body.isEmpty && request.head.method == "GET"
             ? try QueryParser.parse(parameters, lenient: true) : try QueryParser.parse(body)
-        return try Self.shaped(SearchRequest(query: query, oneItem: false), request.head)
+        return try Self.shaped(SearchRequest(query: consume query, oneItem: false), request.head)
     }
 
     /// `PATCH /v1/items`: `{"query": {…}, "attributesToUpdate": {…}}`.
@@ -119,9 +119,12 @@ extension KeychainResponder {
         var body: [UInt8] = []
         body.reserveCapacity(16 + 96 * results.count)
         body.appendLiteral(#"{"items":["#)
-        for n in results.indices {
-            if n > 0 { body.append(UInt8(ascii: ",")) }
-            results[n].write(into: &body)
+        // Through the buffer: an element read from the array was copied first.
+        results.withUnsafeBufferPointer { results in
+            for n in results.indices {
+                if n > 0 { body.append(UInt8(ascii: ",")) }
+                results[n].write(into: &body)
+            }
         }
         body.appendLiteral("]")
         if let next {

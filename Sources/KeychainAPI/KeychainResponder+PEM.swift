@@ -34,10 +34,13 @@ extension KeychainResponder {
     static func wantsPKCS12(_ head: HTTPRequestHead) -> Bool { acceptedForm(head) == .pkcs12 }
 
     /// The search with the form `Accept` asks for: PEM and PKCS#12 answers carry references.
-    static func shaped(_ search: SearchRequest, _ head: HTTPRequestHead) throws(KeychainError) -> SearchRequest {
+    static func shaped(_ search: consuming SearchRequest, _ head: HTTPRequestHead) throws(KeychainError) -> SearchRequest {
+        // The usual case returns what it was given, unchanged: moved, not copied.
+        let form = acceptedForm(head)
+        if case .json = form { return search }
         var search = search
-        switch acceptedForm(head) {
-        case .json: return search
+        switch form {
+        case .json: break
         case .pem: search.form = .pem
         case .pkcs12:
             guard let password = head.headers[pkcs12PassphraseHeader] else {

@@ -289,7 +289,7 @@ public final class KeychainResponder: HTTPResponder {
     /// The line's fields are in its message, built in one string: a metadata dictionary per
     /// request (hashed, sorted and printed by the handler) cost more than the rest of the line.
     private func finish(
-        _ head: HTTPRequestHead, body: [UInt8]? = nil, route: Route?, token: AccessToken?, _ response: HTTPResponse
+        _ head: HTTPRequestHead, body: [UInt8]? = nil, route: Route?, token: AccessToken?, _ response: consuming HTTPResponse
     ) -> HTTPResponse {
         let address = client(head)
         let response = audited(head, body: body, route: route, token: token, client: address, response)
@@ -301,8 +301,10 @@ public final class KeychainResponder: HTTPResponder {
             return response
         }
         let micros = nanoseconds / 1000
+        // The status alone is captured: capturing the response would copy it.
+        let status = response.status
         let write = { (line: inout [UInt8]) in
-            Self.accessLine(into: &line, head.method, template, response.status, micros, token?.id, address)
+            Self.accessLine(into: &line, head.method, template, status, micros, token?.id, address)
         }
         if let accessLogWriter {
             accessLogWriter.append(level: .info, prefix: accessLinePrefix, message: write)
@@ -320,17 +322,17 @@ public final class KeychainResponder: HTTPResponder {
         into line: inout [UInt8], _ method: String, _ template: String, _ status: Int, _ micros: UInt64, _ tokenID: String?,
         _ address: String
     ) {
-        line.append(contentsOf: "request http.method=".utf8)
+        line.appendLiteral("request http.method=")
         LogText.append(method, maxBytes: LogText.maxMethodBytes, to: &line)
-        line.append(contentsOf: " http.route=".utf8)
+        line.appendLiteral(" http.route=")
         line.append(contentsOf: template.utf8)
-        line.append(contentsOf: " http.status=".utf8)
+        line.appendLiteral(" http.status=")
         line.appendDecimal(status)
-        line.append(contentsOf: " http.duration_us=".utf8)
+        line.appendLiteral(" http.duration_us=")
         line.appendDecimal(micros)
-        line.append(contentsOf: " token.id=".utf8)
+        line.appendLiteral(" token.id=")
         line.append(contentsOf: (tokenID ?? "-").utf8)
-        line.append(contentsOf: " client.address=".utf8)
+        line.appendLiteral(" client.address=")
         LogText.append(address, maxBytes: LogText.maxAddressBytes, to: &line)
     }
 

@@ -23,7 +23,9 @@ public enum QueryParser {
                 if key.role == .itemClass { query.itemClass = try itemClass(entries[n].value, spelling: entries[n].key) }
             }
             let words = (Schema.keys.count + 63) / 64
-            return try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { seen throws(KeychainError) in
+            // The inner closure mutates the outer one's query in place and returns nothing: a
+            // query returned from it would be copied (a retain and a release per field).
+            try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { seen throws(KeychainError) in
                 seen.initialize(repeating: 0)
                 for n in entries.indices {
                     var key = Schema.keys[Int(numbers[n])]
@@ -37,8 +39,8 @@ public enum QueryParser {
                     if query.attributes.isEmpty, key.role == .attribute { query.attributes.reserveCapacity(entries.count - n) }
                     try parse(key, entries[n].value, spelling: entries[n].key, lenient: lenient, into: &query)
                 }
-                return query
             }
+            return query
         }
     }
 

@@ -182,12 +182,12 @@ extension Keychain {
         let pageSize = max(1, configuration.maxAnswerItems)
         guard matchLimit.map({ $0 > 1 }) ?? true else {
             filter.limit = 1
-            return SearchPlan(filter: filter, barrier: barrier, pageLimit: 1, limitEndsAnswer: true)
+            return SearchPlan(filter: consume filter, barrier: barrier, pageLimit: 1, limitEndsAnswer: true)
         }
         let binding = PageCursor.binding(
             token: token, filter: filter, matchLimit: matchLimit, certificateMatch: query.certificateMatch,
             caseInsensitive: query.caseInsensitive)
-        var plan = SearchPlan(filter: filter, barrier: barrier, pageLimit: pageSize, limitEndsAnswer: false, binding: binding)
+        var plan = SearchPlan(filter: consume filter, barrier: barrier, pageLimit: pageSize, limitEndsAnswer: false, binding: binding)
         if let text = query.pageAfter {
             let cursor = try PageCursor(opening: text, barrier: barrier, binding: binding)
             plan.filter.afterID = cursor.afterID
@@ -244,8 +244,11 @@ extension Keychain {
         }
         var results: [ItemResult] = []
         results.reserveCapacity(count)
-        for n in 0..<count {
-            results.append(try shape(records[n], query: query, barrier: barrier, secret: nil))
+        // Through the buffer: a record read from the array was copied first.
+        try records.withUnsafeBufferPointer { (records) throws(KeychainError) in
+            for n in 0..<count {
+                results.append(try shape(records[n], query: query, barrier: barrier, secret: nil))
+            }
         }
         var next: String?
         if count < records.count, let binding = plan.binding {
@@ -447,7 +450,6 @@ extension Keychain {
         // The attributes with certificate names canonical, beside the query rather than in a
         // copy of it (a copy of every field on every search).
         let attributes = Self.canonicalNames(query.attributes)
-        var filter = ItemFilter()
         let groups: [String]?
         var digests: [[UInt8]]?
         if let group = query.accessGroup {
@@ -458,35 +460,37 @@ extension Keychain {
             digests = token.allGroups ? nil : groupDigests(of: token, barrier: barrier)
         }
         let (classes, codes) = query.candidateClasses
-        // Every stored class is no condition at all: leaving it out lets the store read by id.
-        filter.classes = codes.count == ItemClass.stored.count ? nil : codes
         // A persistent reference names one item, whatever its synchronizable state.
-        filter.synchronizable = query.persistentRef != nil ? nil : query.synchronizableFilter
-        filter.ref = query.persistentRef
-        filter.created = query.creationDate
-        filter.modified = query.modificationDate
+        let synchronizable = query.persistentRef != nil ? nil : query.synchronizableFilter
         let keyed = primaryKeys(
-            for: query, attributes: attributes, classes: classes, groups: groups, synchronizable: filter.synchronizable,
+            for: query, attributes: attributes, classes: classes, groups: groups, synchronizable: synchronizable,
             barrier: barrier)
-        if let (digests, keys) = keyed {
+        var lookups: [[UInt8]] = []
+        var groupCondition: [[UInt8]]?
+        if let (_, keys) = keyed {
             // Each digest binds its group: no separate group condition is needed.
-            filter.primaryKeys = digests
             for (key, value) in attributes where !keys.contains(key) {
-                filter.lookups.append(barrier.lookup(key, value, folded: false)!)
+                lookups.append(barrier.lookup(key, value, folded: false)!)
             }
         } else {
-            filter.groups = digests ?? groups.map { $0.map(barrier.groupDigest) }
+            groupCondition = digests ?? groups.map { $0.map(barrier.groupDigest) }
             for (key, value) in attributes {
-                filter.lookups.append(
+                lookups.append(
                     (query.caseInsensitive ? barrier.lookup(key, value, folded: true) : nil)
                         ?? barrier.lookup(key, value, folded: false)!)
             }
         }
         if let accessible = query.accessible {
-            filter.lookups.append(barrier.lookup(DecodedItem.accessibleKey, .int(Int64(accessible.rawValue)), folded: false)!)
+            lookups.append(barrier.lookup(DecodedItem.accessibleKey, .int(Int64(accessible.rawValue)), folded: false)!)
         }
-        if let host = query.matchHostOrSubdomainOfHost { filter.lookups.append(barrier.hostSuffix(host)) }
-        return filter
+        if let host = query.matchHostOrSubdomainOfHost { lookups.append(barrier.hostSuffix(host)) }
+        // Made once, from its parts, rather than a filter changed field by field: that one was
+        // copied twice on its way out, a retain and a release per field.
+        return ItemFilter(
+            // Every stored class is no condition at all: leaving it out lets the store read by id.
+            classes: codes.count == ItemClass.stored.count ? nil : codes, groups: groupCondition,
+            synchronizable: synchronizable, ref: query.persistentRef, created: query.creationDate,
+            modified: query.modificationDate, primaryKeys: keyed?.0, lookups: lookups)
     }
 
     /// The token's group digests: cached with the token when it came through `authenticate`.

@@ -104,7 +104,7 @@ package struct FilterShape: Hashable {
     /// `count(*)` rather than the item columns.
     var count: Bool
 
-    package init(_ filter: ItemFilter, count: Bool) {
+    package init(_ filter: borrowing ItemFilter, count: Bool) {
         lookups = filter.lookups.count
         primaryKeys = filter.primaryKeys?.count
         classes = filter.classes?.count

@@ -75,12 +75,15 @@ public struct ItemFilter: Sendable, Equatable {
     @inlinable
     public init(
         classes: [Int]? = nil, groups: [[UInt8]]? = nil, synchronizable: Bool? = nil, ref: [UInt8]? = nil,
-        primaryKeys: [[UInt8]]? = nil, lookups: [[UInt8]] = [], limit: Int? = nil
+        created: Int64? = nil, modified: Int64? = nil, primaryKeys: [[UInt8]]? = nil, lookups: [[UInt8]] = [],
+        limit: Int? = nil
     ) {
         self.classes = classes
         self.groups = groups
         self.synchronizable = synchronizable
         self.ref = ref
+        self.created = created
+        self.modified = modified
         self.primaryKeys = primaryKeys
         self.lookups = lookups
         self.limit = limit

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #elseif canImport(Musl)
-import Musl
+public import Musl
 #elseif canImport(Darwin)
-import Darwin
+public import Darwin
 #endif
 
 /// A lock that puts a waiter to sleep at once (a plain `pthread_mutex_t`).
@@ -14,9 +14,12 @@ import Darwin
 /// core, 19% of it went to that spinning.
 ///
 /// `@unchecked Sendable`: `value` is only touched between lock and unlock.
+///
+/// `withLock` is `@inlinable`, so that each caller's module specializes it for its value and
+/// result: unspecialized, every call went through generic metadata and an indirect result.
 public final class SleepingLock<Value>: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private var value: Value
+    @usableFromInline let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    @usableFromInline var value: Value
 
     public init(_ value: Value) {
         self.value = value
@@ -28,6 +31,7 @@ public final class SleepingLock<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
+    @inlinable
     public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
