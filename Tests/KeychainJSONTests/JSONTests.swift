@@ -14,6 +14,20 @@ import Testing
         #expect(try JSON.parse(bytes) == .string(value))
     }
 
+    /// A string's bytes must be UTF-8, with or without escapes in it: a lone continuation byte,
+    /// a truncated sequence, an overlong form and a surrogate's encoding are each refused.
+    @Test(arguments: [[0x80], [0xC3], [0xC3, 0x28], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xFF]] as [[UInt8]])
+    func stringsThatAreNotUTF8AreRefused(bytes: [UInt8]) {
+        for prefix in [[UInt8](), Array("a\\n".utf8)] {
+            do {
+                _ = try JSON.parse([0x22] + prefix + bytes + [0x22])
+                Issue.record("parsed \(prefix + bytes)")
+            } catch {
+                #expect(error.reason == "invalid UTF-8 in a string")
+            }
+        }
+    }
+
     @Test func objectsKeepTheirKeyOrder() {
         let object: JSON = .object(["b": 1, "a": .array([.bool(true), .null]), "c": .object(["k": "v"])])
         #expect(String(decoding: object.serialized(), as: UTF8.self) == #"{"b":1,"a":[true,null],"c":{"k":"v"}}"#)
