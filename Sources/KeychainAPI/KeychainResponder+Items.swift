@@ -119,12 +119,9 @@ extension KeychainResponder {
         var body: [UInt8] = []
         body.reserveCapacity(16 + 96 * results.count)
         body.appendLiteral(#"{"items":["#)
-        // Through the buffer: an element read from the array was copied first.
-        results.withUnsafeBufferPointer { results in
-            for n in results.indices {
-                if n > 0 { body.append(UInt8(ascii: ",")) }
-                results[n].write(into: &body)
-            }
+        for n in results.indices {
+            if n > 0 { body.append(UInt8(ascii: ",")) }
+            results[n].write(into: &body)
         }
         body.appendLiteral("]")
         if let next {

@@ -244,11 +244,8 @@ extension Keychain {
         }
         var results: [ItemResult] = []
         results.reserveCapacity(count)
-        // Through the buffer: a record read from the array was copied first.
-        try records.withUnsafeBufferPointer { (records) throws(KeychainError) in
-            for n in 0..<count {
-                results.append(try shape(records[n], query: query, barrier: barrier, secret: nil))
-            }
+        for n in 0..<count {
+            results.append(try shape(records[n], query: query, barrier: barrier, secret: nil))
         }
         var next: String?
         if count < records.count, let binding = plan.binding {

@@ -67,19 +67,14 @@ final class SQLiteConnection {
         return statement
     }
 
-    /// A cached statement for the SQL `sql` generates for `filter`, found by the filter's shape
-    /// so that the SQL text is built only the first time a shape is seen on this connection.
-    /// (`sql` takes the filter rather than capturing it: a closure's capture copied the filter,
-    /// a retain and a release per field, on every search.)
-    func statement(
-        for filter: ItemFilter, count: Bool, sql: (_ filter: ItemFilter, _ count: Bool) -> String
-    ) throws(StorageError) -> SQLiteStatement {
-        let shape = FilterShape(filter, count: count)
+    /// A cached statement for generated SQL, found by its filter's `shape` so that the SQL
+    /// text is built only the first time a shape is seen on this connection.
+    func statement(shape: FilterShape, sql: () -> String) throws(StorageError) -> SQLiteStatement {
         if let cached = shapedStatements[shape] {
             cached.reset()
             return cached
         }
-        let statement = try statement(sql(filter, count))
+        let statement = try statement(sql())
         shapedStatements[shape] = statement
         return statement
     }

@@ -13,7 +13,7 @@ final class SQLiteSession: StoreWriter {
     // MARK: reading
 
     func items(matching filter: ItemFilter) throws(StorageError) -> [ItemRecord] {
-        let stmt = try connection.statement(for: filter, count: false, sql: Self.select)
+        let stmt = try connection.statement(shape: FilterShape(filter, count: false)) { Self.select(filter, count: false) }
         try Self.bind(filter, to: stmt)
         var result: [ItemRecord] = []
         while try stmt.step() {
@@ -24,7 +24,7 @@ final class SQLiteSession: StoreWriter {
     }
 
     func countItems(matching filter: ItemFilter) throws(StorageError) -> Int {
-        let stmt = try connection.statement(for: filter, count: true, sql: Self.select)
+        let stmt = try connection.statement(shape: FilterShape(filter, count: true)) { Self.select(filter, count: true) }
         try Self.bind(filter, to: stmt)
         defer { stmt.reset() }
         return try stmt.step() ? Int(stmt.int64(0)) : 0
@@ -159,7 +159,6 @@ final class SQLiteSession: StoreWriter {
         ]
     }
 
-    @inline(__always)
     private static func item(from stmt: SQLiteStatement) -> ItemRecord {
         ItemRecord(
             rowID: stmt.int64(0), ref: stmt.blob(1), itemClass: Int(stmt.int64(2)), group: stmt.blob(3),

@@ -104,6 +104,8 @@ package struct FilterShape: Hashable {
     /// `count(*)` rather than the item columns.
     var count: Bool
 
+    /// `borrowing`: an initializer owns its parameters by default, and the filter was copied
+    /// (a retain and a release per field) on every search to make its statement's key.
     package init(_ filter: borrowing ItemFilter, count: Bool) {
         lookups = filter.lookups.count
         primaryKeys = filter.primaryKeys?.count
