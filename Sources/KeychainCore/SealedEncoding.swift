@@ -86,7 +86,11 @@ enum SealedEncoding {
             return take(Int(count)).map(Array.init)
         }
 
-        mutating func string() -> String? { byteString().flatMap { String(validating: $0, as: UTF8.self) } }
+        mutating func string() -> String? {
+            // Checked on the field's bytes where they lie, without an array of them first.
+            guard let count = uint32(), let field = take(Int(count)) else { return nil }
+            return field.withUnsafeBufferPointer { String(utf8Checking: $0) }
+        }
 
         mutating func value() -> AttributeValue? {
             switch byte() {

@@ -31,6 +31,27 @@ import Testing
         #expect(SealedAttributes.decode(mistyped) == nil, "a value of another type")
     }
 
+    /// A group or a value whose bytes are not UTF-8 is refused, not repaired (the strings are
+    /// checked in place, ASCII without the standard library's generic validation).
+    @Test func stringsThatAreNotUTF8AreRefused() throws {
+        let encoded = SealedAttributes.encode(group: "g", attributes: [(Schema.key(canonical: "service")!, .string("ab"))])
+        #expect(SealedAttributes.decode(encoded)?.attributes.first?.value == .string("ab"))
+        // Version, the group's length (4 bytes), then its one byte.
+        #expect(encoded[5] == UInt8(ascii: "g"))
+        var badGroup = encoded
+        badGroup[5] = 0xFF
+        #expect(SealedAttributes.decode(badGroup) == nil)
+        let value = try #require(encoded.lastIndex(of: UInt8(ascii: "a")))
+        for bytes in [[0xC3, 0x28], [0x80, 0x62], [0xED, 0xA0]] as [[UInt8]] {
+            var badValue = encoded
+            badValue.replaceSubrange(value..<value + 2, with: bytes)
+            #expect(SealedAttributes.decode(badValue) == nil, "\(bytes)")
+        }
+        var accented = encoded
+        accented.replaceSubrange(value..<value + 2, with: [0xC3, 0xA9])
+        #expect(SealedAttributes.decode(accented)?.attributes.first?.value == .string("é"))
+    }
+
     @Test func tokenDescriptionsRoundTripAndVersionZeroReads() throws {
         let encoded = TokenDescription.encode(name: "ci", accessGroups: ["a", "b"], capabilities: [.read, .admin])
         let decoded = try #require(TokenDescription.decode(encoded))
