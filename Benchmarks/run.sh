@@ -399,6 +399,18 @@ phase_instructions() {
     rm -f "$nodebug" "$WORK/admin-token"
 }
 
+# end_run BEGAN: stops A's and H's servers, records the load and the time since BEGAN ($SECONDS),
+# and writes the report.
+end_run() {
+    stop_server minimal
+    stop_server same-work
+    fact load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
+    local elapsed=$((SECONDS - $1))
+    fact elapsed "$((elapsed / 60)) min $((elapsed % 60)) s"
+    log "done in $((elapsed / 60)) min $((elapsed % 60)) s; raw figures in $RUNS and $LOGS"
+    "$PY" "$BENCH/report.py" "$RUNS" "$FACTS" "$OUT/results.md"
+}
+
 phase_writes() {
     log "C: keychaind adds beside raw SQLite inserts, $WRITE_PAIRS rounds, data in $WORK"
     local port round
@@ -821,11 +833,7 @@ main() {
     rm -rf "$WORK/audit.log" "$WORK/keychain-audit"
 
     if [[ ${BENCH_ONLY:-} == reads ]]; then
-        stop_server minimal
-        stop_server same-work
-        fact load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
-        fact elapsed "$(((SECONDS - began) / 60)) min $(((SECONDS - began) % 60)) s"
-        "$PY" "$BENCH/report.py" "$RUNS" "$FACTS" "$OUT/results.md"
+        end_run "$began"
         return
     fi
 
@@ -856,14 +864,7 @@ main() {
     else
         fact million skipped
     fi
-    stop_server minimal
-    stop_server same-work
-
-    fact load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
-    local elapsed=$((SECONDS - began))
-    fact elapsed "$((elapsed / 60)) min $((elapsed % 60)) s"
-    log "done in $((elapsed / 60)) min $((elapsed % 60)) s; raw figures in $RUNS and $LOGS"
-    "$PY" "$BENCH/report.py" "$RUNS" "$FACTS" "$OUT/results.md"
+    end_run "$began"
 
     # The keychain core in-process (no HTTP), pinned to core 0: durable adds while filling to
     # $ITEMS items, then searches by service and account with returnData.
