@@ -263,6 +263,7 @@ record_machine() {
     fact cores "$(nproc)"
     fact load_start "$(cut -d' ' -f1-3 /proc/loadavg)"
     fact duration "$DURATION"
+    fact connections "$CONNECTIONS"
     fact items "$ITEMS"
     fact items_big "$ITEMS_BIG"
     fact filesystem "$(df -T "$WORK" | awk 'NR == 2 { print $2 " (" $1 ")" }')"
