@@ -36,20 +36,31 @@ allow_root_flag() {
 
 # --- clean-up on exit -------------------------------------------------------------------------
 
-# What the exit trap cleans up, in this order: the processes named by stop_on_exit (each stopped
-# with its signal), then the directories named by remove_on_exit.
+# What the exit trap cleans up, in this order: the commands named by on_exit, the processes
+# named by stop_on_exit (each stopped with its signal), then the directories named by
+# remove_on_exit.
+lib_exit_commands=()
 lib_exit_pid_variables=()
 lib_exit_signals=()
 lib_exit_directories=()
 
-# The EXIT trap that remove_on_exit and stop_on_exit install.
+# The EXIT trap that on_exit, remove_on_exit and stop_on_exit install.
 lib_cleanup() {
     local i
+    for i in "${!lib_exit_commands[@]}"; do
+        ${lib_exit_commands[$i]} || true
+    done
     for i in "${!lib_exit_pid_variables[@]}"; do
         local variable=${lib_exit_pid_variables[$i]}
         stop_process "${!variable:-}" "${lib_exit_signals[$i]}"
     done
     rm -rf "${lib_exit_directories[@]}"
+}
+
+# on_exit FUNCTION: runs the suite's FUNCTION (no arguments) first on exit.
+on_exit() {
+    lib_exit_commands+=("$1")
+    trap lib_cleanup EXIT
 }
 
 # remove_on_exit DIRECTORY...: removes the DIRECTORYs (temporary ones, from mktemp -d) on exit.

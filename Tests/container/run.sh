@@ -47,6 +47,26 @@ engine=$(mktemp -d /tmp/keychaind-docker.XXXXXX)
 remove_on_exit "$engine" "$root/Deploy/prebuilt"
 export DOCKER_HOST=unix://$engine/docker.sock DOCKER_BUILDKIT=1
 
+# --- keychaind, built for release meanwhile -------------------------------------------------------
+
+# The build takes both cores for about two minutes from a new clone; the engine, debootstrap and
+# the stand-in images (downloads and unpacking, mostly) go on beside it. Stopped on an early exit,
+# and then its build folder goes too: an interrupted build can leave a binary that SwiftPM calls
+# up to date while it was built against an old layout.
+swift build -c release --product keychaind --scratch-path "$root/.build-container" >"$tmp/build.log" 2>&1 &
+build_pid=$!
+build_finished() {
+    local pid=$build_pid
+    build_pid=
+    wait "$pid"
+}
+interrupted_build() {
+    [[ -n $build_pid ]] || return 0
+    stop_process "$build_pid" INT
+    rm -rf "$root/.build-container"
+}
+on_exit interrupted_build
+
 # --- the engine ---------------------------------------------------------------------------------
 
 stop_on_exit dockerd_pid
@@ -74,10 +94,19 @@ printf '%s\n' 'path-exclude /usr/share/doc/*' 'path-include /usr/share/doc/*/cop
 tar -C "$engine/rootfs" -c . | "$docker" import - debian:bookworm-slim >/dev/null
 rm -rf "$engine/rootfs"
 
+# What the compose file names and no registry gives: nginx:stable (Debian's nginx-light on the same
+# base, with the official image's cache directory) and postgres:15 (Tests/container/postgres), built
+# while keychaind is.
+printf '%s\n' 'FROM debian:bookworm-slim' \
+    'RUN apt-get update && apt-get install -y --no-install-recommends nginx-light && rm -rf /var/lib/apt/lists/* && mkdir -p /var/cache/nginx' \
+    'CMD ["nginx", "-g", "daemon off;"]' | "$docker" build --network host -t nginx:stable - >"$tmp/nginx-build.log" 2>&1 ||
+    fail_with_log "container: the nginx image did not build" "$tmp/nginx-build.log"
+"$docker" build --network host -t postgres:15 "$root/Tests/container/postgres" >"$tmp/postgres-build.log" 2>&1 ||
+    fail_with_log "container: the postgres image did not build" "$tmp/postgres-build.log"
+
 # --- the image ----------------------------------------------------------------------------------
 
-swift build -c release --product keychaind --scratch-path "$root/.build-container" >"$tmp/build.log" 2>&1 ||
-    fail_with_log "container: swift build failed" "$tmp/build.log"
+build_finished || fail_with_log "container: swift build failed" "$tmp/build.log"
 binary="$root/.build-container/release/keychaind"
 mkdir -p "$root/Deploy/prebuilt/swift"
 cp "$binary" "$root/Deploy/prebuilt/keychaind"
@@ -150,13 +179,8 @@ check "no layer holds the passphrase, the instance key or the admin token" no_se
 
 # --- Deploy/compose.yaml, as Deploy/README.md runs it ---------------------------------------------
 
-# What the compose file names and no registry gives: keychaind:latest (the image above) and
-# nginx:stable (Debian's nginx-light on the same base, with the official image's cache directory).
+# What the compose file names besides the stand-ins: keychaind:latest, the image above.
 "$docker" tag keychaind:test keychaind:latest
-printf '%s\n' 'FROM debian:bookworm-slim' \
-    'RUN apt-get update && apt-get install -y --no-install-recommends nginx-light && rm -rf /var/lib/apt/lists/* && mkdir -p /var/cache/nginx' \
-    'CMD ["nginx", "-g", "daemon off;"]' | "$docker" build --network host -t nginx:stable - >"$tmp/nginx-build.log" 2>&1 ||
-    fail_with_log "container: the nginx image did not build" "$tmp/nginx-build.log"
 
 # The deployment directory: the three files a user copies, then the README's steps 1 to 3.
 deploy=$tmp/deploy
@@ -271,8 +295,6 @@ compose down || true
 # The `replicas` profile, as Deploy/README.md's section on replicas runs it, in a directory of
 # its own: PostgreSQL, `init --database` once, three replicas (locked) and nginx; then one unlock
 # and one lock through nginx, each seen by all three.
-"$docker" build --network host -t postgres:15 "$root/Tests/container/postgres" >"$tmp/postgres-build.log" 2>&1 ||
-    fail_with_log "container: the postgres image did not build" "$tmp/postgres-build.log"
 replicas=$tmp/replicas
 mkdir -p "$replicas"
 cp "$root/Deploy/compose.yaml" "$root/Deploy/.env" "$root/Deploy/nginx.conf" "$replicas/"
