@@ -9,7 +9,8 @@ import Synchronization
 ///
 /// Three kinds of series:
 /// - per request (`RequestMetrics`): recorded as each request is answered;
-/// - per store commit (`CommitObserver`): batch sizes and BEGIN…COMMIT time, fsync included;
+/// - per store commit (`CommitObserver`): batch sizes and BEGIN…COMMIT time, fsync included,
+///   and on SQLite the COMMIT's own time, the fsync's share of it;
 /// - read at scrape time (`exposition(keychain:)`): the lock state, the item counts per class,
 ///   the open connections, the unlock budget, and the keychain's own counts of failed unlocks,
 ///   throttled unlocks and database errors.
@@ -33,6 +34,7 @@ public final class KeychainMetrics: CommitObserver, Sendable {
     private let unlockRetryAfter: Gauge
     private let batchSizes: [ValueHistogram]
     private let commitDurations: [ValueHistogram]
+    private let syncDurations: ValueHistogram
     /// The keychain's counts as the counters last showed them (they only move forward).
     private let shownStatistics = Mutex(KeychainStatistics())
     private let itemCounts: ItemCountCache
@@ -40,6 +42,8 @@ public final class KeychainMetrics: CommitObserver, Sendable {
 
     static let batchSizeBuckets: [Double] = [1, 2, 4, 8, 16, 32, 64]
     static let commitBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
+    /// An fsync: from a tenth of a millisecond (a disk with a write cache) to seconds (a stalled one).
+    static let syncBuckets: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]
 
     /// - Parameter itemCountSeconds: how long a scrape's item counts are reused (a count scans
     ///   the class index: about 0.1 s a million items on SQLite); 0 counts at every scrape.
@@ -74,6 +78,10 @@ public final class KeychainMetrics: CommitObserver, Sendable {
         commitDurations = CommitPath.allCases.map {
             registry.makeValueHistogram(descriptor: durations, labels: [("path", $0.label)], buckets: Self.commitBuckets)
         }
+        let syncs = name(
+            "store", "sync_duration", "seconds",
+            "SQLite: a batch's COMMIT alone, its WAL frames written and fsynced. PostgreSQL times its own WAL syncs (pg_stat_wal).")
+        syncDurations = registry.makeValueHistogram(descriptor: syncs, buckets: Self.syncBuckets)
     }
 
     /// Counts an unlock refused by the per-address throttle (the API's own, before Argon2id).
@@ -91,6 +99,10 @@ public final class KeychainMetrics: CommitObserver, Sendable {
             }
         batchSizes[index].record(Double(batchSize))
         commitDurations[index].record(Double(nanoseconds) / 1e9)
+    }
+
+    public func synced(nanoseconds: UInt64) {
+        syncDurations.record(Double(nanoseconds) / 1e9)
     }
 
     // MARK: scrape

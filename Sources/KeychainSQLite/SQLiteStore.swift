@@ -1,3 +1,4 @@
+import Dispatch
 internal import Foundation
 public import KeychainStorage
 import Synchronization
@@ -29,6 +30,7 @@ public final class SQLiteStore: KeychainStore {
     private let readers: Mutex<[SQLiteConnection]>
     let closed = Atomic<Bool>(false)
     private let groupCommit: GroupCommit
+    private let observer: (any CommitObserver)?
     private let checkpointer: WALCheckpointer
     /// Commits so far: raised after each COMMIT returns, before any writer is answered.
     private let generation = Atomic<UInt64>(0)
@@ -54,6 +56,7 @@ public final class SQLiteStore: KeychainStore {
     public init(path: String, busyTimeoutMilliseconds: Int = 5_000, observer: (any CommitObserver)? = nil) throws(StorageError) {
         self.path = path
         groupCommit = GroupCommit(observer: observer)
+        self.observer = observer
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         let connection = try SQLiteConnection(path: path, readOnly: false)
         do {
@@ -138,7 +141,9 @@ public final class SQLiteStore: KeychainStore {
                         try connection.statement("RELEASE write").run([])
                     }
                 }
+                let syncing = observer == nil ? 0 : DispatchTime.now().uptimeNanoseconds
                 try connection.statement("COMMIT").run([])
+                observer?.synced(nanoseconds: DispatchTime.now().uptimeNanoseconds &- syncing)
             } catch {
                 try? connection.execute("ROLLBACK")
                 for pending in batch { pending.result = .failure(error) }

@@ -6,6 +6,10 @@
 /// batch waits: keep it to a few atomic operations.
 public protocol CommitObserver: Sendable {
     func committed(_ path: CommitPath, batchSize: Int, nanoseconds: UInt64)
+    /// The COMMIT statement of a SQLite batch alone: its WAL frames written and the `-wal` file
+    /// synced (`synchronous=FULL`), the part of a commit that waits for the disk. PostgreSQL
+    /// syncs its WAL inside the server, where `pg_stat_wal` times it; its stores never call this.
+    func synced(nanoseconds: UInt64)
 }
 
 /// Which queue a batch came through.

@@ -165,7 +165,8 @@ import Testing
         #expect(samples.value("keychaind_http_requests_total", Self.labels(["/v1/items", "POST", "5xx"])) == 1)
     }
 
-    /// The store reports each commit: one write alone is a batch of one, timed.
+    /// The store reports each commit: one write alone is a batch of one, timed, and its COMMIT
+    /// (the WAL written and synced) timed apart, a part of the whole.
     @Test func storeCommitsAreObserved() throws {
         let directory = TemporaryDirectory(prefix: "kcd-metrics")
         let metrics = KeychainMetrics()
@@ -184,6 +185,11 @@ import Testing
         #expect(after.value("keychaind_store_commit_duration_seconds_count", ["path": "write"]) == commits + 1)
         #expect(after.value("keychaind_store_commit_batch_size_bucket", ["path": "write", "le": "1.0"]) == commits + 1)
         #expect(after.value("keychaind_store_commit_batch_size_count", ["path": "add"]) == 0, "SQLite has no batched adds")
+        #expect(before.value("keychaind_store_sync_duration_seconds_count", [:]) == commits, "a sync for every commit")
+        #expect(after.value("keychaind_store_sync_duration_seconds_count", [:]) == commits + 1)
+        let synced = try #require(after.value("keychaind_store_sync_duration_seconds_sum", [:]))
+        let committed = try #require(after.value("keychaind_store_commit_duration_seconds_sum", ["path": "write"]))
+        #expect(synced > 0 && synced <= committed, "\(synced) s of syncs within \(committed) s of commits")
         _ = admin
     }
 

@@ -34,11 +34,14 @@ import Testing
     }
 
     /// The store tells its observer of each commit, by path: a write through group commit, and
-    /// an add through the batched adds' own transaction.
+    /// an add through the batched adds' own transaction. It never reports a sync of its own:
+    /// PostgreSQL syncs its WAL inside the server.
     @Test func commitsAreObservedOnBothPaths() throws {
         final class Recorder: CommitObserver {
             let seen = Mutex<[(CommitPath, Int)]>([])
+            let syncs = Mutex(0)
             func committed(_ path: CommitPath, batchSize: Int, nanoseconds: UInt64) { seen.withLock { $0.append((path, batchSize)) } }
+            func synced(nanoseconds: UInt64) { syncs.withLock { $0 += 1 } }
         }
         let recorder = Recorder()
         let store = try PostgresStore(url: try PostgresServer.shared.createDatabase(), observer: recorder)
@@ -47,6 +50,7 @@ import Testing
         _ = try store.write { try $0.setMeta("observed", [1]) }
         let seen = recorder.seen.withLock { $0 }
         #expect(seen.map(\.0) == [.add, .write] && seen.map(\.1) == [1, 1], "\(seen)")
+        #expect(recorder.syncs.withLock { $0 } == 0)
     }
 
     /// A password in the URL (its user part, a parameter, a keyword) is refused before any

@@ -23,6 +23,7 @@ FAMILIES = {
     "keychaind_unlock_retry_after_seconds": ("gauge", set()),
     "keychaind_store_commit_batch_size": ("histogram", {"path"}),
     "keychaind_store_commit_duration_seconds": ("histogram", {"path"}),
+    "keychaind_store_sync_duration_seconds": ("histogram", set()),
     "keychaind_database_errors": ("counter", set()),
 }
 ROUTES = {
@@ -110,6 +111,9 @@ def main():
           "the unlock attempt's count was committed")
     check(value(after, "keychaind_store_commit_batch_size", "keychaind_store_commit_batch_size_count", path="write") >= 3,
           "the 3 adds were committed")
+    check(value(after, "keychaind_store_sync_duration_seconds", "keychaind_store_sync_duration_seconds_count")
+          == value(after, "keychaind_store_commit_duration_seconds", "keychaind_store_commit_duration_seconds_count", path="write"),
+          "each commit's sync timed")
     check(value(after, "keychaind_database_errors", "keychaind_database_errors_total") == 0, "no database error")
 
     for failure in failures:
