@@ -81,15 +81,17 @@ enum SealedEncoding {
             return field.reduce(0) { $0 << 8 | UInt32($1) }
         }
 
-        mutating func byteString() -> [UInt8]? {
+        /// A field of bytes after its 4-byte length, where it lies.
+        private mutating func lengthPrefixed() -> ArraySlice<UInt8>? {
             guard let count = uint32() else { return nil }
-            return take(Int(count)).map(Array.init)
+            return take(Int(count))
         }
+
+        mutating func byteString() -> [UInt8]? { lengthPrefixed().map(Array.init) }
 
         mutating func string() -> String? {
             // Checked on the field's bytes where they lie, without an array of them first.
-            guard let count = uint32(), let field = take(Int(count)) else { return nil }
-            return field.withUnsafeBufferPointer { String(utf8Checking: $0) }
+            lengthPrefixed()?.withUnsafeBufferPointer { String(utf8Checking: $0) }
         }
 
         mutating func value() -> AttributeValue? {
