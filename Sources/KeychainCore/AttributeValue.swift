@@ -42,9 +42,15 @@ public enum AttributeValue: Sendable, Equatable {
         }
     }
 
-    /// The `foldedDigestBytes` of a string.
+    /// The part a string's lookup digest is made of: a tag, then its case-folded UTF-8.
     static func foldedDigestPart(_ s: String) -> [UInt8] {
         [0x66] + Array(CaseFolding.fold(s).utf8)
+    }
+
+    /// Appends `foldedDigestPart(s)` to a digest as one part, without building it.
+    static func appendFoldedDigestPart(_ s: String, to input: KeyedDigest.Input) {
+        var folded = CaseFolding.fold(s)
+        folded.withUTF8 { input.append(tag: 0x66, UnsafeRawBufferPointer($0)) }
     }
 
 }

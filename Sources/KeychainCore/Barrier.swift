@@ -187,13 +187,17 @@ final class Barrier: Sendable {
         }
     }
 
-    func lookup(_ key: SchemaKey, _ value: AttributeValue, folded: Bool) -> [UInt8]? {
-        if folded {
-            guard case .string(let string) = value else { return nil }
+    /// An attribute value's lookup digest. A string's is the digest of its case-folded form (the
+    /// same for "Example" and "example"), so one digest serves both an exact search and a
+    /// `matchCaseInsensitive` one, and an item writes one index entry per string attribute
+    /// instead of two; an exact search then checks the opened attributes (`ExactValues`). Other
+    /// values are digested as they are.
+    func lookup(_ key: SchemaKey, _ value: AttributeValue) -> [UInt8] {
+        if case .string(let string) = value {
             return lookupDigest.digest { input in
                 input.append([0x46])
                 input.append(key.name)
-                input.append(AttributeValue.foldedDigestPart(string))
+                AttributeValue.appendFoldedDigestPart(string, to: input)
             }
         }
         return lookupDigest.digest { input in

@@ -24,6 +24,25 @@ struct DecodedItem {
 
     /// Opens `record`'s attributes; errSecDecode when they fail authentication (tampering, a moved row).
     init(_ record: ItemRecord, barrier: Barrier, logger: Logger? = nil) throws(KeychainError) {
+        let (itemClass, protection, plaintext) = try Self.open(record, barrier: barrier, logger: logger)
+        guard let (group, attributes) = SealedAttributes.decode(plaintext) else {
+            throw .decode("attributes: a stored attribute is malformed")
+        }
+        self.init(record: record, itemClass: itemClass, group: group, protection: protection, attributes: attributes)
+    }
+
+    /// Whether `record`'s opened attributes hold each of `exact`'s values, without decoding
+    /// them; errSecDecode as `init`.
+    static func holds(_ record: ItemRecord, _ exact: ExactValues, barrier: Barrier, logger: Logger?) throws(KeychainError) -> Bool {
+        let plaintext = try open(record, barrier: barrier, logger: logger).plaintext
+        if let held = SealedAttributes.hold(plaintext, exact) { return held }
+        return exact.accepts(try DecodedItem(record, barrier: barrier, logger: logger))
+    }
+
+    /// The record's class, protection class and opened attributes.
+    private static func open(_ record: ItemRecord, barrier: Barrier, logger: Logger?) throws(KeychainError)
+        -> (ItemClass, Protection, plaintext: [UInt8])
+    {
         guard let itemClass = ItemClass(rawValue: record.itemClass), let protection = Protection(rawValue: record.protection)
         else { throw .decode("a stored item has an unknown class or protection class") }
         let ad = Barrier.attributesAD(
@@ -32,10 +51,7 @@ struct DecodedItem {
             logger?.error("item attributes failed authentication", metadata: ["item.ref": "\(PersistentRef.encode(record.ref))"])
             throw .decode("attributes: the stored attributes failed authentication")
         }
-        guard let (group, attributes) = SealedAttributes.decode(plaintext) else {
-            throw .decode("attributes: a stored attribute is malformed")
-        }
-        self.init(record: record, itemClass: itemClass, group: group, protection: protection, attributes: attributes)
+        return (itemClass, protection, plaintext)
     }
 
     /// The attributes of an answer.
@@ -56,11 +72,8 @@ struct DecodedItem {
         }
         record.primaryKey = barrier.primaryKey(itemClass: itemClass, group: group, sync: record.synchronizable, values: pkValues)
         var lookups: [[UInt8]] = []
-        for (key, value) in attributes where key.isLookup {
-            lookups.append(barrier.lookup(key, value, folded: false)!)
-            if let folded = barrier.lookup(key, value, folded: true) { lookups.append(folded) }
-        }
-        lookups.append(barrier.lookup(Self.accessibleKey, .int(Int64(protection.rawValue)), folded: false)!)
+        for (key, value) in attributes where key.isLookup { lookups.append(barrier.lookup(key, value)) }
+        lookups.append(barrier.lookup(Self.accessibleKey, .int(Int64(protection.rawValue))))
         if itemClass == .internetPassword,
             case .string(let server)? = attributes.first(where: { $0.key == Self.serverKey })?.value
         {

@@ -153,10 +153,12 @@ extension Keychain {
         query.itemClass = .certificate
         query.synchronizable = .any
         query.attributes = [(Self.certificateKeys.subject, .bytes(subject))]
-        var filter = try filter(for: query, token: token, barrier: barrier)
-        filter.limit = IssuerWalk.maxParents
+        var selection = try filter(for: query, token: token, barrier: barrier)
+        selection.filter.limit = IssuerWalk.maxParents
         let records: [ItemRecord]
-        do { records = try store.items(matching: filter) } catch { throw map(error) }
+        do { records = try store.items(matching: selection.filter) } catch { throw map(error) }
+        // A subject is bytes, matched by its digest alone.
+        assert(selection.exact.isEmpty)
         return try records.map { (record) throws(KeychainError) in try DecodedItem(record, barrier: barrier, logger: logger) }
     }
 }

@@ -45,11 +45,13 @@ extension Keychain {
         query.itemClass = .key
         query.synchronizable = .any
         query.attributes = [(Self.keyKeys.keyClass, .string("private")), (Self.keyKeys.label, .bytes(hash))] + attributes
-        var filter = try filter(for: query, token: token, barrier: barrier)
-        filter.limit = Self.maxKeysPerCertificate
-        let records: [ItemRecord]
-        do { records = try read(filter) } catch { throw map(error) }
-        return try records.map { (record) throws(KeychainError) in try DecodedItem(record, barrier: barrier, logger: logger) }
+        var keys: [DecodedItem] = []
+        try scanItems(query, filter(for: query, token: token, barrier: barrier), token: token, barrier: barrier, read: read) {
+            (record) throws(KeychainError) in
+            keys.append(try DecodedItem(record, barrier: barrier, logger: logger))
+            return keys.count < Self.maxKeysPerCertificate
+        }
+        return keys
     }
 
     /// The identities whose certificates `filter` names after `afterID`, in the certificates'
@@ -57,14 +59,14 @@ extension Keychain {
     /// match keys, and each joined with its private keys, until `wanted` identities (all when
     /// `nil`) are found. Memory stays bounded by the batch and `wanted`, whatever the keychain holds.
     func identityPairs(
-        _ query: ItemQuery, filter certificateFilter: ItemFilter, token: AccessToken, barrier: Barrier, wanted: Int?,
+        _ query: ItemQuery, selection certificates: ItemSelection, token: AccessToken, barrier: Barrier, wanted: Int?,
         read: (ItemFilter) throws -> [ItemRecord]
     ) throws(KeychainError) -> [IdentityPair] {
         let (certificateQuery, keyAttributes) = Self.identitySplit(query)
-        var filter = certificateFilter
-        filter.readsAttributes = true
+        var selection = certificates
+        selection.filter.readsAttributes = true
         var pairs: [IdentityPair] = []
-        try scanCertificates(certificateQuery, filter: filter, token: token, barrier: barrier, read: read) {
+        try scanItems(certificateQuery, selection, token: token, barrier: barrier, read: read) {
             (record) throws(KeychainError) in
             let certificate = try DecodedItem(record, barrier: barrier, logger: logger)
             for key in try privateKeys(for: certificate, attributes: keyAttributes, token: token, barrier: barrier, read: read) {
@@ -75,22 +77,25 @@ extension Keychain {
         return pairs
     }
 
-    /// Reads the certificates `filter` names `scanBatch` at a time, keeps those `query`'s
-    /// certificate match keys accept, and hands each to `visit` until it answers `false`.
-    func scanCertificates(
-        _ query: ItemQuery, filter: ItemFilter, token: AccessToken, barrier: Barrier, read: (ItemFilter) throws -> [ItemRecord],
-        visit: (ItemRecord) throws(KeychainError) -> Bool
+    /// Reads the items `selection` names `scanBatch` at a time, keeps those holding its exact
+    /// values that `query`'s certificate match keys accept, and hands each to `visit` until it
+    /// answers `false`.
+    func scanItems(
+        _ query: ItemQuery, _ selection: ItemSelection, token: AccessToken, barrier: Barrier,
+        read: (ItemFilter) throws -> [ItemRecord], visit: (ItemRecord) throws(KeychainError) -> Bool
     ) throws(KeychainError) {
-        var filter = filter
+        var filter = selection.filter
         filter.limit = Self.scanBatch
+        if !selection.exact.isEmpty { filter.readsAttributes = true }
         while true {
             let batch: [ItemRecord]
             do { batch = try read(filter) } catch { throw map(error) }
             guard let last = batch.last else { return }
             filter.afterID = last.rowID
+            let exact = try matching(batch, selection.exact, barrier: barrier)
             let matched =
                 query.certificateMatch.isEmpty
-                ? batch : try certificateMatches(batch, query: query, token: token, barrier: barrier)
+                ? exact : try certificateMatches(exact, query: query, token: token, barrier: barrier)
             for record in matched where !(try visit(record)) { return }
             if batch.count < Self.scanBatch { return }
         }
@@ -144,21 +149,26 @@ extension Keychain {
         try checkSearch(query, token: token)
         let barrier = try barrier()
         let (certificateQuery, keyAttributes) = Self.identitySplit(query)
-        let filter = try filter(for: certificateQuery, token: token, barrier: barrier)
+        let selection = try filter(for: certificateQuery, token: token, barrier: barrier)
         let matchLimit = (query.matchLimit ?? .one).sqlLimit
         let pageSize = max(1, configuration.maxAnswerItems)
         // The cursor is bound to the certificates' filter and to what the key must match.
-        var bound = filter
+        var bound = selection.filter
         bound.classes = [ItemClass.identity.rawValue]
-        bound.lookups += keyAttributes.compactMap { barrier.lookup($0.key, $0.value, folded: false) }
+        bound.lookups += keyAttributes.map { barrier.lookup($0.key, $0.value) }
+        var exact = selection.exact
+        exact.values += keyAttributes.compactMap { key, value in
+            guard case .string(let string) = value else { return nil }
+            return (key, string)
+        }
         let binding = PageCursor.binding(
-            token: token, filter: bound, matchLimit: matchLimit, certificateMatch: query.certificateMatch,
+            token: token, filter: bound, exact: exact, matchLimit: matchLimit, certificateMatch: query.certificateMatch,
             caseInsensitive: query.caseInsensitive)
-        var start = filter
+        var start = selection
         var returned = 0
         if let text = query.pageAfter {
             let cursor = try PageCursor(opening: text, barrier: barrier, binding: binding)
-            start.afterID = cursor.afterID
+            start.filter.afterID = cursor.afterID
             returned = cursor.returned
         }
         var pageLimit = pageSize
@@ -169,7 +179,7 @@ extension Keychain {
         }
         // One identity past the page tells whether another page follows.
         var pairs = try identityPairs(
-            query, filter: start, token: token, barrier: barrier, wanted: limitEndsAnswer ? pageLimit : pageLimit + 1,
+            query, selection: start, token: token, barrier: barrier, wanted: limitEndsAnswer ? pageLimit : pageLimit + 1,
             read: { try store.items(matching: $0) })
         guard !pairs.isEmpty, pageLimit > 0 else { throw .itemNotFound }
         var next: String?
@@ -296,9 +306,9 @@ extension Keychain {
         throws(KeychainError)
         -> [IdentityPair]
     {
-        let filter = try filter(for: Self.identitySplit(query).certificate, token: token, barrier: barrier)
+        let selection = try filter(for: Self.identitySplit(query).certificate, token: token, barrier: barrier)
         return try identityPairs(
-            query, filter: filter, token: token, barrier: barrier, wanted: nil, read: writer.items(matching:))
+            query, selection: selection, token: token, barrier: barrier, wanted: nil, read: writer.items(matching:))
     }
 
     /// SecItemUpdate of identities: attributes certificates have change the certificates, those

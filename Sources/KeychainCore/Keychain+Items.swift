@@ -110,16 +110,22 @@ extension Keychain {
     /// Searches, one bounded page of the answer at a time (`SearchPage`).
     public func searchPage(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> SearchPage {
         if query.itemClass == .identity { return try identityPage(query, token: token) }
-        let plan = try searchPlan(query, token: token)
+        return try page(query, token: token, plan: searchPlan(query, token: token))
+    }
+
+    /// The page `plan` names, read here.
+    private func page(_ query: ItemQuery, token: AccessToken, plan: SearchPlan) throws(KeychainError) -> SearchPage {
         var records: [ItemRecord] = []
-        if query.certificateMatch.isEmpty {
+        if query.certificateMatch.isEmpty, plan.exact.isEmpty {
             do { records = try store.items(matching: plan.filter) } catch { throw map(error) }
         } else {
-            // Match keys filter opened certificates: read a batch at a time until the page is full.
+            // Match keys and exact values filter opened items: read a batch at a time until the
+            // page is full.
             let wanted = plan.filter.limit
             let read: (ItemFilter) throws -> [ItemRecord] = { try self.store.items(matching: $0) }
             if wanted != 0 {
-                try scanCertificates(query, filter: plan.filter, token: token, barrier: plan.barrier, read: read) {
+                let selection = ItemSelection(filter: plan.filter, exact: plan.exact)
+                try scanItems(query, selection, token: token, barrier: plan.barrier, read: read) {
                     records.append($0)
                     return wanted.map { records.count < $0 } ?? true
                 }
@@ -145,6 +151,7 @@ extension Keychain {
             completion(.failure(error))
             return
         }
+        guard plan.exact.isEmpty else { return readExact(plan.filter, plan: plan, kept: [], query: query, completion: completion) }
         store.items(matching: plan.filter) { [self] outcome in
             completion(
                 Result { () throws(KeychainError) in
@@ -155,9 +162,42 @@ extension Keychain {
         }
     }
 
+    /// Reads `filter`'s records through the store's later answer, keeps those holding the plan's
+    /// exact values, and reads on past the last one (from the store's thread) until the page
+    /// has the items it wants or the store has no more. The first read asks for just those
+    /// items: unless an item of the same value in another case is among them, it is the only one.
+    private func readExact(
+        _ filter: ItemFilter, plan: SearchPlan, kept: [ItemRecord], query: ItemQuery,
+        completion: @escaping @Sendable (Result<SearchPage, KeychainError>) -> Void
+    ) {
+        store.items(matching: filter) { [self] outcome in
+            let answer = Result { () throws(KeychainError) -> SearchPage? in
+                let batch: [ItemRecord]
+                do { batch = try outcome.get() } catch { throw map(error) }
+                let kept = try kept + matching(batch, plan.exact, barrier: plan.barrier)
+                let wanted = plan.filter.limit ?? Int.max
+                guard kept.count < wanted, let last = batch.last, batch.count == filter.limit else {
+                    return try results(Array(kept.prefix(wanted)), query: query, plan: plan)
+                }
+                var next = filter
+                next.afterID = last.rowID
+                next.limit = Self.scanBatch
+                readExact(next, plan: plan, kept: kept, query: query, completion: completion)
+                return nil
+            }
+            switch answer {
+            case .success(let page?): completion(.success(page))
+            case .success(nil): break
+            case .failure(let error): completion(.failure(error))
+            }
+        }
+    }
+
     /// What a search reads, and how its answer is paged.
     private struct SearchPlan: Sendable {
         var filter: ItemFilter
+        /// The string values the items must hold exactly, checked on their opened attributes.
+        let exact: ExactValues
         let barrier: Barrier
         /// Items the pages before this one held.
         var returned = 0
@@ -173,21 +213,24 @@ extension Keychain {
     private func searchPlan(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> SearchPlan {
         try checkSearch(query, token: token)
         let barrier = try barrier()
-        var filter = try filter(for: query, token: token, barrier: barrier)
+        let selection = try filter(for: query, token: token, barrier: barrier)
+        let exact = selection.exact
+        var filter = selection.filter
         // A key's data answers only when its attributes say it is extractable.
         filter.readsAttributes =
-            query.wantsAttributes || !query.hasReturnKey
+            query.wantsAttributes || !query.hasReturnKey || !exact.isEmpty
             || (query.opensSecrets && filter.classes?.contains(ItemClass.key.rawValue) != false)
         let matchLimit = (query.matchLimit ?? .one).sqlLimit
         let pageSize = max(1, configuration.maxAnswerItems)
         guard matchLimit.map({ $0 > 1 }) ?? true else {
             filter.limit = 1
-            return SearchPlan(filter: consume filter, barrier: barrier, pageLimit: 1, limitEndsAnswer: true)
+            return SearchPlan(filter: consume filter, exact: exact, barrier: barrier, pageLimit: 1, limitEndsAnswer: true)
         }
         let binding = PageCursor.binding(
-            token: token, filter: filter, matchLimit: matchLimit, certificateMatch: query.certificateMatch,
+            token: token, filter: filter, exact: exact, matchLimit: matchLimit, certificateMatch: query.certificateMatch,
             caseInsensitive: query.caseInsensitive)
-        var plan = SearchPlan(filter: consume filter, barrier: barrier, pageLimit: pageSize, limitEndsAnswer: false, binding: binding)
+        var plan = SearchPlan(
+            filter: consume filter, exact: exact, barrier: barrier, pageLimit: pageSize, limitEndsAnswer: false, binding: binding)
         if let text = query.pageAfter {
             let cursor = try PageCursor(opening: text, barrier: barrier, binding: binding)
             plan.filter.afterID = cursor.afterID
@@ -276,9 +319,9 @@ extension Keychain {
         if query.itemClass == .identity {
             return try updateIdentities(query, changes: changes, token: token, barrier: barrier, expectedVersion: expectedVersion)
         }
-        let filter = try filter(for: query, token: token, barrier: barrier)
+        let selection = try filter(for: query, token: token, barrier: barrier)
         let updated = try transaction { writer in
-            let records = try writer.items(matching: filter)
+            let records = try self.matching(writer.items(matching: selection.filter), selection.exact, barrier: barrier)
             let updated = try self.applyUpdate(records, changes: changes, expectedVersion: expectedVersion, barrier: barrier)
             for record in updated { try writer.replace(record) }
             return updated
@@ -398,9 +441,9 @@ extension Keychain {
         if query.itemClass == .identity {
             return try deleteIdentities(query, token: token, barrier: barrier, expectedVersion: expectedVersion)
         }
-        let filter = try filter(for: query, token: token, barrier: barrier)
+        let selection = try filter(for: query, token: token, barrier: barrier)
         return try transaction { writer in
-            let records = try writer.items(matching: filter)
+            let records = try self.matching(writer.items(matching: selection.filter), selection.exact, barrier: barrier)
             guard !records.isEmpty else { throw KeychainError.itemNotFound }
             if let expectedVersion, records.count == 1, records[0].version != expectedVersion {
                 throw KeychainError.preconditionFailed(
@@ -442,8 +485,10 @@ extension Keychain {
         }
     }
 
-    /// The storage filter for a search, update or delete query, limited to the token's groups.
-    func filter(for query: ItemQuery, token: AccessToken, barrier: Barrier) throws(KeychainError) -> ItemFilter {
+    /// The storage filter for a search, update or delete query, limited to the token's groups,
+    /// and the string values the records it selects must hold exactly (unless the query matches
+    /// case-insensitively).
+    func filter(for query: ItemQuery, token: AccessToken, barrier: Barrier) throws(KeychainError) -> ItemSelection {
         // The attributes with certificate names canonical, beside the query rather than in a
         // copy of it (a copy of every field on every search).
         let attributes = Self.canonicalNames(query.attributes)
@@ -463,31 +508,26 @@ extension Keychain {
             for: query, attributes: attributes, classes: classes, groups: groups, synchronizable: synchronizable,
             barrier: barrier)
         var lookups: [[UInt8]] = []
+        var exact = ExactValues()
         var groupCondition: [[UInt8]]?
-        if let (_, keys) = keyed {
-            // Each digest binds its group: no separate group condition is needed.
-            for (key, value) in attributes where !keys.contains(key) {
-                lookups.append(barrier.lookup(key, value, folded: false)!)
-            }
-        } else {
-            groupCondition = digests ?? groups.map { $0.map(barrier.groupDigest) }
-            for (key, value) in attributes {
-                lookups.append(
-                    (query.caseInsensitive ? barrier.lookup(key, value, folded: true) : nil)
-                        ?? barrier.lookup(key, value, folded: false)!)
-            }
+        // Each primary-key digest binds its group: no separate group condition is needed.
+        if keyed == nil { groupCondition = digests ?? groups.map { $0.map(barrier.groupDigest) } }
+        for (key, value) in attributes where !(keyed?.1.contains(key) ?? false) {
+            lookups.append(barrier.lookup(key, value))
+            if !query.caseInsensitive, case .string(let string) = value { exact.values.append((key, string)) }
         }
         if let accessible = query.accessible {
-            lookups.append(barrier.lookup(DecodedItem.accessibleKey, .int(Int64(accessible.rawValue)), folded: false)!)
+            lookups.append(barrier.lookup(DecodedItem.accessibleKey, .int(Int64(accessible.rawValue))))
         }
         if let host = query.matchHostOrSubdomainOfHost { lookups.append(barrier.hostSuffix(host)) }
         // Made once, from its parts, rather than a filter changed field by field: that one was
         // copied twice on its way out, a retain and a release per field.
-        return ItemFilter(
+        let filter = ItemFilter(
             // Every stored class is no condition at all: leaving it out lets the store read by id.
             classes: codes.count == ItemClass.stored.count ? nil : codes, groups: groupCondition,
             synchronizable: synchronizable, ref: query.persistentRef, created: query.creationDate,
             modified: query.modificationDate, primaryKeys: keyed?.0, lookups: lookups)
+        return ItemSelection(filter: filter, exact: exact)
     }
 
     /// The token's group digests: cached with the token when it came through `authenticate`.

@@ -141,6 +141,49 @@ package enum SealedAttributes {
         return reader.isAtEnd ? (group, attributes) : nil
     }
 
+    /// Whether the attributes hold each of `exact`'s values, compared on the bytes where they
+    /// lie (this runs for every item an exact search selects); `nil` when the bytes are not in
+    /// version 1 or end early (`decode` then says why).
+    static func hold(_ bytes: [UInt8], _ exact: ExactValues) -> Bool? {
+        bytes.withUnsafeBufferPointer { buffer -> Bool? in
+            var index = 1
+            func length() -> Int? {
+                guard buffer.count - index >= 4 else { return nil }
+                defer { index += 4 }
+                return (0..<4).reduce(0) { $0 << 8 | Int(buffer[index + $1]) }
+            }
+            /// The next field's bytes after its length.
+            func field() -> UnsafeBufferPointer<UInt8>? {
+                guard let count = length(), buffer.count - index >= count else { return nil }
+                defer { index += count }
+                return UnsafeBufferPointer(rebasing: buffer[index..<index + count])
+            }
+            func equal(_ field: UnsafeBufferPointer<UInt8>, _ text: String) -> Bool {
+                var text = text
+                return text.withUTF8 { $0.count == field.count && $0.elementsEqual(field) }
+            }
+            guard buffer.first == SealedEncoding.version, field() != nil, let count = length() else { return nil }
+            var found = 0
+            for _ in 0..<count {
+                guard let name = field(), index < buffer.count else { return nil }
+                let tag = buffer[index]
+                index += 1
+                switch tag {
+                case 0x73:
+                    guard let value = field() else { return nil }
+                    for wanted in exact.values where equal(name, wanted.key.name) && equal(value, wanted.value) { found += 1 }
+                case 0x62: guard field() != nil else { return nil }
+                case 0x69, 0x74:
+                    let size = tag == 0x69 ? 8 : 1
+                    guard buffer.count - index >= size else { return nil }
+                    index += size
+                default: return nil
+                }
+            }
+            return index == buffer.count ? found == exact.values.count : nil
+        }
+    }
+
     /// Version 0: a JSON object of the access group and each attribute as answers showed it.
     private static func decodeVersion0(_ bytes: [UInt8])
         -> (group: String, attributes: [(key: SchemaKey, value: AttributeValue)])?

@@ -51,8 +51,8 @@ struct PageCursor: Equatable {
     /// What a cursor is bound to: the token, and every condition of the query's filter (its
     /// digests are keyed, so this reveals nothing the cursor's holder does not know).
     static func binding(
-        token: AccessToken, filter: ItemFilter, matchLimit: Int?, certificateMatch: CertificateMatch = CertificateMatch(),
-        caseInsensitive: Bool = false
+        token: AccessToken, filter: ItemFilter, exact: ExactValues = ExactValues(), matchLimit: Int?,
+        certificateMatch: CertificateMatch = CertificateMatch(), caseInsensitive: Bool = false
     ) -> [UInt8] {
         var bytes = Array(token.id.utf8) + [0]
         func put(_ value: Int64) { bytes += Settings.encodeInt(value) }
@@ -68,6 +68,8 @@ struct PageCursor: Equatable {
         put(filter.groups)
         put(filter.primaryKeys)
         put(filter.lookups)
+        // A string's lookup digest is its folded form's: the exact values tell "A" from "a".
+        put(exact.values.map { Array($0.key.name.utf8) + [0] + Array($0.value.utf8) })
         put(filter.ref.map { [$0] })
         put(filter.synchronizable.map { $0 ? 1 : 0 } ?? -1)
         put(filter.created ?? -1)

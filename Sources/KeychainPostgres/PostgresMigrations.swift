@@ -59,6 +59,11 @@ enum PostgresMigrations {
         """
         CREATE INDEX items_class_id ON items (class, id);
         """,
+        // 4: no change of tables, as SQLite's migration 3: a string attribute's lookup digest is
+        // only that of its folded value, which a build before it does not know.
+        """
+        COMMENT ON TABLE lookups IS 'keyed digests of attribute values, strings case-folded';
+        """,
     ]
 
     static func apply(on connection: PGConnection) throws(StorageError) {

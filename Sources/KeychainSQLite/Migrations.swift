@@ -46,6 +46,13 @@ enum Migrations {
         """
         CREATE INDEX items_class ON items(class);
         """,
+        // 3: no change of tables. A string attribute's lookup digest is now only that of its
+        // folded value, and an exact search compares the opened attributes; a build before it
+        // would not find a newer item by its exact value, so it must refuse this database. The
+        // exact-value digests of older items stay until the item changes, and match nothing.
+        """
+        -- lookups: digests of folded strings
+        """,
     ]
 
     static func apply(to connection: SQLiteConnection) throws(StorageError) {

@@ -15,6 +15,13 @@ import Testing
         let digest = try KeyedDigest(key: SecureBytes.random(count: 32))
         #expect(digest.digest { value.appendDigestPart(to: $0) } == digest.digest(parts: [value.digestBytes]))
     }
+
+    @Test(arguments: ["svc-1", "Svc-1", "", "Straße", "e\u{301}"])
+    func aStreamedFoldedStringEqualsItsFoldedPart(text: String) throws {
+        let digest = try KeyedDigest(key: SecureBytes.random(count: 32))
+        #expect(digest.digest { AttributeValue.appendFoldedDigestPart(text, to: $0) }
+            == digest.digest(parts: [AttributeValue.foldedDigestPart(text)]))
+    }
 }
 
 /// The ASCII fast path of case folding gives what the full path gives: folded lookups written by

@@ -18,13 +18,17 @@ final class Fixture {
     private(set) var faulty: FaultyStore?
 
     init(
-        lockInterval: Int = 300, faulty: Bool = false, passphrase: String = testPassphrase, configure: (inout KeychainConfiguration) -> Void = { _ in }) throws {
+        lockInterval: Int = 300, faulty: Bool = false, backend: StoreBackend? = nil, passphrase: String = testPassphrase,
+        configure: (inout KeychainConfiguration) -> Void = { _ in }
+    ) throws {
         var configuration = KeychainConfiguration.testing(directory.path, clock: clock, lockInterval: lockInterval)
         configure(&configuration)
         if faulty {
             let store = FaultyStore(try StoreBackend.sqlite.open(directory.path))
             self.faulty = store
             keychain = try Keychain(configuration: configuration, store: store, logger: Logger(label: "test"))
+        } else if let backend {
+            keychain = try Keychain(configuration: configuration, store: backend.open(directory.path), logger: Logger(label: "test"))
         } else {
             keychain = try Keychain.open(configuration)
         }

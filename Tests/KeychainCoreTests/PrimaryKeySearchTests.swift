@@ -8,8 +8,12 @@ import Testing
 /// primary-key index, one digest per group, instead of through lookup digests. Its answers must
 /// be exactly those of the lookup path.
 @Suite struct PrimaryKeySearchTests {
-    private func filter(_ f: Fixture, _ object: JSONObject, _ token: AccessToken) throws -> ItemFilter {
+    private func selection(_ f: Fixture, _ object: JSONObject, _ token: AccessToken) throws -> ItemSelection {
         try f.keychain.filter(for: QueryParser.parse(object, lenient: true), token: token, barrier: f.keychain.barrier())
+    }
+
+    private func filter(_ f: Fixture, _ object: JSONObject, _ token: AccessToken) throws -> ItemFilter {
+        try selection(f, object, token).filter
     }
 
     @Test func aPinnedPrimaryKeyGoesThroughTheKeyIndexAndOtherwiseThroughLookups() throws {
@@ -19,8 +23,11 @@ import Testing
         #expect(keyed.primaryKeys?.count == 2)
         #expect(keyed.lookups.isEmpty)
         #expect(keyed.groups == nil)
-        // A non-key attribute still needs its lookup beside the key.
-        #expect(try filter(f, ["service": "db", "account": "u", "label": "L"], ab).lookups.count == 1)
+        #expect(try selection(f, ["service": "db", "account": "u"], ab).exact.isEmpty, "the key's digest is exact")
+        // A non-key attribute still needs its lookup beside the key, and its exact value.
+        let labelled = try selection(f, ["service": "db", "account": "u", "label": "L"], ab)
+        #expect(labelled.filter.lookups.count == 1)
+        #expect(labelled.exact.values.map { "\($0.key.name)=\($0.value)" } == ["label=L"])
         // Not pinned: a missing key attribute, case-insensitive matching, "any" synchronizable,
         // or a token of every group.
         #expect(try filter(f, ["service": "db"], ab).primaryKeys == nil)

@@ -29,8 +29,8 @@ import Testing
         #expect(stores.withLock { $0.count } == 8)
         stores.withLock { $0.forEach { $0.close() } }
         let database = String(url.split(separator: "/").last ?? "")
-        #expect(try server.execute("SELECT count(*) FROM keychaind_schema", database: database) == "3")
-        #expect(try server.execute("SELECT max(version) FROM keychaind_schema", database: database) == "3")
+        #expect(try server.execute("SELECT count(*) FROM keychaind_schema", database: database) == "4")
+        #expect(try server.execute("SELECT max(version) FROM keychaind_schema", database: database) == "4")
     }
 
     /// The store tells its observer of each commit, by path: a write through group commit, and
