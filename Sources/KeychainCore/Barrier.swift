@@ -18,6 +18,11 @@ final class Barrier: Sendable {
     /// Wraps the class keys for the other replicas sharing the store (see `SharedLockState`).
     private let replicaKey: SecureBytes
     private let classKeys: Mutex<ClassKeys>
+    /// Group names by their digest, learned from opened items (at most `maxGroupNames`): a
+    /// search of a token of every group that names a whole primary key but its group compares
+    /// an item's primary-key digest instead of opening the item (`ExactValues.KeyCheck`).
+    private let groupNames = Mutex<[[UInt8]: String]>([:])
+    static let maxGroupNames = 4096
 
     private struct ClassKeys {
         var whenUnlocked: SecureBytes?
@@ -179,6 +184,17 @@ final class Barrier: Sendable {
     }
 
     // MARK: digests
+
+    /// The name of the group whose digest is `digest`, when an opened item has shown it.
+    func groupName(digest: [UInt8]) -> String? { groupNames.withLock { $0[digest] } }
+
+    /// Notes `name` as the group of `digest`: an opened item's group and its row's digest of it,
+    /// which the item's sealed attributes are bound to.
+    func learnGroupName(_ name: String, digest: [UInt8]) {
+        groupNames.withLock { names in
+            if names.count < Self.maxGroupNames, names[digest] == nil { names[digest] = name }
+        }
+    }
 
     func groupDigest(_ group: String) -> [UInt8] {
         lookupDigest.digest { input in

@@ -6,8 +6,18 @@ import KeychainStorage
 /// byte for byte.
 struct ExactValues: Sendable {
     var values: [(key: SchemaKey, value: String)] = []
+    /// The primary key the query names whole but for its group: checked on each item's
+    /// primary-key digest, and its string values are then not among `values`.
+    var key: KeyCheck?
 
-    var isEmpty: Bool { values.isEmpty }
+    /// A class and the values of each of its primary-key attributes, in `primaryKey` order.
+    struct KeyCheck: Sendable {
+        let itemClass: ItemClass
+        let keys: [SchemaKey]
+        let values: [AttributeValue]
+    }
+
+    var isEmpty: Bool { values.isEmpty && key == nil }
 
     func accepts(_ item: DecodedItem) -> Bool {
         values.allSatisfy { wanted in
@@ -26,11 +36,25 @@ struct ItemSelection: Sendable {
 }
 
 extension Keychain {
-    /// The records whose opened attributes hold `exact`'s values: all of them when it has none.
+    /// The records that hold `exact`'s values: all of them when it has none. A key check
+    /// compares the record's primary-key digest with the one its group and the query's values
+    /// make, once an opened item of that group has shown the group's name.
     func matching(_ records: [ItemRecord], _ exact: ExactValues, barrier: Barrier) throws(KeychainError) -> [ItemRecord] {
         guard !exact.isEmpty else { return records }
         var kept: [ItemRecord] = []
-        for record in records where try DecodedItem.holds(record, exact, barrier: barrier, logger: logger) {
+        for record in records {
+            if let key = exact.key {
+                var group = barrier.groupName(digest: record.group)
+                if group == nil {
+                    let item = try DecodedItem(record, barrier: barrier, logger: logger)
+                    barrier.learnGroupName(item.group, digest: record.group)
+                    group = item.group
+                }
+                let digest = barrier.primaryKey(
+                    itemClass: key.itemClass, group: group!, sync: record.synchronizable, values: key.values)
+                guard digest == record.primaryKey else { continue }
+            }
+            if !exact.values.isEmpty, !(try DecodedItem.holds(record, exact, barrier: barrier, logger: logger)) { continue }
             kept.append(record)
         }
         return kept

@@ -511,10 +511,15 @@ extension Keychain {
         var exact = ExactValues()
         var groupCondition: [[UInt8]]?
         // Each primary-key digest binds its group: no separate group condition is needed.
-        if keyed == nil { groupCondition = digests ?? groups.map { $0.map(barrier.groupDigest) } }
+        if keyed == nil {
+            groupCondition = digests ?? groups.map { $0.map(barrier.groupDigest) }
+            exact.key = keyCheck(for: query, attributes: attributes, classes: classes)
+        }
         for (key, value) in attributes where !(keyed?.1.contains(key) ?? false) {
             lookups.append(barrier.lookup(key, value))
-            if !query.caseInsensitive, case .string(let string) = value { exact.values.append((key, string)) }
+            if !query.caseInsensitive, case .string(let string) = value, !(exact.key?.keys.contains(key) ?? false) {
+                exact.values.append((key, string))
+            }
         }
         if let accessible = query.accessible {
             lookups.append(barrier.lookup(DecodedItem.accessibleKey, .int(Int64(accessible.rawValue))))
@@ -552,6 +557,22 @@ extension Keychain {
         let values = keys.lazy.map { key in attributes.first { $0.key === key }!.value }
         let digests = groups.map { barrier.primaryKey(itemClass: itemClass, group: $0, sync: synchronizable, values: values) }
         return (digests, keys)
+    }
+
+    /// The primary key a query names whole but for its group (a token of every group, or of
+    /// more than `maxPrimaryKeyGroups`): one class and each of its primary-key attributes, matched
+    /// exactly.
+    private func keyCheck(for query: ItemQuery, attributes: [(key: SchemaKey, value: AttributeValue)], classes: [ItemClass])
+        -> ExactValues.KeyCheck?
+    {
+        guard !query.caseInsensitive, classes.count == 1, let itemClass = classes.first else { return nil }
+        let keys = itemClass.primaryKey
+        var values: [AttributeValue] = []
+        for key in keys {
+            guard let value = attributes.first(where: { $0.key === key })?.value else { return nil }
+            values.append(value)
+        }
+        return ExactValues.KeyCheck(itemClass: itemClass, keys: keys, values: values)
     }
 
     /// Beyond this many groups a search goes by lookups rather than one primary key per group.

@@ -70,6 +70,7 @@ struct PageCursor: Equatable {
         put(filter.lookups)
         // A string's lookup digest is its folded form's: the exact values tell "A" from "a".
         put(exact.values.map { Array($0.key.name.utf8) + [0] + Array($0.value.utf8) })
+        put(exact.key.map { [[UInt8(truncatingIfNeeded: $0.itemClass.rawValue)]] + $0.values.map(\.digestBytes) })
         put(filter.ref.map { [$0] })
         put(filter.synchronizable.map { $0 ? 1 : 0 } ?? -1)
         put(filter.created ?? -1)

@@ -117,6 +117,34 @@ import Testing
         #expect(throws: KeychainError.itemNotFound) { try #require(answer.withLock { $0 }).get() }
     }
 
+    /// A token of every group names a whole primary key but its group: the items' primary-key
+    /// digests decide, made with each item's group once an opened item has shown its name.
+    @Test func aWholeKeyButItsGroupIsCheckedOnTheKeyDigest() throws {
+        let f = try Fixture()
+        let inA = try f.addGeneric(service: "DUP", account: "x", group: "a")
+        let inB = try f.addGeneric(service: "dup", account: "x", group: "b")
+        try f.addGeneric(service: "dup", account: "X", group: "a")
+        let selection = try f.keychain.filter(
+            for: QueryParser.parse(["service": "dup", "account": "x"]), token: f.admin, barrier: f.keychain.barrier())
+        #expect(selection.filter.primaryKeys == nil && selection.exact.key != nil && selection.exact.values.isEmpty)
+        let barrier = try f.keychain.barrier()
+        let groupB = barrier.groupDigest("b")
+        #expect(barrier.groupName(digest: groupB) == nil, "an add opens nothing it reads")
+        for _ in 0..<2 {
+            #expect(try f.keychain.search(["service": "dup", "account": "x", "matchLimit": "all"], token: f.admin)
+                .map(\.persistentRef) == [inB])
+            #expect(try f.keychain.search(["service": "DUP", "account": "x"], token: f.admin).map(\.persistentRef) == [inA])
+            expectError(.itemNotFound) { _ = try f.keychain.search(["service": "Dup", "account": "x"], token: f.admin) }
+        }
+        #expect(barrier.groupName(digest: groupB) == "b")
+        // A label beside the key is still compared on the opened attributes.
+        try f.keychain.update(query: ["service": "dup", "account": "x"], attributesToUpdate: ["label": "L"], token: f.admin)
+        #expect(try f.keychain.search(["service": "dup", "account": "x", "label": "L"], token: f.admin).map(\.persistentRef) == [inB])
+        expectError(.itemNotFound) { _ = try f.keychain.search(["service": "dup", "account": "x", "label": "l"], token: f.admin) }
+        #expect(try f.keychain.delete(["service": "dup", "account": "x"], token: f.admin) == 1)
+        #expect(try f.keychain.search(["service": "dup", "matchLimit": "all"], token: f.admin).count == 1)
+    }
+
     @Test func anUpdateOrADeleteTouchesTheExactCaseOnly() throws {
         let f = try fixture()
         let updated = try f.keychain.update(query: ["service": "dup"], attributesToUpdate: ["label": "x"], token: f.admin)
