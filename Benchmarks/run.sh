@@ -581,9 +581,9 @@ phase_postgres() {
     local url="postgresql://postgres@127.0.0.1:$PG_PORT/keychain" port1 port2 tls_port
     "$KEYCHAIND" init --data-dir "$WORK/pg-r1" --database "$url" --passphrase-file "$WORK/passphrase" \
         --admin-token-file "$WORK/pg-token" >>"$LOGS/init.log" 2>&1 || die "keychaind init --database failed"
-    # The same work's anchor: what one add writes (an item row and its five lookup digests, in
-    # keychaind's own schema, made by keychaind init in a database of its own), each add its own
-    # transaction, random keys of the sizes keychaind writes.
+    # The same work's anchor: what one add writes (an item row and its three lookup digests,
+    # service, account and protection class, in keychaind's own schema, made by keychaind init in
+    # a database of its own), each add its own transaction, random keys of the sizes keychaind writes.
     "${psql[@]}" -c "CREATE DATABASE pgsame" || die "cannot create the databases"
     "$KEYCHAIND" init --data-dir "$WORK/pg-same" --database "postgresql://postgres@127.0.0.1:$PG_PORT/pgsame" \
         --passphrase-file "$WORK/passphrase" --admin-token-file "$WORK/pg-same-token" >>"$LOGS/init.log" 2>&1 ||
@@ -594,7 +594,7 @@ WITH i AS (
     VALUES (decode(md5(random()::text || clock_timestamp()::text), 'hex'), 1, decode('01', 'hex'), 1, 0, 1, 1, 1,
         decode(md5(random()::text || clock_timestamp()::text), 'hex'), decode(repeat('ab', 103), 'hex'),
         decode(repeat('cd', 73), 'hex'),
-        ARRAY(SELECT decode(md5(random()::text || g::text), 'hex') FROM generate_series(1, 5) AS g))
+        ARRAY(SELECT decode(md5(random()::text || g::text), 'hex') FROM generate_series(1, 3) AS g))
     RETURNING id, digests
 )
 INSERT INTO lookups (digest, item_id) SELECT unnest(i.digests), i.id FROM i;
