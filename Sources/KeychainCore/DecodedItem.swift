@@ -33,7 +33,9 @@ struct DecodedItem {
 
     /// Whether `record`'s opened attributes hold each of `exact`'s values, without decoding
     /// them; errSecDecode as `init`.
-    static func holds(_ record: ItemRecord, _ exact: ExactValues, barrier: Barrier, logger: Logger?) throws(KeychainError) -> Bool {
+    static func holds(_ record: ItemRecord, _ exact: ExactValues, barrier: Barrier, logger: Logger?) throws(KeychainError)
+        -> Bool
+    {
         let plaintext = try open(record, barrier: barrier, logger: logger).plaintext
         if let held = SealedAttributes.hold(plaintext, exact) { return held }
         return exact.accepts(try DecodedItem(record, barrier: barrier, logger: logger))

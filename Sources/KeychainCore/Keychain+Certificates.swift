@@ -155,10 +155,9 @@ extension Keychain {
         query.attributes = [(Self.certificateKeys.subject, .bytes(subject))]
         var selection = try filter(for: query, token: token, barrier: barrier)
         selection.filter.limit = IssuerWalk.maxParents
-        let records: [ItemRecord]
+        var records: [ItemRecord]
         do { records = try store.items(matching: selection.filter) } catch { throw map(error) }
-        // A subject is bytes, matched by its digest alone.
-        assert(selection.exact.isEmpty)
+        records = try matching(records, selection.exact, barrier: barrier)  // none: a subject is bytes
         return try records.map { (record) throws(KeychainError) in try DecodedItem(record, barrier: barrier, logger: logger) }
     }
 }

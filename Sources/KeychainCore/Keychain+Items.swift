@@ -151,7 +151,9 @@ extension Keychain {
             completion(.failure(error))
             return
         }
-        guard plan.exact.isEmpty else { return readExact(plan.filter, plan: plan, kept: [], query: query, completion: completion) }
+        guard plan.exact.isEmpty else {
+            return readExact(plan.filter, plan: plan, kept: [], query: query, completion: completion)
+        }
         store.items(matching: plan.filter) { [self] outcome in
             completion(
                 Result { () throws(KeychainError) in
