@@ -19,7 +19,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Persistent references and canonical base64: what decodes re-encodes to the same text.
     case base64
     /// The decoder of sealed attributes (what a row holds once opened): what decodes
-    /// re-encodes to the same bytes.
+    /// re-encodes to the same bytes; and the exact-value check, which reads the same bytes
+    /// where they lie, finds every string the decoder found, and no other value.
     case sealedAttributes = "sealed-attributes"
     /// The transport's framing checks over a request head's fields (`name: value` lines).
     case framing
@@ -90,7 +91,20 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     }
 
     private static func sealedAttributes(_ bytes: [UInt8]) {
+        let service = Schema.key(canonical: "service")!
+        _ = SealedAttributes.hold(bytes, ExactValues(values: [(service, "x")]))
         guard let (group, attributes) = SealedAttributes.decode(bytes) else { return }
+        if bytes.first == 1 {
+            let strings = attributes.compactMap { key, value -> (key: SchemaKey, value: String)? in
+                if case .string(let string) = value { (key, string) } else { nil }
+            }
+            precondition(SealedAttributes.hold(bytes, ExactValues(values: strings)) == true, "sealed attributes: a string not held")
+            for (key, string) in strings where !strings.contains(where: { $0.key == key && $0.value == string + "\u{0}" }) {
+                precondition(
+                    SealedAttributes.hold(bytes, ExactValues(values: [(key, string + "\u{0}")])) == false,
+                    "sealed attributes: another value held")
+            }
+        }
         // The legacy JSON version re-encodes in the current one: compare through a second decode.
         let encoded = SealedAttributes.encode(group: group, attributes: attributes)
         guard let (again, againAttributes) = SealedAttributes.decode(encoded) else {

@@ -4,11 +4,15 @@ import KeychainStorage
 /// (`Barrier.lookup`), which an item of the same value in another case also carries: a record
 /// the store selects through them matches only when its opened attributes hold each of these
 /// byte for byte.
-struct ExactValues: Sendable {
+package struct ExactValues: Sendable {
     var values: [(key: SchemaKey, value: String)] = []
     /// The primary key the query names whole but for its group: checked on each item's
     /// primary-key digest, and its string values are then not among `values`.
     var key: KeyCheck?
+
+    package init(values: [(key: SchemaKey, value: String)] = []) {
+        self.values = values
+    }
 
     /// A class and the values of each of its primary-key attributes, in `primaryKey` order.
     struct KeyCheck: Sendable {

@@ -144,7 +144,7 @@ package enum SealedAttributes {
     /// Whether the attributes hold each of `exact`'s values, compared on the bytes where they
     /// lie (this runs for every item an exact search selects); `nil` when the bytes are not in
     /// version 1 or end early (`decode` then says why).
-    static func hold(_ bytes: [UInt8], _ exact: ExactValues) -> Bool? {
+    package static func hold(_ bytes: [UInt8], _ exact: ExactValues) -> Bool? {
         bytes.withUnsafeBufferPointer { buffer -> Bool? in
             var index = 1
             func length() -> Int? {
