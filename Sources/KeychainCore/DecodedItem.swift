@@ -38,7 +38,11 @@ struct DecodedItem {
     {
         let plaintext = try open(record, barrier: barrier, logger: logger).plaintext
         if let held = SealedAttributes.hold(plaintext, exact) { return held }
-        return exact.accepts(try DecodedItem(record, barrier: barrier, logger: logger))
+        // Version 0, or malformed: the same opened bytes, decoded.
+        guard let (_, attributes) = SealedAttributes.decode(plaintext) else {
+            throw .decode("attributes: a stored attribute is malformed")
+        }
+        return exact.accepts(attributes)
     }
 
     /// The record's class, protection class and opened attributes.

@@ -23,9 +23,9 @@ package struct ExactValues: Sendable {
 
     var isEmpty: Bool { values.isEmpty && key == nil }
 
-    func accepts(_ item: DecodedItem) -> Bool {
+    func accepts(_ attributes: [(key: SchemaKey, value: AttributeValue)]) -> Bool {
         values.allSatisfy { wanted in
-            item.attributes.contains { key, value in
+            attributes.contains { key, value in
                 guard key == wanted.key, case .string(let string) = value else { return false }
                 return string.utf8.elementsEqual(wanted.value.utf8)
             }
@@ -47,18 +47,27 @@ extension Keychain {
         guard !exact.isEmpty else { return records }
         var kept: [ItemRecord] = []
         for record in records {
+            // Opened only to learn its group's name; its values are then compared on it too.
+            var opened: DecodedItem?
             if let key = exact.key {
                 var group = barrier.groupName(digest: record.group)
                 if group == nil {
                     let item = try DecodedItem(record, barrier: barrier, logger: logger)
                     barrier.learnGroupName(item.group, digest: record.group)
                     group = item.group
+                    opened = item
                 }
                 let digest = barrier.primaryKey(
                     itemClass: key.itemClass, group: group!, sync: record.synchronizable, values: key.values)
                 guard digest == record.primaryKey else { continue }
             }
-            if !exact.values.isEmpty, !(try DecodedItem.holds(record, exact, barrier: barrier, logger: logger)) { continue }
+            if !exact.values.isEmpty {
+                let held =
+                    if let opened { exact.accepts(opened.attributes) } else {
+                        try DecodedItem.holds(record, exact, barrier: barrier, logger: logger)
+                    }
+                guard held else { continue }
+            }
             kept.append(record)
         }
         return kept
