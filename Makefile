@@ -86,7 +86,7 @@ test: deps-test build
 	bash Tests/attack/run.sh
 	bash Tests/fuzz/run.sh
 
-# Each fuzzing target for 10 minutes (make test gives each 15 s); FUZZ_SECONDS changes it.
+# Each fuzzing target for 10 minutes (make test gives each 10 s); FUZZ_SECONDS changes it.
 fuzz: deps swift-check
 	FUZZ_SECONDS=$${FUZZ_SECONDS:-600} bash Tests/fuzz/run.sh
 

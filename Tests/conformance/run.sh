@@ -20,13 +20,13 @@
 #
 # Environment: KEYCHAIND (a prebuilt binary; default: build it with swift), SWIFT_FLAGS (extra
 # `swift build` flags, e.g. `--scratch-path .build-ci`), MIN_REQUESTS (default 1000),
-# MAX_EXAMPLES (per operation and phase, default 100), SCHEMATHESIS_SEED (reproduce a run).
+# MAX_EXAMPLES (per operation and phase, default 60), SCHEMATHESIS_SEED (reproduce a run).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 root=$PWD
 min_requests=${MIN_REQUESTS:-1000}
-max_examples=${MAX_EXAMPLES:-100}
+max_examples=${MAX_EXAMPLES:-60}
 phase_timeout=${PHASE_TIMEOUT:-600}
 # shellcheck source=Tests/lib.sh
 source Tests/lib.sh

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzing (issue 14): builds keychaind-fuzz with libFuzzer and AddressSanitizer
 # (swiftc -sanitize=fuzzer,address) in .build-fuzz, then runs each target of Fuzz/Targets for
-# FUZZ_SECONDS (15 by default: nine targets in `make test`; `make fuzz` gives each 600) from its committed seeds in
+# FUZZ_SECONDS (10 by default: nine targets in `make test`; `make fuzz` gives each 600) from its committed seeds in
 # Fuzz/corpus/<target>. New inputs go to a temporary copy, not the repository. An input slower
 # than 10 s counts as a hang. On a crash or a hang it prints the input (base64) and fails: add
 # the input to Fuzz/corpus/<target>/ as a regression, which FuzzCorpusTests then replays in
@@ -10,7 +10,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$root/Tests/lib.sh"
 make_tmp
-seconds=${FUZZ_SECONDS:-15}
+seconds=${FUZZ_SECONDS:-10}
 
 cd "$root"
 swift build --product keychaind-fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
