@@ -18,10 +18,11 @@ final class Barrier: Sendable {
     /// Wraps the class keys for the other replicas sharing the store (see `SharedLockState`).
     private let replicaKey: SecureBytes
     private let classKeys: Mutex<ClassKeys>
-    /// Group names by their digest, learned from opened items (at most `maxGroupNames`): a
-    /// search of a token of every group that names a whole primary key but its group compares
-    /// an item's primary-key digest instead of opening the item (`ExactValues.KeyCheck`).
-    private let groupNames = Mutex<[[UInt8]: String]>([:])
+    /// Group names by their digest, learned from opened items and from tokens' groups (at most
+    /// `maxGroupNames`): a search of a token of every group that names a whole primary key but
+    /// its group reads each group's item by its primary key (`GroupKeys`), or compares an item's
+    /// primary-key digest instead of opening the item (`ExactValues.KeyCheck`).
+    private let groupNames = Mutex<[DigestKey: String]>([:])
     static let maxGroupNames = 4096
 
     private struct ClassKeys {
@@ -185,14 +186,14 @@ final class Barrier: Sendable {
 
     // MARK: digests
 
-    /// The name of the group whose digest is `digest`, when an opened item has shown it.
-    func groupName(digest: [UInt8]) -> String? { groupNames.withLock { $0[digest] } }
+    /// The name of the group whose digest is `digest`, when an opened item or a token has shown it.
+    func groupName(digest: [UInt8]) -> String? { groupNames.withLock { $0[DigestKey(digest)] } }
 
     /// Notes `name` as the group of `digest`: an opened item's group and its row's digest of it,
-    /// which the item's sealed attributes are bound to.
+    /// which the item's sealed attributes are bound to, or a token's group and its digest.
     func learnGroupName(_ name: String, digest: [UInt8]) {
         groupNames.withLock { names in
-            if names.count < Self.maxGroupNames, names[digest] == nil { names[digest] = name }
+            if names.count < Self.maxGroupNames, names[DigestKey(digest)] == nil { names[DigestKey(digest)] = name }
         }
     }
 
@@ -264,5 +265,19 @@ final class Barrier: Sendable {
             MetaKey.whenUnlocked: try AEAD.wrap(whenUnlocked, with: kek, label: Label.whenUnlocked),
             MetaKey.afterFirstUnlock: try AEAD.wrap(afterFirstUnlock, with: kek, label: Label.afterFirstUnlock),
         ]
+    }
+}
+
+/// A keyed digest as a dictionary key: hashed by its first eight bytes, which a keyed hash
+/// spreads evenly already, rather than byte by byte; compared whole.
+struct DigestKey: Hashable {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    func hash(into hasher: inout Hasher) {
+        var prefix: UInt64 = 0
+        for byte in bytes.prefix(8) { prefix = prefix << 8 | UInt64(byte) }
+        hasher.combine(prefix)
     }
 }

@@ -9,6 +9,9 @@ package struct ExactValues: Sendable {
     /// The primary key the query names whole but for its group: checked on each item's
     /// primary-key digest, and its string values are then not among `values`.
     var key: KeyCheck?
+    /// The digests of `key` the store made for the groups it read by primary key
+    /// (`ItemFilter.groupKeys`): an item of one of them is checked against the digest made.
+    var groupKeys: GroupKeys?
 
     package init(values: [(key: SchemaKey, value: String)] = []) {
         self.values = values
@@ -49,7 +52,9 @@ extension Keychain {
         for record in records {
             // Opened only to learn its group's name; its values are then compared on it too.
             var opened: DecodedItem?
-            if let key = exact.key {
+            if let made = exact.groupKeys?.knownPrimaryKey(group: record.group, synchronizable: record.synchronizable) {
+                guard made == record.primaryKey else { continue }
+            } else if let key = exact.key {
                 var group = barrier.groupName(digest: record.group)
                 if group == nil {
                     let item = try DecodedItem(record, barrier: barrier, logger: logger)

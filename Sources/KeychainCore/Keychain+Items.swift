@@ -130,8 +130,22 @@ extension Keychain {
                     return wanted.map { records.count < $0 } ?? true
                 }
             }
+            if let keys = plan.filter.groupKeys { learnGroups(keys, barrier: plan.barrier) }
         }
         return try results(records, query: query, plan: plan)
+    }
+
+    /// Opens an item of each group whose name the store's read by `keys` lacked, so that the
+    /// next such search reads by primary keys (`GroupKeys`): once a group, for as long as the
+    /// barrier keeps the name. Best effort: a failed read or open leaves the group unnamed.
+    private func learnGroups(_ keys: GroupKeys, barrier: Barrier) {
+        for group in keys.unknownGroups.prefix(Self.maxPrimaryKeyGroups) where barrier.groupName(digest: group) == nil {
+            let filter = ItemFilter(classes: [keys.itemClass], groups: [group], limit: 1)
+            guard let record = try? store.items(matching: filter).first,
+                let item = try? DecodedItem(record, barrier: barrier, logger: logger)
+            else { continue }
+            barrier.learnGroupName(item.group, digest: record.group)
+        }
     }
 
     /// `searchPage`, answered through `completion`: at once, or later on the store's thread when
@@ -512,12 +526,19 @@ extension Keychain {
         var lookups: [[UInt8]] = []
         var exact = ExactValues()
         var groupCondition: [[UInt8]]?
+        var groupKeys: GroupKeys?
         // Each primary-key digest binds its group: no separate group condition is needed.
         if keyed == nil {
             groupCondition = digests ?? groups.map { $0.map(barrier.groupDigest) }
             exact.key = keyCheck(for: query, attributes: attributes, classes: classes)
+            if groups == nil, let key = exact.key, let synchronizable, store.listsGroups {
+                groupKeys = PrimaryKeyGroups(key, attributes: attributes, synchronizable: synchronizable, barrier: barrier)
+                exact.groupKeys = groupKeys
+            }
         }
         for (key, value) in attributes where !(keyed?.1.contains(key) ?? false) {
+            // The store makes these from the group keys when it reads by lookups.
+            if groupKeys != nil, exact.key!.keys.contains(where: { $0 === key }) { continue }
             lookups.append(barrier.lookup(key, value))
             if !query.caseInsensitive, case .string(let string) = value, !(exact.key?.keys.contains(key) ?? false) {
                 exact.values.append((key, string))
@@ -529,12 +550,40 @@ extension Keychain {
         if let host = query.matchHostOrSubdomainOfHost { lookups.append(barrier.hostSuffix(host)) }
         // Made once, from its parts, rather than a filter changed field by field: that one was
         // copied twice on its way out, a retain and a release per field.
-        let filter = ItemFilter(
+        var filter = ItemFilter(
             // Every stored class is no condition at all: leaving it out lets the store read by id.
             classes: codes.count == ItemClass.stored.count ? nil : codes, groups: groupCondition,
             synchronizable: synchronizable, ref: query.persistentRef, created: query.creationDate,
             modified: query.modificationDate, primaryKeys: keyed?.0, lookups: lookups)
+        filter.groupKeys = groupKeys
         return ItemSelection(filter: filter, exact: exact)
+    }
+
+    /// The group keys of a primary key named whole but for its group, for a store that lists
+    /// groups: each group's digest made once its name is known (`Barrier.groupName`), and the
+    /// primary key's lookups made only if the store reads by them.
+    final class PrimaryKeyGroups: GroupKeys, @unchecked Sendable {
+        let key: ExactValues.KeyCheck
+        let attributes: [(key: SchemaKey, value: AttributeValue)]
+        let barrier: Barrier
+
+        init(_ key: ExactValues.KeyCheck, attributes: [(key: SchemaKey, value: AttributeValue)], synchronizable: Bool, barrier: Barrier) {
+            self.key = key
+            self.attributes = attributes
+            self.barrier = barrier
+            super.init(itemClass: key.itemClass.rawValue, synchronizable: synchronizable, maxGroups: Keychain.maxPrimaryKeyGroups)
+        }
+
+        override func digest(group: [UInt8]) -> [UInt8]? {
+            barrier.groupName(digest: group).map {
+                barrier.primaryKey(itemClass: key.itemClass, group: $0, sync: synchronizable, values: key.values)
+            }
+        }
+
+        override func primaryKeyLookups() -> [[UInt8]] {
+            attributes.lazy.filter { attribute in self.key.keys.contains { $0 === attribute.key } }
+                .map { self.barrier.lookup($0.key, $0.value) }
+        }
     }
 
     /// The token's group digests: cached with the token when it came through `authenticate`.

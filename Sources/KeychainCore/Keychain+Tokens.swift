@@ -140,9 +140,12 @@ extension Keychain {
             logger.error("token record failed to open", metadata: ["token.id": "\(record.id)"])
             throw .decode("a stored token failed authentication")
         }
+        let digests = groups.contains("*") ? nil : groups.map(barrier.groupDigest)
+        // A token's groups are names the barrier may now know by digest (`GroupKeys`).
+        for (group, digest) in zip(groups, digests ?? []) { barrier.learnGroupName(group, digest: digest) }
         return AccessToken(
             id: record.id, name: name, accessGroups: groups, capabilities: capabilities, expiresAt: record.expires,
-            createdAt: record.created, groupDigests: groups.contains("*") ? nil : groups.map(barrier.groupDigest))
+            createdAt: record.created, groupDigests: digests)
     }
 }
 

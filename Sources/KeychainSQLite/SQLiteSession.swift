@@ -13,6 +13,7 @@ final class SQLiteSession: StoreWriter {
     // MARK: reading
 
     func items(matching filter: ItemFilter) throws(StorageError) -> [ItemRecord] {
+        if filter.groupKeys != nil { return try items(matching: resolved(filter)) }
         let stmt = try connection.statement(shape: FilterShape(filter, count: false)) { Self.select(filter, count: false) }
         try Self.bind(filter, to: stmt)
         var result: [ItemRecord] = []
@@ -24,10 +25,39 @@ final class SQLiteSession: StoreWriter {
     }
 
     func countItems(matching filter: ItemFilter) throws(StorageError) -> Int {
+        if filter.groupKeys != nil { return try countItems(matching: resolved(filter)) }
         let stmt = try connection.statement(shape: FilterShape(filter, count: true)) { Self.select(filter, count: true) }
         try Self.bind(filter, to: stmt)
         defer { stmt.reset() }
         return try stmt.step() ? Int(stmt.int64(0)) : 0
+    }
+
+    /// `filter` read by primary keys, one for each group holding items of its group keys' class
+    /// in this transaction's snapshot, when it can be; else by its lookups (see `GroupKeys`).
+    private func resolved(_ filter: ItemFilter) throws(StorageError) -> ItemFilter {
+        guard let keys = filter.groupKeys else { return filter }
+        // A reader's read transaction outlives its searches until something is committed: the
+        // groups it listed hold for as long (a writer's transaction lists them each time).
+        if connection.snapshotGeneration != nil, let listed = connection.listedGroups, listed.itemClass == keys.itemClass {
+            return filter.byPrimaryKeys(groups: listed.groups) ?? filter.byLookups()
+        }
+        // The groups in order, one seek of items_class_grp each, until one more than the keys
+        // take, which tells there are too many. (A recursive CTE says it in one statement, but
+        // its queue is a temporary table: three and a half times the instructions for one group.)
+        let stmt = try connection.statement(literal: "SELECT grp FROM items WHERE class = ? AND grp > ? ORDER BY grp LIMIT 1")
+        var groups: [[UInt8]] = []
+        var after: [UInt8] = []  // below every digest
+        while groups.count <= keys.maxGroups {
+            try stmt.bind(int: Int64(keys.itemClass), at: 1)
+            try stmt.bind(blob: after, at: 2)
+            guard try stmt.step() else { break }
+            after = stmt.blob(0)
+            groups.append(after)
+            stmt.reset()
+        }
+        stmt.reset()
+        if connection.snapshotGeneration != nil { connection.listedGroups = (keys.itemClass, groups) }
+        return filter.byPrimaryKeys(groups: groups) ?? filter.byLookups()
     }
 
     func item(primaryKey: [UInt8]) throws(StorageError) -> ItemRecord? {

@@ -164,6 +164,9 @@ public final class SQLiteStore: KeychainStore {
         }
     }
 
+    /// A filter's group keys are read in the snapshot of its items (`SQLiteSession`).
+    public var listsGroups: Bool { true }
+
     public func items(matching filter: ItemFilter) throws(StorageError) -> [ItemRecord] {
         let connection = try checkOutReader()
         defer { checkIn(connection) }
@@ -192,6 +195,7 @@ public final class SQLiteStore: KeychainStore {
     private func endSnapshot(on connection: SQLiteConnection) {
         guard connection.snapshotGeneration != nil else { return }
         connection.snapshotGeneration = nil
+        connection.listedGroups = nil
         // A read transaction has nothing to commit; should COMMIT fail, ROLLBACK ends it.
         do { try connection.statement("COMMIT").run([]) } catch { try? connection.execute("ROLLBACK") }
     }

@@ -66,10 +66,16 @@ public protocol KeychainStore: Sendable {
     /// empty file at `path`, while reads and writes go on. `unsupported` when the store has no
     /// such copy of its own (PostgreSQL: `pg_dump`).
     func backup(to path: String) throws(StorageError)
+    /// Whether the store reads a filter's `groupKeys`: lists the groups holding items of the
+    /// class, in the snapshot it reads the items from, and reads by their primary keys when it
+    /// can (see `GroupKeys`). `false`: the keychain hands it lookups instead.
+    var listsGroups: Bool { get }
 }
 
 extension KeychainStore {
     public var isShared: Bool { false }
+
+    public var listsGroups: Bool { false }
 
     public func backup(to path: String) throws(StorageError) {
         throw .unsupported("this store is not backed up by keychaind")

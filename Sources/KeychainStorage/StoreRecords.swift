@@ -71,6 +71,10 @@ public struct ItemFilter: Sendable, Equatable {
     /// Whether to read each item's sealed attributes and primary key; when `false` they come
     /// back empty, which spares reading them for a search that returns neither.
     public var readsAttributes = true
+    /// A primary key named whole but for its group, when the store lists groups
+    /// (`KeychainStore.listsGroups`): the store reads `byPrimaryKeys(groups:)` or `byLookups()`.
+    /// A store that does not list groups is never handed one.
+    public var groupKeys: GroupKeys?
 
     @inlinable
     public init(
@@ -87,6 +91,14 @@ public struct ItemFilter: Sendable, Equatable {
         self.primaryKeys = primaryKeys
         self.lookups = lookups
         self.limit = limit
+    }
+
+    /// Field by field; group keys by identity (a closure has no equality).
+    public static func == (a: ItemFilter, b: ItemFilter) -> Bool {
+        a.classes == b.classes && a.groups == b.groups && a.synchronizable == b.synchronizable && a.ref == b.ref
+            && a.created == b.created && a.modified == b.modified && a.primaryKeys == b.primaryKeys
+            && a.lookups == b.lookups && a.limit == b.limit && a.afterID == b.afterID
+            && a.readsAttributes == b.readsAttributes && a.groupKeys === b.groupKeys
     }
 }
 

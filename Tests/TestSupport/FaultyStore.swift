@@ -30,6 +30,8 @@ public final class FaultyStore: KeychainStore {
 
     public func items(matching filter: ItemFilter) throws(StorageError) -> [ItemRecord] { try inner.items(matching: filter) }
 
+    public var listsGroups: Bool { inner.listsGroups }
+
     public func add(_ item: ItemRecord) throws {
         try check()
         try inner.add(item)
