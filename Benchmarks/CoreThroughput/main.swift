@@ -147,7 +147,7 @@ print("| items | \(items) |")
 print("| fill: durable adds/s (average over \(items)) | \(Int(Double(items) / fillSeconds)) |")
 print("| durable adds/s at \(items) items (3 s) | \(Int(extraRate)) |")
 print("| searches/s by service+account, returnData, \(threads) thread(s), read token of one group | \(Int(readerRate)) |")
-print("| the same with the admin token of every group (lookup digests) | \(Int(adminRate)) |")
+print("| the same with the admin token of every group (each group's primary key) | \(Int(adminRate)) |")
 for (name, ours, foundation) in parseRows {
     let figure = String(format: "%.1f / %.1f", ours, foundation)
     print("| JSON parse of a 1 MiB body (\(name)): KeychainJSON ms / Foundation JSONSerialization ms | \(figure) |")
