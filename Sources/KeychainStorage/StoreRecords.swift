@@ -93,7 +93,7 @@ public struct ItemFilter: Sendable, Equatable {
         self.limit = limit
     }
 
-    /// Field by field; group keys by identity (a closure has no equality).
+    /// Field by field; group keys by identity (an object a search makes for itself).
     public static func == (a: ItemFilter, b: ItemFilter) -> Bool {
         a.classes == b.classes && a.groups == b.groups && a.synchronizable == b.synchronizable && a.ref == b.ref
             && a.created == b.created && a.modified == b.modified && a.primaryKeys == b.primaryKeys
