@@ -57,8 +57,7 @@ extension Keychain {
             } else if let key = exact.key {
                 var group = barrier.groupName(digest: record.group)
                 if group == nil {
-                    let item = try DecodedItem(record, barrier: barrier, logger: logger)
-                    barrier.learnGroupName(item.group, digest: record.group)
+                    let item = try openLearningGroup(record, barrier: barrier)
                     group = item.group
                     opened = item
                 }
@@ -76,5 +75,12 @@ extension Keychain {
             kept.append(record)
         }
         return kept
+    }
+
+    /// Opens `record`, and notes its group's name for the group digest of its row.
+    func openLearningGroup(_ record: ItemRecord, barrier: Barrier) throws(KeychainError) -> DecodedItem {
+        let item = try DecodedItem(record, barrier: barrier, logger: logger)
+        barrier.learnGroupName(item.group, digest: record.group)
+        return item
     }
 }

@@ -141,10 +141,7 @@ extension Keychain {
     private func learnGroups(_ keys: GroupKeys, barrier: Barrier) {
         for group in keys.unknownGroups.prefix(Self.maxPrimaryKeyGroups) where barrier.groupName(digest: group) == nil {
             let filter = ItemFilter(classes: [keys.itemClass], groups: [group], limit: 1)
-            guard let record = try? store.items(matching: filter).first,
-                let item = try? DecodedItem(record, barrier: barrier, logger: logger)
-            else { continue }
-            barrier.learnGroupName(item.group, digest: record.group)
+            if let record = try? store.items(matching: filter).first { _ = try? openLearningGroup(record, barrier: barrier) }
         }
     }
 
@@ -538,7 +535,7 @@ extension Keychain {
         }
         for (key, value) in attributes where !(keyed?.1.contains(key) ?? false) {
             // The store makes these from the group keys when it reads by lookups.
-            if groupKeys != nil, exact.key!.keys.contains(where: { $0 === key }) { continue }
+            if groupKeys != nil, exact.key!.keys.contains(key) { continue }
             lookups.append(barrier.lookup(key, value))
             if !query.caseInsensitive, case .string(let string) = value, !(exact.key?.keys.contains(key) ?? false) {
                 exact.values.append((key, string))
@@ -550,12 +547,11 @@ extension Keychain {
         if let host = query.matchHostOrSubdomainOfHost { lookups.append(barrier.hostSuffix(host)) }
         // Made once, from its parts, rather than a filter changed field by field: that one was
         // copied twice on its way out, a retain and a release per field.
-        var filter = ItemFilter(
+        let filter = ItemFilter(
             // Every stored class is no condition at all: leaving it out lets the store read by id.
             classes: codes.count == ItemClass.stored.count ? nil : codes, groups: groupCondition,
             synchronizable: synchronizable, ref: query.persistentRef, created: query.creationDate,
-            modified: query.modificationDate, primaryKeys: keyed?.0, lookups: lookups)
-        filter.groupKeys = groupKeys
+            modified: query.modificationDate, primaryKeys: keyed?.0, lookups: lookups, groupKeys: groupKeys)
         return ItemSelection(filter: filter, exact: exact)
     }
 

@@ -8,7 +8,6 @@ final class SQLiteConnection {
     let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
     private var shapedStatements: [FilterShape: SQLiteStatement] = [:]
-    private var literalStatements: [UnsafeRawPointer: SQLiteStatement] = [:]
     /// On a reader: the store's write generation its open read transaction was begun at, or
     /// `nil` when it has none (see `SQLiteStore.beginSnapshot`).
     var snapshotGeneration: UInt64?
@@ -48,7 +47,6 @@ final class SQLiteConnection {
     deinit {
         statements.removeAll()
         shapedStatements.removeAll()
-        literalStatements.removeAll()
         sqlite3_close_v2(handle)
     }
 
@@ -69,18 +67,6 @@ final class SQLiteConnection {
         guard rc == SQLITE_OK, let stmt else { throw error(rc, "prepare") }
         let statement = SQLiteStatement(stmt, connection: self)
         statements[sql] = statement
-        return statement
-    }
-
-    /// A cached prepared statement for the literal `sql`, found by the literal's address rather
-    /// than by hashing its text: for statements run on every search.
-    func statement(literal sql: StaticString) throws(StorageError) -> SQLiteStatement {
-        if let cached = literalStatements[UnsafeRawPointer(sql.utf8Start)] {
-            cached.reset()
-            return cached
-        }
-        let statement = try statement(sql.description)
-        literalStatements[UnsafeRawPointer(sql.utf8Start)] = statement
         return statement
     }
 

@@ -36,19 +36,27 @@ final class SQLiteSession: StoreWriter {
     /// in this transaction's snapshot, when it can be; else by its lookups (see `GroupKeys`).
     private func resolved(_ filter: ItemFilter) throws(StorageError) -> ItemFilter {
         guard let keys = filter.groupKeys else { return filter }
+        let groups: [[UInt8]]
         // A reader's read transaction outlives its searches until something is committed: the
         // groups it listed hold for as long (a writer's transaction lists them each time).
         if connection.snapshotGeneration != nil, let listed = connection.listedGroups, listed.itemClass == keys.itemClass {
-            return filter.byPrimaryKeys(groups: listed.groups) ?? filter.byLookups()
+            groups = listed.groups
+        } else {
+            groups = try listGroups(itemClass: keys.itemClass, atMost: keys.maxGroups + 1)
+            if connection.snapshotGeneration != nil { connection.listedGroups = (keys.itemClass, groups) }
         }
-        // The groups in order, one seek of items_class_grp each, until one more than the keys
-        // take, which tells there are too many. (A recursive CTE says it in one statement, but
-        // its queue is a temporary table: three and a half times the instructions for one group.)
-        let stmt = try connection.statement(literal: "SELECT grp FROM items WHERE class = ? AND grp > ? ORDER BY grp LIMIT 1")
+        return filter.byPrimaryKeys(groups: groups) ?? filter.byLookups()
+    }
+
+    /// The digests of the groups holding items of `itemClass`, in order, at most `limit`: one
+    /// seek of items_class_grp each. (A recursive CTE says it in one statement, but its queue
+    /// is a temporary table: three and a half times the instructions for one group.)
+    private func listGroups(itemClass: Int, atMost limit: Int) throws(StorageError) -> [[UInt8]] {
+        let stmt = try connection.statement("SELECT grp FROM items WHERE class = ? AND grp > ? ORDER BY grp LIMIT 1")
         var groups: [[UInt8]] = []
         var after: [UInt8] = []  // below every digest
-        while groups.count <= keys.maxGroups {
-            try stmt.bind(int: Int64(keys.itemClass), at: 1)
+        while groups.count < limit {
+            try stmt.bind(int: Int64(itemClass), at: 1)
             try stmt.bind(blob: after, at: 2)
             guard try stmt.step() else { break }
             after = stmt.blob(0)
@@ -56,8 +64,7 @@ final class SQLiteSession: StoreWriter {
             stmt.reset()
         }
         stmt.reset()
-        if connection.snapshotGeneration != nil { connection.listedGroups = (keys.itemClass, groups) }
-        return filter.byPrimaryKeys(groups: groups) ?? filter.byLookups()
+        return groups
     }
 
     func item(primaryKey: [UInt8]) throws(StorageError) -> ItemRecord? {

@@ -80,7 +80,7 @@ public struct ItemFilter: Sendable, Equatable {
     public init(
         classes: [Int]? = nil, groups: [[UInt8]]? = nil, synchronizable: Bool? = nil, ref: [UInt8]? = nil,
         created: Int64? = nil, modified: Int64? = nil, primaryKeys: [[UInt8]]? = nil, lookups: [[UInt8]] = [],
-        limit: Int? = nil
+        limit: Int? = nil, groupKeys: GroupKeys? = nil
     ) {
         self.classes = classes
         self.groups = groups
@@ -91,6 +91,7 @@ public struct ItemFilter: Sendable, Equatable {
         self.primaryKeys = primaryKeys
         self.lookups = lookups
         self.limit = limit
+        self.groupKeys = groupKeys
     }
 
     /// Field by field; group keys by identity (an object a search makes for itself).
