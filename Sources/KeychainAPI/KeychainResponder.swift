@@ -301,16 +301,17 @@ public final class KeychainResponder: HTTPResponder {
             return response
         }
         let micros = nanoseconds / 1000
-        // The status alone is captured: capturing the response would copy it.
+        // The status alone is captured: capturing the response would copy it. The closure is
+        // written at the call, not kept in a local: one kept in a local had its captures boxed on
+        // the heap for every request.
         let status = response.status
-        let write = { (line: inout [UInt8]) in
-            Self.accessLine(into: &line, head.method, template, status, micros, token?.id, address)
-        }
         if let accessLogWriter {
-            accessLogWriter.append(level: .info, prefix: accessLinePrefix, message: write)
+            accessLogWriter.append(level: .info, prefix: accessLinePrefix) { line in
+                Self.accessLine(into: &line, head.method, template, status, micros, token?.id, address)
+            }
         } else {
             var line: [UInt8] = []
-            write(&line)
+            Self.accessLine(into: &line, head.method, template, status, micros, token?.id, address)
             logger.info("\(String(decoding: line, as: UTF8.self))")
         }
         return response

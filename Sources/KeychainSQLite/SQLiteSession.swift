@@ -17,8 +17,11 @@ final class SQLiteSession: StoreWriter {
         let stmt = try connection.statement(shape: FilterShape(filter, count: false)) { Self.select(filter, count: false) }
         try Self.bind(filter, to: stmt)
         var result: [ItemRecord] = []
+        // One primary key names one item at most (`pk` is UNIQUE): no step past its row.
+        let atMostOne = filter.primaryKeys?.count == 1
         while try stmt.step() {
             result.append(Self.item(from: stmt))
+            if atMostOne { break }
         }
         stmt.reset()
         return result

@@ -50,7 +50,7 @@ struct HeadSyntax {
         base = UnsafeRawPointer(method).assumingMemoryBound(to: UInt8.self)
         size = headSize > 0 && headSize <= maxHeadBytes ? headSize : 0
         let methodCount = strlen(method)
-        guard methodCount > 0, (0..<methodCount).allSatisfy({ Self.isTokenByte(base[$0]) }) else {
+        guard methodCount > 0, Self.allTokenBytes(base, count: methodCount) else {
             refusal = .malformedHead(field: "method", reason: "not an RFC 9110 token")
             return
         }
@@ -89,8 +89,7 @@ struct HeadSyntax {
             refusal = .malformedHead(field: "header", reason: "a field line continued on the next (obs-fold)")
             return
         }
-        guard nameCount > 0, nameOffset + nameCount < size, (nameOffset..<nameOffset + nameCount).allSatisfy({ Self.isTokenByte(base[$0]) })
-        else {
+        guard nameCount > 0, nameOffset + nameCount < size, Self.allTokenBytes(base + nameOffset, count: nameCount) else {
             let shown = LogText.sanitized(UnsafeBufferPointer(start: base + nameOffset, count: min(nameCount, size - nameOffset)), maxBytes: 32)
             refusal = .malformedHead(field: "header", reason: "name \"\(shown)\" is not an RFC 9110 token")
             return
@@ -102,7 +101,7 @@ struct HeadSyntax {
             refusal = .malformedHead(field: "header", reason: "\(text(at: nameOffset, count: nameCount)) is not name: value")
             return
         }
-        guard (valueOffset..<valueOffset + valueCount).allSatisfy({ Self.isValueByte(base[$0]) }) else {
+        guard Self.allValueBytes(base + valueOffset, count: valueCount) else {
             refusal = .malformedHead(field: "header", reason: "the value of \(text(at: nameOffset, count: nameCount)) holds a control byte (a bare CR, …)")
             return
         }
@@ -153,7 +152,39 @@ struct HeadSyntax {
     }
 
     /// RFC 9110 §5.5 `field-content` bytes: visible ASCII, space, tab and obs-text.
-    private static func isValueByte(_ byte: UInt8) -> Bool {
+    static func isValueByte(_ byte: UInt8) -> Bool {
         byte == 0x09 || (byte >= 0x20 && byte != 0x7F)
+    }
+
+    /// Whether the `count` bytes at `start` are all `tchar`s.
+    static func allTokenBytes(_ start: UnsafePointer<UInt8>, count: Int) -> Bool {
+        for n in 0..<count where !isTokenByte(start[n]) { return false }
+        return true
+    }
+
+    /// Whether the `count` bytes at `start` are all `isValueByte`, eight at a time: a word is
+    /// looked at byte by byte only when it holds a byte below 0x20 (a tab, or a refusal) or a
+    /// DEL. (This runs over every header value, the bearer token's among them: a closure per
+    /// byte cost more than a third of the head's checks.)
+    static func allValueBytes(_ start: UnsafePointer<UInt8>, count: Int) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var n = 0
+        while n + 8 <= count {
+            let word = UnsafeRawPointer(start + n).loadUnaligned(as: UInt64.self)
+            // A byte below 0x20 (exact for "any": a borrow only follows a byte that is one), or
+            // one equal to 0x7F (the same test for zero, on the word XORed with 0x7F in each byte).
+            let below = (word &- ones &* 0x20) & ~word & highs
+            let delete = ((word ^ (ones &* 0x7F)) &- ones) & ~(word ^ (ones &* 0x7F)) & highs
+            if below | delete != 0 {
+                for m in n..<n + 8 where !isValueByte(start[m]) { return false }
+            }
+            n += 8
+        }
+        while n < count {
+            guard isValueByte(start[n]) else { return false }
+            n += 1
+        }
+        return true
     }
 }

@@ -12,3 +12,41 @@ struct HeadSyntaxTests {
         }
     }
 }
+
+extension HeadSyntaxTests {
+    /// The word-at-a-time check of header values answers as the byte check does, for every byte
+    /// value at every position of values of 1 to 24 bytes (the words and the tail alike), and
+    /// for values whose every byte is allowed, tabs and obs-text among them.
+    @Test func valueBytesAreCheckedAtEveryPosition() {
+        let allowed: [UInt8] = Array(0x20...0x7E) + Array(0x80...0xFF) + [0x09]
+        for count in 1...24 {
+            var value = [UInt8](repeating: UInt8(ascii: "a"), count: count)
+            for position in 0..<count {
+                for byte in UInt8.min...UInt8.max {
+                    value[position] = byte
+                    let expected = HeadSyntax.isValueByte(byte)
+                    let answer = value.withUnsafeBufferPointer { HeadSyntax.allValueBytes($0.baseAddress!, count: count) }
+                    #expect(answer == expected, "byte \(byte) at \(position) of \(count)")
+                }
+                value[position] = UInt8(ascii: "a")
+            }
+            let mixed = (0..<count).map { allowed[($0 * 37) % allowed.count] }
+            #expect(mixed.withUnsafeBufferPointer { HeadSyntax.allValueBytes($0.baseAddress!, count: count) })
+        }
+    }
+
+    /// Names: every byte value at every position of names of 1 to 12 bytes.
+    @Test func nameBytesAreCheckedAtEveryPosition() {
+        for count in 1...12 {
+            var name = [UInt8](repeating: UInt8(ascii: "X"), count: count)
+            for position in 0..<count {
+                for byte in UInt8.min...UInt8.max {
+                    name[position] = byte
+                    let answer = name.withUnsafeBufferPointer { HeadSyntax.allTokenBytes($0.baseAddress!, count: count) }
+                    #expect(answer == HeadSyntax.isTokenByte(byte), "byte \(byte) at \(position) of \(count)")
+                }
+                name[position] = UInt8(ascii: "X")
+            }
+        }
+    }
+}
