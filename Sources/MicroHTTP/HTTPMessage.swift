@@ -170,10 +170,12 @@ public final class HTTPRequestHead: Sendable {
     /// Monotonic nanoseconds at which the headers were complete, for durations.
     public let receivedAt: UInt64
 
-    /// `rawPath` defaults to `path` (a path with nothing percent-encoded).
+    /// `rawPath` defaults to `path` (a path with nothing percent-encoded), `receivedAt` to now (a
+    /// head made in a test then has a duration, where 0 made it the machine's uptime).
     public convenience init(
         method: String, path: String, rawPath: String? = nil, queryItems: [(name: String, value: String)] = [],
-        headers: HTTPHeaders = HTTPHeaders(), remoteAddress: String = "127.0.0.1", receivedAt: UInt64 = 0
+        headers: HTTPHeaders = HTTPHeaders(), remoteAddress: String = "127.0.0.1",
+        receivedAt: UInt64 = HTTPRequestHead.monotonicNanoseconds()
     ) {
         self.init(
             method: method, path: path, rawPath: rawPath ?? path, queryItems: queryItems, headers: headers,
