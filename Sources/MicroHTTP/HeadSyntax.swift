@@ -173,18 +173,16 @@ struct HeadSyntax {
         while n + 8 <= count {
             let word = UnsafeRawPointer(start + n).loadUnaligned(as: UInt64.self)
             // A byte below 0x20 (exact for "any": a borrow only follows a byte that is one), or
-            // one equal to 0x7F (the same test for zero, on the word XORed with 0x7F in each byte).
+            // one equal to 0x7F: a zero byte of the word XORed with 0x7F in each byte.
             let below = (word &- ones &* 0x20) & ~word & highs
-            let delete = ((word ^ (ones &* 0x7F)) &- ones) & ~(word ^ (ones &* 0x7F)) & highs
+            let flipped = word ^ (ones &* 0x7F)
+            let delete = (flipped &- ones) & ~flipped & highs
             if below | delete != 0 {
                 for m in n..<n + 8 where !isValueByte(start[m]) { return false }
             }
             n += 8
         }
-        while n < count {
-            guard isValueByte(start[n]) else { return false }
-            n += 1
-        }
+        for m in n..<count where !isValueByte(start[m]) { return false }
         return true
     }
 }
