@@ -105,9 +105,13 @@ public enum AuditVerifier {
                 report.problem = Problem(line: number, reason: reason)
                 return report
             }
-            guard let object = try? JSON.parse(Array(line)).objectValue, case .string(let mac)? = object["mac"],
-                object.entries.last?.key == "mac", let prev = object["prev"]
+            // A request may repeat a query parameter, and its line records both: keys may repeat.
+            // The chain's two are the line's last: `prev`, then `mac`.
+            guard let entries = try? JSON.parse(Array(line), allowingDuplicateKeys: true).objectValue?.entries,
+                entries.count >= 2, entries[entries.count - 2].key == "prev", entries[entries.count - 1].key == "mac",
+                case .string(let mac) = entries[entries.count - 1].value
             else { return fail("not an audit line (cut short, or not JSON with prev and mac)") }
+            let prev = entries[entries.count - 2].value
             guard let at = lastRange(of: marker, in: line), line[at.upperBound...].elementsEqual(Array((mac + "\"}").utf8)),
                 keys.mac(line[..<at.lowerBound]) == mac
             else { return fail("edited: its mac does not match its content") }

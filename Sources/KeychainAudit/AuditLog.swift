@@ -87,9 +87,11 @@ public final class AuditLog: Sendable {
         guard let tail = try? handle.readToEnd(), !tail.isEmpty else { return (nil, false) }
         let cut = tail.last != 0x0A
         let lines = tail.split(separator: 0x0A, omittingEmptySubsequences: true)
-        // Past a cut line, the chain goes on from the complete one before it.
+        // Past a cut line, the chain goes on from the complete one before it. Its `mac` is its
+        // last key; a key before may repeat (a request's repeated parameter).
         guard let complete = cut ? lines.dropLast().last : lines.last,
-            case .string(let mac)? = (try? JSON.parse(Array(complete)))?.objectValue?["mac"]
+            let last = (try? JSON.parse(Array(complete), allowingDuplicateKeys: true))?.objectValue?.entries.last,
+            last.key == "mac", case .string(let mac) = last.value
         else { return (nil, cut) }
         return (mac, cut)
     }

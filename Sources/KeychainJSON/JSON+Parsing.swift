@@ -10,8 +10,13 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 
 extension JSON {
     /// Parses one JSON value (RFC 8259) from UTF-8 bytes; nesting is limited to 64 levels.
-    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSON {
-        var parser = JSONParser(bytes: bytes)
+    ///
+    /// An object that names a key twice is refused (a query must not say two things), unless
+    /// `allowingDuplicateKeys`: then it keeps both entries, in order, and a lookup by the key
+    /// finds the first. RFC 8259 allows such objects; an audit line records a request's
+    /// parameters as the client sent them, repeated ones included.
+    public static func parse(_ bytes: [UInt8], allowingDuplicateKeys: Bool = false) throws(JSONParseError) -> JSON {
+        var parser = JSONParser(bytes: bytes, allowsDuplicateKeys: allowingDuplicateKeys)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
@@ -31,9 +36,13 @@ private struct JSONParser {
     static let linearScanLimit = 16
 
     let bytes: [UInt8]
+    let allowsDuplicateKeys: Bool
     var index = 0
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: [UInt8], allowsDuplicateKeys: Bool) {
+        self.bytes = bytes
+        self.allowsDuplicateKeys = allowsDuplicateKeys
+    }
 
     func error(_ reason: String) -> JSONParseError {
         var line = 1
@@ -88,11 +97,13 @@ private struct JSONParser {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
             let key = try parseString()
-            if seen == nil, entries.count >= Self.linearScanLimit {
-                seen = Set(entries.lazy.map(\.key))
+            if !allowsDuplicateKeys {
+                if seen == nil, entries.count >= Self.linearScanLimit {
+                    seen = Set(entries.lazy.map(\.key))
+                }
+                let duplicate = seen != nil ? !seen!.insert(key).inserted : entries.contains { $0.key == key }
+                if duplicate { throw error("duplicate key \"\(key)\"") }
             }
-            let duplicate = seen != nil ? !seen!.insert(key).inserted : entries.contains { $0.key == key }
-            if duplicate { throw error("duplicate key \"\(key)\"") }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1

@@ -100,6 +100,23 @@ import Testing
         #expect(matched["matchHostOrSubdomainOfHost"]?.stringValue == s.keys.hash("localhost"), "a value to match is hashed")
     }
 
+    /// A parameter given twice, by a client without a token or with one, is refused (errSecParam
+    /// or 401) and recorded with both values, hashed; the chain still verifies after it.
+    @Test func aRepeatedParameterIsRecordedAndTheChainHolds() throws {
+        let s = try Scene()
+        #expect(s.call("GET", "/v1/items?service=a&service=b", headers: []).status == 401)
+        #expect(s.call("GET", "/v1/items?service=a&service=b").status == 400)
+        #expect(s.call("GET", "/v1/items?service=c").status == 404)
+        s.log.close()
+        let bytes = Array(FileManager.default.contents(atPath: s.path) ?? Data())
+        let report = AuditVerifier.verify(bytes, keys: s.keys)
+        #expect(report.problem == nil)
+        #expect(report.lines == 3)
+        let first = try #require(JSON.parse(Array(bytes.split(separator: 0x0A)[0]), allowingDuplicateKeys: true).objectValue)
+        #expect(first["query"]?.objectValue?.entries.map(\.key) == ["service", "service"])
+        #expect(first["query"]?.objectValue?.entries.map(\.value) == [.string(s.keys.hash("a")), .string(s.keys.hash("b"))])
+    }
+
     /// Every other route gives its line too, under its own operation, the refused ones with their
     /// OSStatus. (Backups and migration bundles: `BackupRouteTests`, `MigrationRouteTests`.)
     @Test func everyOtherRouteGivesItsOperation() throws {

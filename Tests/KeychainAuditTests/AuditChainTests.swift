@@ -156,3 +156,27 @@ extension AuditChainTests {
         #expect(object["prev"] != .null)
     }
 }
+
+extension AuditChainTests {
+    /// A request that repeats a parameter (which the API refuses) is recorded with both, and
+    /// its line still verifies: a client cannot make the chain look broken by repeating a key.
+    @Test func aRepeatedParameterKeepsTheChainVerifiable() throws {
+        let repeated = AuditRecord(
+            time: 1_795_000_000_000, requestID: "r1", client: "10.0.0.1", route: "/v1/items", operation: "search",
+            query: [.init("service", "a"), .init("service", "b")], status: -25293, httpStatus: 401)
+        var chain = AuditChain(keys: keys)
+        let lines = [chain.line(for: repeated), chain.line(for: record(2)), chain.line(for: repeated)]
+        let log: [UInt8] = lines.flatMap { $0 + [0x0A] }
+        let report = AuditVerifier.verify(log, keys: keys)
+        #expect(report.problem == nil)
+        #expect(report.lines == 3)
+        let query = try #require(JSON.parse(lines[0], allowingDuplicateKeys: true).objectValue?["query"]?.objectValue)
+        #expect(query.entries.map(\.key) == ["service", "service"])
+        #expect(query.entries.map(\.value) == [.string(keys.hash("a")), .string(keys.hash("b"))])
+        // An edit after it is still found, at its own line.
+        var edited = lines
+        edited[2] = Array(String(decoding: edited[2], as: UTF8.self).replacingOccurrences(of: "401", with: "200").utf8)
+        let editedLog: [UInt8] = edited.flatMap { $0 + [0x0A] }
+        #expect(AuditVerifier.verify(editedLog, keys: keys).problem?.line == 3)
+    }
+}

@@ -40,6 +40,23 @@ import Testing
         #expect(report.restarts.isEmpty, "a reopened file continues its chain")
     }
 
+    /// A restart after a line that repeats a parameter continues the chain from that line.
+    @Test func theChainGoesOnAfterALineWithARepeatedParameter() throws {
+        let path = directory + "/audit.log"
+        let first = try AuditLog(destination: .file(path), keys: keys)
+        var repeated = record(1)
+        repeated.query = [.init("service", "a"), .init("service", "b")]
+        #expect(first.record(repeated, mustBeWritten: true))
+        first.close()
+        let restarted = try AuditLog(destination: .file(path), keys: keys)
+        restarted.record(record(2))
+        restarted.close()
+        let report = AuditVerifier.verify(read(path), keys: keys)
+        #expect(report.problem == nil)
+        #expect(report.lines == 2)
+        #expect(report.restarts.isEmpty, "the reopened file continues its chain")
+    }
+
     /// After logrotate moves the file, SIGHUP's reopen starts a new file that continues the chain.
     @Test func aRotatedLogContinuesTheChainInItsNewFile() throws {
         let path = directory + "/audit.log"
