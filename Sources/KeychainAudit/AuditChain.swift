@@ -37,29 +37,28 @@ public struct AuditChain: Sendable {
 
     /// Appends the sealed line for `record` to `out`, without its newline.
     public mutating func append(_ record: AuditRecord, to out: inout [UInt8]) {
-        let start = out.count
-        record.write(into: &out, keys: keys)
-        out.appendLiteral(#","prev":"#)
-        if chained {
-            out.append(UInt8(ascii: "\""))
-            appendLast(to: &out)
-            out.append(UInt8(ascii: "\""))
-        } else {
-            out.appendLiteral("null")
-        }
-        let covered = start..<out.count
-        out.appendLiteral(#","mac":""#)
-        let mac = out.count
-        keys.appendMAC(covering: covered, to: &out)
-        for n in 0..<22 { lastMAC[n] = out[mac + n] }
-        chained = true
-        out.appendLiteral(#""}"#)
-    }
-
-    private func appendLast(to out: inout [UInt8]) {
-        let last = lastMAC
-        out.append(addingCapacity: 22) { span in
-            for n in 0..<22 { span.append(last[n]) }
+        // `,"prev":` and a mac or null, `,"mac":"`, a mac, `"}`.
+        let chainBytes = 8 + (AuditKeys.macBytes + 2) + 8 + AuditKeys.macBytes + 2
+        out.append(atMost: record.lineBound + chainBytes) { out in
+            let start = out.count
+            record.write(to: &out, keys: keys)
+            out.literal(#","prev":"#)
+            if chained {
+                out.byte(UInt8(ascii: "\""))
+                let last = lastMAC
+                for n in 0..<AuditKeys.macBytes { out.byte(last[n]) }
+                out.byte(UInt8(ascii: "\""))
+            } else {
+                out.literal("null")
+            }
+            let covered = start..<out.count
+            out.literal(#","mac":""#)
+            let mac = out.count
+            keys.appendMAC(covering: covered, to: &out)
+            let written = out.written
+            for n in 0..<AuditKeys.macBytes { lastMAC[n] = written[mac + n] }
+            chained = true
+            out.literal(#""}"#)
         }
     }
 }

@@ -21,28 +21,35 @@ public struct AuditKeys: Sendable {
     /// written in the log (`keychaind audit hash VALUE` prints the same).
     public func hash(_ value: String) -> String {
         var out: [UInt8] = []
-        appendHash(value, to: &out)
+        out.append(atMost: Self.hashBytes) { appendHash(value, to: &$0) }
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends `hash(value)`'s bytes, without an intermediate array or string (once per query
+    /// The bytes of `hash(value)`: `hmac:` and 22 of base64url.
+    static let hashBytes = 5 + macBytes
+
+    /// The bytes of a `mac`: 16 bytes of digest in base64url, unpadded.
+    static let macBytes = 22
+
+    /// Writes `hash(value)`'s bytes, without an intermediate array or string (once per query
     /// value of every request).
-    func appendHash(_ value: String, to out: inout [UInt8]) {
-        out.appendLiteral("hmac:")
+    func appendHash(_ value: String, to out: inout ByteCursor) {
+        out.literal("hmac:")
         Self.appendBase64url(values.inlineDigest { $0.append(value) }, to: &out)
     }
 
-    /// Appends the chain's value for the covered bytes `out[covered]`: the line's `mac`, and the
-    /// next line's `prev`.
-    func appendMAC(covering covered: Range<Int>, to out: inout [UInt8]) {
-        let digest = out.withUnsafeBytes { macDigest(UnsafeRawBufferPointer(rebasing: $0[covered])) }
+    /// Writes the chain's value for the bytes `covered` the cursor wrote: the line's `mac`, and
+    /// the next line's `prev`.
+    func appendMAC(covering covered: Range<Int>, to out: inout ByteCursor) {
+        let digest = macDigest(UnsafeRawBufferPointer(rebasing: out.written[covered]))
         Self.appendBase64url(digest, to: &out)
     }
 
-    /// What `appendMAC` appends for `covered`, as a string (the verifier's side).
+    /// What `appendMAC` writes for `covered`, as a string (the verifier's side).
     func mac(_ covered: ArraySlice<UInt8>) -> String {
         var out: [UInt8] = []
-        Self.appendBase64url(covered.withUnsafeBytes { macDigest($0) }, to: &out)
+        let digest = covered.withUnsafeBytes { macDigest($0) }
+        out.append(atMost: Self.macBytes) { Self.appendBase64url(digest, to: &$0) }
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -50,10 +57,10 @@ public struct AuditKeys: Sendable {
         chain.inlineDigest { $0.append(covered) }
     }
 
-    private static func appendBase64url(_ digest: InlineArray<16, UInt8>, to out: inout [UInt8]) {
-        let options: Base64.EncodingOptions = [.base64UrlAlphabet, .omitPaddingCharacter]
-        out.append(addingCapacity: Base64.encodedLength(bytesCount: 16, options: options)) { output in
-            Base64.encode(bytes: digest.span, into: &output, options: options)
+    private static func appendBase64url(_ digest: InlineArray<16, UInt8>, to out: inout ByteCursor) {
+        out.write(atMost: macBytes) { room in
+            var span = room.mutableSpan
+            return Base64.encode(bytes: digest.span, into: &span, options: [.base64UrlAlphabet, .omitPaddingCharacter])
         }
     }
 }

@@ -1,5 +1,4 @@
 import KeychainJSON
-import KeychainLog
 
 /// What one request did, as the audit log records it: who, from where, what, on which items,
 /// and with what outcome. Never a secret, a token or a passphrase: the query's values are
@@ -69,53 +68,68 @@ public struct AuditRecord: Sendable {
     /// `prev` and its closing brace (the chain writes those, and the mac), built as bytes rather
     /// than as a `JSON` value first: this runs for every request. What a client chose (a token's name, a query's
     /// names, the address a proxy forwarded, the reason) is escaped; what the server made (the
-    /// route, the operation, request ids, refs, hashes) is copied as it is.
-    func write(into out: inout [UInt8], keys: AuditKeys) {
-        out.appendLiteral(#"{"time":"#)
-        out.appendDecimal(time)
-        out.appendLiteral(#","request":"#)
-        out.appendQuoted(requestID)
+    /// route, the operation, request ids, refs, hashes) is copied as it is. At most `lineBound`
+    /// bytes.
+    func write(to out: inout ByteCursor, keys: AuditKeys) {
+        out.literal(#"{"time":"#)
+        out.decimal(time)
+        out.literal(#","request":"#)
+        out.quoted(requestID)
         if let tokenID {
-            out.appendLiteral(#","token":{"id":"#)
-            JSON.appendString(tokenID, to: &out)
-            out.appendLiteral(#","name":"#)
-            if let tokenName { JSON.appendString(tokenName, to: &out) } else { out.appendLiteral("null") }
-            out.appendLiteral("}")
+            out.literal(#","token":{"id":"#)
+            out.jsonString(tokenID)
+            out.literal(#","name":"#)
+            if let tokenName { out.jsonString(tokenName) } else { out.literal("null") }
+            out.literal("}")
         } else {
-            out.appendLiteral(#","token":null"#)
+            out.literal(#","token":null"#)
         }
-        out.appendLiteral(#","client":"#)
-        JSON.appendString(client, to: &out)
-        out.appendLiteral(#","route":"#)
-        out.appendQuoted(route)
-        out.appendLiteral(#","operation":"#)
-        out.appendQuoted(operation)
-        out.appendLiteral(#","query":{"#)
+        out.literal(#","client":"#)
+        out.jsonString(client)
+        out.literal(#","route":"#)
+        out.quoted(route)
+        out.literal(#","operation":"#)
+        out.quoted(operation)
+        out.literal(#","query":{"#)
         for n in query.indices {
-            if n > 0 { out.append(UInt8(ascii: ",")) }
-            JSON.appendString(query[n].name, to: &out)
-            out.append(UInt8(ascii: ":"))
+            if n > 0 { out.byte(UInt8(ascii: ",")) }
+            out.jsonString(query[n].name)
+            out.byte(UInt8(ascii: ":"))
             if query[n].inClear {
-                JSON.appendString(query[n].value, to: &out)
+                out.jsonString(query[n].value)
             } else {
-                out.append(UInt8(ascii: "\""))
+                out.byte(UInt8(ascii: "\""))
                 keys.appendHash(query[n].value, to: &out)
-                out.append(UInt8(ascii: "\""))
+                out.byte(UInt8(ascii: "\""))
             }
         }
-        out.appendLiteral(#"},"refs":["#)
+        out.literal(#"},"refs":["#)
         for n in refs.indices {
-            if n > 0 { out.append(UInt8(ascii: ",")) }
-            out.appendQuoted(refs[n])
+            if n > 0 { out.byte(UInt8(ascii: ",")) }
+            out.quoted(refs[n])
         }
-        out.appendLiteral(#"],"status":"#)
-        out.appendDecimal(status)
-        out.appendLiteral(#","httpStatus":"#)
-        out.appendDecimal(httpStatus)
+        out.literal(#"],"status":"#)
+        out.decimal(status)
+        out.literal(#","httpStatus":"#)
+        out.decimal(Int64(httpStatus))
         if let reason {
-            out.appendLiteral(#","reason":"#)
-            JSON.appendString(reason, to: &out)
+            out.literal(#","reason":"#)
+            out.jsonString(reason)
         }
+    }
+
+    /// The most bytes `write(to:keys:)` writes: its keys and punctuation (under 150 bytes),
+    /// three numbers of at most 20, and each string at its longest, escaped.
+    var lineBound: Int {
+        var bound = 150 + 3 * 20 + requestID.utf8.count + route.utf8.count + operation.utf8.count + 6
+        bound += ByteCursor.jsonStringBound(tokenID ?? "") + ByteCursor.jsonStringBound(tokenName ?? "")
+        bound += ByteCursor.jsonStringBound(client) + ByteCursor.jsonStringBound(reason ?? "")
+        for entry in query {
+            bound += ByteCursor.jsonStringBound(entry.name) + 2
+            bound += entry.inClear ? ByteCursor.jsonStringBound(entry.value) : AuditKeys.hashBytes + 2
+        }
+        for ref in refs { bound += ref.utf8.count + 3 }
+        return bound
     }
 
     /// Whether `text` is a short word, at most 32 bytes of letters, digits, `-` and `_`: what a
@@ -143,16 +157,5 @@ public struct AuditRecord: Sendable {
             kept.append(character)
         }
         return kept
-    }
-}
-
-extension [UInt8] {
-    /// Appends `text` in quotes, unescaped: only for what the server wrote itself (base64url,
-    /// hex, route templates), which holds no quote, backslash or control byte.
-    mutating func appendQuoted(_ text: String) {
-        append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { appendBytes($0) }
-        append(UInt8(ascii: "\""))
     }
 }

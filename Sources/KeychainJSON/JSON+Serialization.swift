@@ -44,7 +44,7 @@ extension JSON {
         out.append(UInt8(ascii: "\""))
         // Most strings (names, base64, refs) need no escape: copied in one go.
         let copied = s.utf8.withContiguousStorageIfAvailable { bytes in
-            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            guard !bytes.contains(where: needsEscape) else {
                 return false
             }
             out.appendBytes(bytes)

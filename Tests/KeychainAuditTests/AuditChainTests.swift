@@ -158,6 +158,32 @@ extension AuditChainTests {
 }
 
 extension AuditChainTests {
+    /// The longest line a record can make: every string a client chose made of bytes that escape
+    /// to six (`\u0001`), options in clear, the largest numbers. It is written whole (the line's
+    /// bound holds), parses back to the same values, and verifies.
+    @Test func aLineOfEveryStringEscapedIsWrittenWhole() throws {
+        let control = String(repeating: "\u{1}", count: 64)
+        let record = AuditRecord(
+            time: Int64.min, requestID: "r-1", tokenID: control, tokenName: control, client: control, route: "/v1/items",
+            operation: "search",
+            query: [.init(control, control, inClear: true), .init(control, control), .init("", "", inClear: true)],
+            refs: ["AAAAAAAAAAAAAAAAAAAAAA", ""], status: Int64.min, httpStatus: Int.max,
+            reason: String(repeating: "\u{1f}", count: AuditRecord.maxReasonBytes))
+        var chain = AuditChain(keys: keys)
+        let first = chain.line(for: record)
+        let second = chain.line(for: record)
+        let object = try #require(JSON.parse(second, allowingDuplicateKeys: true).objectValue)
+        #expect(object["token"]?.objectValue?["name"] == .string(control))
+        #expect(object["client"] == .string(control))
+        #expect(object["query"]?.objectValue?.entries.map(\.key) == [control, control, ""])
+        #expect(object["query"]?.objectValue?.entries.first?.value == .string(control))
+        #expect(object["reason"] == .string(record.reason!))
+        #expect(object["status"] == .int(Int64.min))
+        #expect(AuditVerifier.verify(first + [0x0A] + second + [0x0A], keys: keys).problem == nil)
+    }
+}
+
+extension AuditChainTests {
     /// A request that repeats a parameter (which the API refuses) is recorded with both, and
     /// its line still verifies: a client cannot make the chain look broken by repeating a key.
     @Test func aRepeatedParameterKeepsTheChainVerifiable() throws {

@@ -1,0 +1,160 @@
+/// Writes a line's bytes into room reserved once in an array (`[UInt8].append(atMost:_:)`): for a
+/// line built on every request (the audit line), where each `append` on the array checks its
+/// capacity and uniqueness again, some seventy instructions a call, a dozen calls a line.
+///
+/// Every write checks that it fits in the room and traps if it does not: the caller's bound is a
+/// promise the cursor holds it to, never a chance to write past the array's storage.
+public struct ByteCursor: ~Copyable {
+    @usableFromInline let start: UnsafeMutablePointer<UInt8>
+    @usableFromInline var next: UnsafeMutablePointer<UInt8>
+    @usableFromInline let end: UnsafeMutablePointer<UInt8>
+
+    @usableFromInline
+    init(_ room: UnsafeMutableBufferPointer<UInt8>) {
+        start = room.baseAddress!
+        next = start
+        end = start + room.count
+    }
+
+    /// Bytes written so far.
+    @inlinable
+    public var count: Int { next - start }
+
+    /// The bytes written so far, readable until the cursor's closure returns.
+    @inlinable
+    public var written: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: start, count: next - start) }
+
+    @inlinable
+    mutating func room(_ bytes: Int) -> UnsafeMutablePointer<UInt8> {
+        precondition(bytes <= end - next, "ByteCursor: a write past the bound the line reserved")
+        defer { next += bytes }
+        return next
+    }
+
+    @inlinable
+    public mutating func byte(_ byte: UInt8) {
+        room(1).initialize(to: byte)
+    }
+
+    @inlinable
+    public mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        UnsafeMutableRawPointer(room(bytes.count)).copyMemory(from: source, byteCount: bytes.count)
+    }
+
+    /// A literal's UTF-8 bytes.
+    @inlinable
+    public mutating func literal(_ literal: StaticString) {
+        guard literal.hasPointerRepresentation else { return literal.withUTF8Buffer { bytes(UnsafeRawBufferPointer($0)) } }
+        bytes(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// `text`'s UTF-8 bytes, as they are.
+    public mutating func utf8(_ text: String) {
+        let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes(UnsafeRawBufferPointer($0)) }
+        if copied == nil { for byte in text.utf8 { self.byte(byte) } }
+    }
+
+    /// `text` in quotes, unescaped: only for what the server wrote itself (base64url, hex, route
+    /// templates), which holds no quote, backslash or control byte.
+    public mutating func quoted(_ text: String) {
+        byte(UInt8(ascii: "\""))
+        utf8(text)
+        byte(UInt8(ascii: "\""))
+    }
+
+    /// `text` as a JSON string, quoted and escaped as `JSON.appendString` writes it: at most
+    /// `ByteCursor.jsonStringBound(text)` bytes.
+    public mutating func jsonString(_ text: String) {
+        byte(UInt8(ascii: "\""))
+        let plain: Bool? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard !utf8.contains(where: JSON.needsEscape) else { return false }
+            bytes(UnsafeRawBufferPointer(utf8))
+            return true
+        }
+        if plain != true {
+            for byte in text.utf8 { escaped(byte) }
+        }
+        byte(UInt8(ascii: "\""))
+    }
+
+    /// The most bytes `jsonString(text)` writes: six for every byte (`\u00XX`), and the quotes.
+    public static func jsonStringBound(_ text: String) -> Int {
+        6 * text.utf8.count + 2
+    }
+
+    private mutating func escaped(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): pair(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): pair(UInt8(ascii: "\\"))
+        case 0x0A: pair(UInt8(ascii: "n"))
+        case 0x0D: pair(UInt8(ascii: "r"))
+        case 0x09: pair(UInt8(ascii: "t"))
+        case 0..<0x20:
+            let hex: StaticString = "0123456789abcdef"
+            let digits = hex.utf8Start
+            literal("\\u00")
+            self.byte(digits[Int(byte >> 4)])
+            self.byte(digits[Int(byte & 0xF)])
+        default: self.byte(byte)
+        }
+    }
+
+    private mutating func pair(_ second: UInt8) {
+        byte(UInt8(ascii: "\\"))
+        byte(second)
+    }
+
+    /// `value` in decimal: at most 20 bytes.
+    public mutating func decimal(_ value: UInt64) {
+        var digits = 1
+        var limit: UInt64 = 10
+        while digits < 20, value >= limit {
+            digits += 1
+            limit = limit &* 10
+        }
+        let first = room(digits)
+        var rest = value
+        for n in stride(from: digits - 1, through: 0, by: -1) {
+            first[n] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        }
+    }
+
+    /// `value` in decimal, `-` first when negative: at most 20 bytes.
+    public mutating func decimal(_ value: Int64) {
+        if value < 0 { byte(UInt8(ascii: "-")) }
+        decimal(value.magnitude)
+    }
+
+    /// Lets `body` write at most `bytes` bytes at the cursor (an encoder of its own), and moves
+    /// past the count it returns.
+    public mutating func write(atMost bytes: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) -> Int) {
+        precondition(bytes <= end - next, "ByteCursor: a write past the bound the line reserved")
+        let wrote = body(UnsafeMutableBufferPointer(start: next, count: bytes))
+        precondition(wrote >= 0 && wrote <= bytes, "ByteCursor: an encoder wrote past its room")
+        next += wrote
+    }
+}
+
+extension [UInt8] {
+    /// Appends what `body` writes through a cursor, in room for `bound` bytes made once. A write
+    /// past `bound` traps.
+    public mutating func append(atMost bound: Int, _ body: (inout ByteCursor) -> Void) {
+        append(addingCapacity: bound) { span in
+            span.withUnsafeMutableBufferPointer { room, initialized in
+                var cursor = ByteCursor(UnsafeMutableBufferPointer(rebasing: room[initialized...]))
+                body(&cursor)
+                initialized += cursor.count
+            }
+        }
+    }
+}
+
+extension JSON {
+    /// Whether a JSON string writes `byte` escaped: a quote, a backslash, a control byte.
+    @inlinable
+    static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+}
