@@ -77,23 +77,35 @@ public final class AuditLog: Sendable {
         return (fd, mac)
     }
 
-    /// The `mac` of the last complete line of the file at `path` (read from its last 64 KiB),
-    /// and whether its last line lacks its newline.
+    /// The `mac` of the last complete line of the file at `path`, and whether its last line
+    /// lacks its newline. Read from the file's end, in a window that doubles from 64 KiB until
+    /// it holds that line whole (a line of many refs can be longer): linear in the line's size.
     static func tail(_ path: String) -> (mac: String?, cut: Bool) {
         guard let handle = FileHandle(forReadingAtPath: path) else { return (nil, false) }
         defer { try? handle.close() }
         guard let size = try? handle.seekToEnd(), size > 0 else { return (nil, false) }
-        try? handle.seek(toOffset: size > 65_536 ? size - 65_536 : 0)
-        guard let tail = try? handle.readToEnd(), !tail.isEmpty else { return (nil, false) }
-        let cut = tail.last != 0x0A
-        let lines = tail.split(separator: 0x0A, omittingEmptySubsequences: true)
-        // Past a cut line, the chain goes on from the complete one before it. Its `mac` is its
-        // last key; a key before may repeat (a request's repeated parameter).
-        guard let complete = cut ? lines.dropLast().last : lines.last,
-            let last = (try? JSON.parse(Array(complete), allowingDuplicateKeys: true))?.objectValue?.entries.last,
-            last.key == "mac", case .string(let mac) = last.value
-        else { return (nil, cut) }
-        return (mac, cut)
+        var window: UInt64 = 65_536
+        while true {
+            let start = size > window ? size - window : 0
+            try? handle.seek(toOffset: start)
+            guard let bytes = try? handle.readToEnd(), !bytes.isEmpty else { return (nil, false) }
+            let cut = bytes.last != 0x0A
+            var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: true)
+            // Past a cut line, the chain goes on from the complete one before it; a window that
+            // starts inside the file may start inside a line.
+            if cut { lines.removeLast() }
+            if start > 0, !lines.isEmpty { lines.removeFirst() }
+            guard let complete = lines.last else {
+                if start == 0 { return (nil, cut) }
+                window *= 2
+                continue
+            }
+            // Its `mac` is its last key; a key before may repeat (a request's repeated parameter).
+            guard let last = (try? JSON.parse(Array(complete), allowingDuplicateKeys: true))?.objectValue?.entries.last,
+                last.key == "mac", case .string(let mac) = last.value
+            else { return (nil, cut) }
+            return (mac, cut)
+        }
     }
 
     /// The file descriptor lines go to, and whether the last write reached it.

@@ -57,6 +57,38 @@ import Testing
         #expect(report.restarts.isEmpty, "the reopened file continues its chain")
     }
 
+    /// A last line longer than the 64 KiB first read (an answer that touched thousands of items),
+    /// whole or followed by a line cut by a crash: a restart still continues the chain from it.
+    @Test(arguments: [false, true])
+    func theChainGoesOnAfterALineLongerThanTheFirstRead(thenCut: Bool) throws {
+        let path = directory + "/audit.log"
+        let first = try AuditLog(destination: .file(path), keys: keys)
+        first.record(record(0))
+        var long = record(1)
+        long.refs = (0..<6_000).map { String(format: "ref-%018d", $0) }
+        #expect(first.record(long, mustBeWritten: true))
+        first.close()
+        #expect(read(path).count > 2 * 65_536, "longer than two doublings of the first read")
+        if thenCut {
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(#"{"time":1,"req"#.utf8))
+            try handle.close()
+        }
+        let restarted = try AuditLog(destination: .file(path), keys: keys)
+        restarted.record(record(2))
+        restarted.close()
+        let report = AuditVerifier.verify(read(path), keys: keys)
+        #expect(report.restarts.isEmpty, "the reopened file continues its chain")
+        if thenCut {
+            #expect(report.problem?.line == 3)
+            #expect(report.problem?.reason.hasPrefix("not an audit line") == true)
+        } else {
+            #expect(report.problem == nil)
+            #expect(report.lines == 3)
+        }
+    }
+
     /// After logrotate moves the file, SIGHUP's reopen starts a new file that continues the chain.
     @Test func aRotatedLogContinuesTheChainInItsNewFile() throws {
         let path = directory + "/audit.log"
