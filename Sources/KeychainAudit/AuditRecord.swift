@@ -16,6 +16,8 @@ public struct AuditRecord: Sendable {
     public var route: String
     public var operation: String
     /// The query's entries, values in clear; hashed when the line is written, but for options.
+    /// The line holds the first `maxQueryEntries`, each name cut at `maxNameBytes`, and says how
+    /// many it left out.
     public var query: [QueryEntry]
     /// The persistent refs of the items the request touched.
     public var refs: [String]
@@ -27,6 +29,16 @@ public struct AuditRecord: Sendable {
 
     /// The longest reason kept, in bytes of UTF-8.
     public static let maxReasonBytes = 256
+
+    /// The query entries a line holds. A request that names more (a body of many keys, which the
+    /// API refuses) is recorded with its first ones and the count of the others: a client's body
+    /// cannot make a line, or its hashing, larger than its own request, or fill the log's disk
+    /// faster than it sends. The API's queries name a few dozen keys at most.
+    public static let maxQueryEntries = 64
+
+    /// The longest query name a line holds, and the longest value it writes in clear, in bytes of
+    /// UTF-8 (a schema's longest name is under 50).
+    public static let maxNameBytes = 128
 
     /// One entry of the query: a name, and its value, written as a keyed hash (`hmac:…`) unless
     /// it is a query option's word.
@@ -61,7 +73,7 @@ public struct AuditRecord: Sendable {
         self.refs = refs
         self.status = status
         self.httpStatus = httpStatus
-        self.reason = reason.map(Self.bounded)
+        self.reason = reason.map { Self.bounded($0, to: Self.maxReasonBytes) }
     }
 
     /// Writes the record as a JSON object, values hashed, in a fixed order of keys, without
@@ -91,19 +103,25 @@ public struct AuditRecord: Sendable {
         out.literal(#","operation":"#)
         out.quoted(operation)
         out.literal(#","query":{"#)
-        for n in query.indices {
+        let kept = min(query.count, Self.maxQueryEntries)
+        for n in 0..<kept {
             if n > 0 { out.byte(UInt8(ascii: ",")) }
-            out.jsonString(query[n].name)
+            out.jsonString(Self.bounded(query[n].name, to: Self.maxNameBytes))
             out.byte(UInt8(ascii: ":"))
             if query[n].inClear {
-                out.jsonString(query[n].value)
+                out.jsonString(Self.bounded(query[n].value, to: Self.maxNameBytes))
             } else {
                 out.byte(UInt8(ascii: "\""))
                 keys.appendHash(query[n].value, to: &out)
                 out.byte(UInt8(ascii: "\""))
             }
         }
-        out.literal(#"},"refs":["#)
+        out.byte(UInt8(ascii: "}"))
+        if kept < query.count {
+            out.literal(#","queryLeftOut":"#)
+            out.decimal(Int64(query.count - kept))
+        }
+        out.literal(#","refs":["#)
         for n in refs.indices {
             if n > 0 { out.byte(UInt8(ascii: ",")) }
             out.quoted(refs[n])
@@ -118,15 +136,16 @@ public struct AuditRecord: Sendable {
         }
     }
 
-    /// The most bytes `write(to:keys:)` writes: its keys and punctuation (under 150 bytes),
-    /// three numbers of at most 20, and each string at its longest, escaped.
+    /// The most bytes `write(to:keys:)` writes: its keys and punctuation (under 170 bytes),
+    /// four numbers of at most 20, and each string at its longest, escaped.
     var lineBound: Int {
-        var bound = 150 + 3 * 20 + requestID.utf8.count + route.utf8.count + operation.utf8.count + 6
+        var bound = 170 + 4 * 20 + requestID.utf8.count + route.utf8.count + operation.utf8.count + 6
         bound += ByteCursor.jsonStringBound(tokenID ?? "") + ByteCursor.jsonStringBound(tokenName ?? "")
         bound += ByteCursor.jsonStringBound(client) + ByteCursor.jsonStringBound(reason ?? "")
-        for entry in query {
-            bound += ByteCursor.jsonStringBound(entry.name) + 2
-            bound += entry.inClear ? ByteCursor.jsonStringBound(entry.value) : AuditKeys.hashBytes + 2
+        let nameBound = 6 * Self.maxNameBytes + 2
+        for entry in query.prefix(Self.maxQueryEntries) {
+            bound += min(ByteCursor.jsonStringBound(entry.name), nameBound) + 2
+            bound += entry.inClear ? min(ByteCursor.jsonStringBound(entry.value), nameBound) : AuditKeys.hashBytes + 2
         }
         for ref in refs { bound += ref.utf8.count + 3 }
         return bound
@@ -148,12 +167,12 @@ public struct AuditRecord: Sendable {
         }
     }
 
-    /// `text` cut at `maxReasonBytes`, on a character boundary.
-    static func bounded(_ text: String) -> String {
-        guard text.utf8.count > maxReasonBytes else { return text }
+    /// `text` cut at `maxBytes` bytes of UTF-8, on a character boundary.
+    static func bounded(_ text: String, to maxBytes: Int) -> String {
+        guard text.utf8.count > maxBytes else { return text }
         var kept = ""
         for character in text {
-            guard kept.utf8.count + character.utf8.count <= maxReasonBytes else { break }
+            guard kept.utf8.count + character.utf8.count <= maxBytes else { break }
             kept.append(character)
         }
         return kept

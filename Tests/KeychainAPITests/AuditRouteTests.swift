@@ -117,6 +117,24 @@ import Testing
         #expect(first["query"]?.objectValue?.entries.map(\.value) == [.string(s.keys.hash("a")), .string(s.keys.hash("b"))])
     }
 
+    /// A body of a thousand keys is refused, and its line holds the first `maxQueryEntries` of
+    /// them, hashed, and the count of the others: a few kilobytes, not the body's size again.
+    @Test func aBodyOfManyKeysMakesABoundedLine() throws {
+        let s = try Scene()
+        let keys = (0..<1_000).map { #""key\#($0)":"value-\#($0)""# }.joined(separator: ",")
+        let answer = s.call("POST", "/v1/items", json: #"{"class":"genericPassword",\#(keys)}"#)
+        #expect(answer.status == 400)
+        #expect(answer.json["status"]?.intValue == -50)
+        let lines = try s.lines()
+        let query = try #require(lines.first?["query"]?.objectValue)
+        #expect(query.entries.count == AuditRecord.maxQueryEntries)
+        #expect(query["class"]?.stringValue == "genericPassword")
+        #expect(query["key0"]?.stringValue == s.keys.hash("value-0"))
+        #expect(lines.first?["queryLeftOut"]?.intValue == Int64(1_001 - AuditRecord.maxQueryEntries))
+        let size = (FileManager.default.contents(atPath: s.path) ?? Data()).count
+        #expect(size < 8_192, "\(size) bytes")
+    }
+
     /// Every other route gives its line too, under its own operation, the refused ones with their
     /// OSStatus. (Backups and migration bundles: `BackupRouteTests`, `MigrationRouteTests`.)
     @Test func everyOtherRouteGivesItsOperation() throws {

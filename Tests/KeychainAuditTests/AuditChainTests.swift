@@ -206,3 +206,35 @@ extension AuditChainTests {
         #expect(AuditVerifier.verify(editedLog, keys: keys).problem?.line == 3)
     }
 }
+
+extension AuditChainTests {
+    /// A query of more entries than a line holds keeps its first `maxQueryEntries`, each name
+    /// and clear value cut at `maxNameBytes`, and the count of the others: a body of many keys
+    /// makes a line of bounded size, and as many keyed hashes.
+    @Test func aLineHoldsABoundedQuery() throws {
+        let longName = String(repeating: "n", count: 300)
+        var query: [AuditRecord.QueryEntry] = [.init(longName, "v"), .init("class", String(repeating: "w", count: 300), inClear: true)]
+        query += (0..<998).map { .init("k\($0)", "v\($0)") }
+        let record = AuditRecord(
+            time: 1, requestID: "r1", client: "10.0.0.1", route: "/v1/items", operation: "add", query: query, status: -50,
+            httpStatus: 400)
+        var chain = AuditChain(keys: keys)
+        let line = chain.line(for: record)
+        #expect(line.count < 8_192)
+        let object = try #require(JSON.parse(line).objectValue)
+        let written = try #require(object["query"]?.objectValue)
+        #expect(written.entries.count == AuditRecord.maxQueryEntries)
+        #expect(written.entries.first?.key == String(repeating: "n", count: AuditRecord.maxNameBytes))
+        #expect(written["class"] == .string(String(repeating: "w", count: AuditRecord.maxNameBytes)))
+        #expect(written.entries.last?.key == "k61")
+        #expect(written["k61"] == .string(keys.hash("v61")))
+        #expect(object["queryLeftOut"] == .int(1_000 - Int64(AuditRecord.maxQueryEntries)))
+        #expect(object.entries.map(\.key) == [
+            "time", "request", "token", "client", "route", "operation", "query", "queryLeftOut", "refs", "status", "httpStatus",
+            "prev", "mac",
+        ])
+        #expect(AuditVerifier.verify(line + [0x0A], keys: keys).problem == nil)
+        // A query that fits says nothing of entries left out.
+        #expect(try JSON.parse(chain.line(for: self.record(1))).objectValue?["queryLeftOut"] == nil)
+    }
+}
