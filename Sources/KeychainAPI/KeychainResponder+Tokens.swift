@@ -38,7 +38,11 @@ extension KeychainResponder {
             name: name, accessGroups: groups, capabilities: capabilities, expiresAt: expiresAt, caller: caller)
         guard case .object(var json) = issued.token.json else { return Self.json(500, .null) }
         json["token"] = .string(issued.secret)
-        return Self.json(201, .object(json), headers: [(name: "Location", value: "/v1/tokens/\(issued.token.id)")])
+        var response = Self.json(201, .object(json), headers: [(name: "Location", value: "/v1/tokens/\(issued.token.id)")])
+        // The bearer secret is a credential: not answered unless its audit line is written (the
+        // token then stays, its secret never given; `GET /v1/tokens` lists it, to revoke).
+        response.carriesSecret = true
+        return response
     }
 
     /// `GET /v1/tokens`: every token's description, never a secret.

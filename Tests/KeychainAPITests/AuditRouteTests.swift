@@ -188,4 +188,17 @@ import Testing
         #expect(s.call("GET", "/v1/items?service=db").status == 200)
         #expect(s.log.isFailing)
     }
+
+    /// A new token's bearer secret is a credential: with the audit log failing, its creation is
+    /// answered 503 without the secret, as a secret item's is; the listing still answers.
+    @Test func aNewTokensSecretIsNotAnsweredWhenItsAuditLineCannotBeWritten() throws {
+        let s = try Scene(destination: .file("/dev/full"))
+        defer { s.log.close() }
+        let created = s.call("POST", "/v1/tokens", json: #"{"name":"ci","accessGroups":["g"],"capabilities":["read"]}"#)
+        created.expectError(503, -25291, naming: "audit")
+        #expect(!String(decoding: created.body, as: UTF8.self).contains("kcd_"))
+        let listed = s.call("GET", "/v1/tokens")
+        #expect(listed.status == 200)
+        #expect(listed.json["tokens"]?.arrayValue?.contains { $0.objectValue?["name"] == "ci" } == true, "created, to revoke")
+    }
 }
