@@ -31,14 +31,33 @@ extension Keychaind {
             var allowRestarts = false
 
             func run() throws {
-                var log: [UInt8] = []
-                for file in files {
-                    guard let data = FileManager.default.contents(atPath: file) else {
-                        throw ValidationError("cannot read \(file)")
+                var checker = AuditVerifier.Checker(keys: try store.auditKeys(), allowRestarts: allowRestarts)
+                // The files read as one stream, a megabyte at a time: a line may run on from one
+                // file into the next, as in the files joined, and only the line being read is held.
+                var pending: [UInt8] = []
+                for file in files where checker.report.problem == nil {
+                    guard let handle = FileHandle(forReadingAtPath: file) else { throw ValidationError("cannot read \(file)") }
+                    defer { try? handle.close() }
+                    while checker.report.problem == nil {
+                        let chunk: Data
+                        do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch { throw ValidationError("cannot read \(file)") }
+                        if chunk.isEmpty { break }
+                        var bytes = [UInt8](chunk)[...]
+                        while let newline = bytes.firstIndex(of: 0x0A) {
+                            if pending.isEmpty {
+                                checker.check(bytes[..<newline])
+                            } else {
+                                pending += bytes[..<newline]
+                                checker.check(pending[...])
+                                pending.removeAll(keepingCapacity: true)
+                            }
+                            bytes = bytes[(newline + 1)...]
+                        }
+                        pending += bytes
                     }
-                    log += data
                 }
-                let report = AuditVerifier.verify(log, keys: try store.auditKeys(), allowRestarts: allowRestarts)
+                if !pending.isEmpty { checker.check(pending[...]) }  // a last line without its newline
+                let report = checker.report
                 var summary = "\(report.lines) lines"
                 if report.continuesEarlierLog { summary += "; the first continues a chain from an earlier log" }
                 if !report.restarts.isEmpty { summary += "; a new chain starts at line \(report.restarts.map(String.init).joined(separator: ", "))" }

@@ -238,3 +238,21 @@ extension AuditChainTests {
         #expect(try JSON.parse(chain.line(for: self.record(1))).objectValue?["queryLeftOut"] == nil)
     }
 }
+
+extension AuditChainTests {
+    /// Lines checked one at a time give the report of the whole log, and nothing past its first
+    /// problem is read.
+    @Test func aCheckerFedLineByLineReportsAsTheWholeLog() {
+        var chain = AuditChain(keys: keys)
+        var lines = log(chain: &chain).map { Array($0.dropLast()) }
+        var checker = AuditVerifier.Checker(keys: keys)
+        for line in lines { checker.check(line[...]) }
+        #expect(checker.report == AuditVerifier.verify(lines.flatMap { $0 + [0x0A] }, keys: keys))
+        #expect(checker.report.problem == nil && checker.report.lines == 5 && checker.report.last == chain.last)
+        lines.remove(at: 1)
+        var broken = AuditVerifier.Checker(keys: keys)
+        for line in lines + [Array("not a line".utf8)] { broken.check(line[...]) }
+        #expect(broken.report.problem?.line == 2)
+        #expect(broken.report.lines == 2, "no line after the problem is read")
+    }
+}

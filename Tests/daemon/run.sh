@@ -104,6 +104,13 @@ check "the audit log holds the query's values only as keyed hashes" bash -c \
     "grep -qF '\"service\":\"$("$bin" audit hash --data-dir "$tmp/data" payroll-db)\"' '$tmp/audit.log.1' && ! grep -q 'payroll-db\\|c2VjcmV0LWluLWF1ZGl0\\|kcd_' '$tmp/audit.log.1' '$tmp/audit.log'"
 check "after SIGHUP and a rotation, the two audit files verify as one chain" \
     "$bin" audit verify --data-dir "$tmp/data" "$tmp/audit.log.1" "$tmp/audit.log"
+# verify reads its files as one stream: a file cut inside a line runs on into the next.
+head -c 100 "$tmp/audit.log.1" >"$tmp/audit.part1"
+tail -c +101 "$tmp/audit.log.1" >"$tmp/audit.part2"
+check "audit verify reads a line cut across two files as the files joined" \
+    "$bin" audit verify --data-dir "$tmp/data" "$tmp/audit.part1" "$tmp/audit.part2" "$tmp/audit.log"
+check "audit verify finds a removed first file" bash -c \
+    "! '$bin' audit verify --data-dir '$tmp/data' '$tmp/audit.part2' '$tmp/audit.log' >'$tmp/verify2.out' 2>&1 && grep -q 'line 1: not an audit line' '$tmp/verify2.out'"
 
 # Unlock from the host (issue 18). A wrong passphrase file leaves serve running and locked, with
 # the reason in its log; wrong network unlocks past the keychain's budget (21, from 21 addresses
