@@ -58,7 +58,7 @@ let package = Package(
         .target(
             name: "KeychainCore",
             dependencies: [
-                "KeychainCrypto", "KeychainStorage", "KeychainJSON", "KeychainX509",
+                "KeychainCrypto", "KeychainStorage", "KeychainJSON", "KeychainX509", "CLinux",
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
             ],

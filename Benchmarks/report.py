@@ -333,6 +333,12 @@ def build(runs, facts):
     if fresh is not None:
         table.add("M0", f"VmRSS right after start-up and unlock at {items:,} items", f"{fresh / MIB:.1f} MiB",
                   "", "", "", "", "info")
+    before_export, after_export = fact_float(facts, "rss_before_export_kb"), fact_float(facts, "rss_after_export_kb")
+    if before_export is not None and after_export is not None:
+        bundle_mb = int(facts.get("served_bundle_bytes", "0")) / 1e6
+        table.add("Mx", f"VmRSS after `POST /v1/keychain/export` of {items:,} items, read to its end "
+                  f"({bundle_mb:.1f} MB)", f"{after_export / MIB:.1f} MiB", "", "", "",
+                  f"{before_export / MIB:.1f} MiB before it", "info")
 
     if b_big.measured:
         # B's cost is its CPU time per request; the A-normalised throughput ratio is shown beside it.

@@ -829,6 +829,17 @@ main() {
         KEYCHAIND_TOKEN=$READER_TOKEN run_wrk Baud "$round" "$audit_pid" "$audit_url/" "$BENCH/get_random.lua" "$ITEMS"
     done
     stop_server keychain-audit
+    # Mx: what a migration bundle served by the running keychain (every item, streamed, read to
+    # its end) leaves resident: the export holds its items sealed until the bundle ends.
+    local resident_before_export
+    resident_before_export=$(rss_kb "$KC_PID" VmRSS)
+    curl -sS --max-time 300 -X POST -H "Authorization: Bearer $TOKEN" \
+        -H "X-Keychain-Bundle-Passphrase: $(head -c 24 /dev/urandom | base64)" \
+        -o "$WORK/served.bundle" "$KC_URL/v1/keychain/export" || die "the served export failed"
+    fact rss_after_export_kb "$(rss_kb "$KC_PID" VmRSS)"
+    fact rss_before_export_kb "$resident_before_export"
+    fact served_bundle_bytes "$(stat -c %s "$WORK/served.bundle")"
+    rm -f "$WORK/served.bundle"
     stop_server keychain-plain
     fact audit_lines "$(wc -l <"$WORK/audit.log")"
     rm -rf "$WORK/audit.log" "$WORK/keychain-audit"

@@ -3,6 +3,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <malloc.h>
 #include <sched.h>
 #include <sys/prctl.h>
 
@@ -22,5 +23,15 @@ static inline int kcd_usable_cpus(void) {
 static inline int kcd_schedule_calling_thread_as_batch(void) {
     struct sched_param param = {.sched_priority = 0};
     return sched_setscheduler(0, SCHED_BATCH, &param);
+}
+
+// Gives the pages of freed heap memory, in every arena, back to the system (glibc only; 1 when
+// some were).
+static inline int kcd_release_freed_memory(void) {
+#ifdef __GLIBC__
+    return malloc_trim(0);
+#else
+    return 0;
+#endif
 }
 #endif

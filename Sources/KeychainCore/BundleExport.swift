@@ -19,11 +19,12 @@ public final class BundleExport: Sendable {
     /// What the bundle holds, counted before any item is sealed: its first message.
     public let manifest: BundleManifest
     private let keychain: Keychain
-    /// The items to export, sealed as the store keeps them: one snapshot, the one the manifest counts.
-    private let records: [ItemRecord]
     private let state: Mutex<State>
 
     private struct State {
+        /// The items to export, sealed as the store keeps them: one snapshot, the one the
+        /// manifest counts. Dropped once the bundle ends, well or not.
+        var records: [ItemRecord]
         var writer: MigrationBundle.Writer
         /// What ended the bundle early: thrown again by every later call.
         var failure: KeychainError?
@@ -31,9 +32,21 @@ public final class BundleExport: Sendable {
 
     init(keychain: Keychain, records: [ItemRecord], manifest: BundleManifest, writer: sending MigrationBundle.Writer) {
         self.keychain = keychain
-        self.records = records
         self.manifest = manifest
-        state = Mutex(State(writer: writer))
+        state = Mutex(State(records: records, writer: writer))
+    }
+
+    /// A bundle its reader left unfinished (a client gone) drops its items here.
+    deinit {
+        if state.withLock({ state in defer { state.records = [] }; return !state.records.isEmpty }) { releaseFreedMemory() }
+    }
+
+    /// The writer's next piece, its items' secrets opened with `barrier`. (The items are read
+    /// through a copy of the array, gone when this returns: `state.records` is then their only
+    /// reference, and emptying it frees them.)
+    private static func nextPiece(_ state: inout State, keychain: Keychain, barrier: Barrier) throws(KeychainError) -> [UInt8]? {
+        let records = state.records
+        return try state.writer.next { index throws(KeychainError) in try keychain.bundleItem(records[index], barrier: barrier) }
     }
 
     /// The next piece of the bundle, `nil` once the FINAL message was given: the header and
@@ -46,11 +59,10 @@ public final class BundleExport: Sendable {
             if let failure = state.failure { throw failure }
             guard !state.writer.isFinished else { return nil }
             do throws(KeychainError) {
-                let barrier = try keychain.unlockedBarrier("export")
-                let piece = try state.writer.next { index throws(KeychainError) in
-                    try keychain.bundleItem(records[index], barrier: barrier)
-                }
+                let piece = try Self.nextPiece(&state, keychain: keychain, barrier: keychain.unlockedBarrier("export"))
                 if state.writer.isFinished {
+                    state.records = []
+                    releaseFreedMemory()
                     let leftBehind = manifest.leftBehind.values.reduce(0, +)
                     keychain.logger.info(
                         "keychain exported",
@@ -59,6 +71,8 @@ public final class BundleExport: Sendable {
                 return piece
             } catch {
                 state.failure = error
+                state.records = []
+                releaseFreedMemory()
                 keychain.logger.warning(
                     "keychain export ended before its final message",
                     metadata: ["error": "\(error.name)", "error.message": "\(error.message)"])

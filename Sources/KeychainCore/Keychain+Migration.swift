@@ -91,6 +91,14 @@ extension Keychain {
     public func importBundle(_ bundle: [UInt8], passphrase: SecureBytes, conflict: ConflictPolicy, caller: AccessToken?)
         throws(KeychainError) -> BundleImport
     {
+        // The bundle's items, opened and sealed again, are freed when the import returns.
+        defer { releaseFreedMemory() }
+        return try importWholeBundle(bundle, passphrase: passphrase, conflict: conflict, caller: caller)
+    }
+
+    private func importWholeBundle(_ bundle: [UInt8], passphrase: SecureBytes, conflict: ConflictPolicy, caller: AccessToken?)
+        throws(KeychainError) -> BundleImport
+    {
         try requireKeychainAdmin(caller, for: "importing a bundle")
         try requireBundlePassphrase(passphrase)
         let barrier = try unlockedBarrier("import")
