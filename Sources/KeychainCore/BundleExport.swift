@@ -38,7 +38,12 @@ public final class BundleExport: Sendable {
 
     /// A bundle its reader left unfinished (a client gone) drops its items here.
     deinit {
-        if state.withLock({ state in defer { state.records = [] }; return !state.records.isEmpty }) { releaseFreedMemory() }
+        let held = state.withLock { state in
+            let held = !state.records.isEmpty
+            state.records = []
+            return held
+        }
+        if held { releaseFreedMemory() }
     }
 
     /// The writer's next piece, its items' secrets opened with `barrier`. (The items are read
