@@ -106,10 +106,10 @@ public struct AuditRecord: Sendable {
         let kept = min(query.count, Self.maxQueryEntries)
         for n in 0..<kept {
             if n > 0 { out.byte(UInt8(ascii: ",")) }
-            out.jsonString(Self.bounded(query[n].name, to: Self.maxNameBytes))
+            Self.writeBounded(query[n].name, to: &out)
             out.byte(UInt8(ascii: ":"))
             if query[n].inClear {
-                out.jsonString(Self.bounded(query[n].value, to: Self.maxNameBytes))
+                Self.writeBounded(query[n].value, to: &out)
             } else {
                 out.byte(UInt8(ascii: "\""))
                 keys.appendHash(query[n].value, to: &out)
@@ -134,6 +134,11 @@ public struct AuditRecord: Sendable {
             out.literal(#","reason":"#)
             out.jsonString(reason)
         }
+    }
+
+    /// `text` as a JSON string, cut at `maxNameBytes` (a copy made only when it is longer).
+    private static func writeBounded(_ text: String, to out: inout ByteCursor) {
+        if text.utf8.count <= maxNameBytes { out.jsonString(text) } else { out.jsonString(bounded(text, to: maxNameBytes)) }
     }
 
     /// The most bytes `write(to:keys:)` writes: its keys and punctuation (under 170 bytes),
