@@ -73,7 +73,7 @@ public struct ByteCursor: ~Copyable {
             return true
         }
         if plain != true {
-            for byte in text.utf8 { escaped(byte) }
+            for byte in text.utf8 { JSON.escape(byte) { self.byte($0) } }
         }
         byte(UInt8(ascii: "\""))
     }
@@ -81,28 +81,6 @@ public struct ByteCursor: ~Copyable {
     /// The most bytes `jsonString(text)` writes: six for every byte (`\u00XX`), and the quotes.
     public static func jsonStringBound(_ text: String) -> Int {
         6 * text.utf8.count + 2
-    }
-
-    private mutating func escaped(_ byte: UInt8) {
-        switch byte {
-        case UInt8(ascii: "\""): pair(UInt8(ascii: "\""))
-        case UInt8(ascii: "\\"): pair(UInt8(ascii: "\\"))
-        case 0x0A: pair(UInt8(ascii: "n"))
-        case 0x0D: pair(UInt8(ascii: "r"))
-        case 0x09: pair(UInt8(ascii: "t"))
-        case 0..<0x20:
-            let hex: StaticString = "0123456789abcdef"
-            let digits = hex.utf8Start
-            literal("\\u00")
-            self.byte(digits[Int(byte >> 4)])
-            self.byte(digits[Int(byte & 0xF)])
-        default: self.byte(byte)
-        }
-    }
-
-    private mutating func pair(_ second: UInt8) {
-        byte(UInt8(ascii: "\\"))
-        byte(second)
     }
 
     /// `value` in decimal: at most 20 bytes.

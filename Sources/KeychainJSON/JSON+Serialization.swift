@@ -54,20 +54,37 @@ extension JSON {
             out.append(UInt8(ascii: "\""))
             return
         }
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
-            default: out.append(b)
-            }
-        }
+        for b in s.utf8 { escape(b) { out.append($0) } }
         out.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSON {
+    /// Hands `emit` the bytes a JSON string writes for `byte`: itself, or its escape (`\"`,
+    /// `\\`, `\n`, `\r`, `\t`, `\u00XX` for another control byte). At most six.
+    @inline(__always)
+    static func escape(_ byte: UInt8, _ emit: (UInt8) -> Void) {
+        let pair: UInt8
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): pair = byte
+        case 0x0A: pair = UInt8(ascii: "n")
+        case 0x0D: pair = UInt8(ascii: "r")
+        case 0x09: pair = UInt8(ascii: "t")
+        case 0..<0x20:
+            let hex: StaticString = "0123456789abcdef"
+            emit(0x5C)
+            emit(UInt8(ascii: "u"))
+            emit(UInt8(ascii: "0"))
+            emit(UInt8(ascii: "0"))
+            emit(hex.utf8Start[Int(byte >> 4)])
+            emit(hex.utf8Start[Int(byte & 0xF)])
+            return
+        default:
+            emit(byte)
+            return
+        }
+        emit(0x5C)
+        emit(pair)
     }
 }
 

@@ -23,6 +23,15 @@ import Testing
 
     func read(_ path: String) -> [UInt8] { Array(FileManager.default.contents(atPath: path) ?? Data()) }
 
+    /// A restart on the log at `path`: opened again, one more line recorded, closed; then the
+    /// verifier's report of the whole file.
+    func restartAndVerify(_ path: String, recording next: Int) throws -> AuditVerifier.Report {
+        let restarted = try AuditLog(destination: .file(path), keys: keys)
+        restarted.record(record(next))
+        restarted.close()
+        return AuditVerifier.verify(read(path), keys: keys)
+    }
+
     @Test func linesAreWrittenInChainOrderAndTheChainGoesOnAfterARestart() throws {
         let path = directory + "/audit.log"
         let first = try AuditLog(destination: .file(path), keys: keys)
@@ -31,10 +40,7 @@ import Testing
         first.close()
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        let restarted = try AuditLog(destination: .file(path), keys: keys)
-        restarted.record(record(41))
-        restarted.close()
-        let report = AuditVerifier.verify(read(path), keys: keys)
+        let report = try restartAndVerify(path, recording: 41)
         #expect(report.problem == nil)
         #expect(report.lines == 42)
         #expect(report.restarts.isEmpty, "a reopened file continues its chain")
@@ -48,10 +54,7 @@ import Testing
         repeated.query = [.init("service", "a"), .init("service", "b")]
         #expect(first.record(repeated, mustBeWritten: true))
         first.close()
-        let restarted = try AuditLog(destination: .file(path), keys: keys)
-        restarted.record(record(2))
-        restarted.close()
-        let report = AuditVerifier.verify(read(path), keys: keys)
+        let report = try restartAndVerify(path, recording: 2)
         #expect(report.problem == nil)
         #expect(report.lines == 2)
         #expect(report.restarts.isEmpty, "the reopened file continues its chain")
@@ -75,10 +78,7 @@ import Testing
             try handle.write(contentsOf: Data(#"{"time":1,"req"#.utf8))
             try handle.close()
         }
-        let restarted = try AuditLog(destination: .file(path), keys: keys)
-        restarted.record(record(2))
-        restarted.close()
-        let report = AuditVerifier.verify(read(path), keys: keys)
+        let report = try restartAndVerify(path, recording: 2)
         #expect(report.restarts.isEmpty, "the reopened file continues its chain")
         if thenCut {
             #expect(report.problem?.line == 3)
