@@ -858,6 +858,12 @@ main() {
     if [[ ${BENCH_POSTGRES:-1} == 1 ]]; then phase_postgres; else fact postgres skipped; fi
 
     if [[ $MILLION == 1 ]]; then
+        # B1M is compared with B at $ITEMS items in the same rounds, as every other ratio is: a
+        # copy of the keychain as it is now, served beside the grown one. Compared with B's rounds
+        # at the start of the run instead, twenty minutes and a PostgreSQL phase earlier, the
+        # ratio carried whatever the machine's speed did meanwhile.
+        rm -rf "$WORK/keychain-small"
+        cp -a "$WORK/keychain" "$WORK/keychain-small"
         log "growing the keychain to $ITEMS_BIG items (at most $PRELOAD_TIMEOUT s)"
         start_keychain keychain-big --threads 1
         KC_PID=$SERVER_PID
@@ -865,14 +871,31 @@ main() {
             fact preload_big_seconds "$PRELOAD_SECONDS"
             log "  took $PRELOAD_SECONDS s"
             check_item "$KC_URL" $((ITEMS_BIG - 1))
-            log "A and B at $ITEMS_BIG items: $PAIRS rounds"
-            phase_reads A1M B1M "$ITEMS_BIG" "$PAIRS" 0
+            local small_port small_url small_pid
+            small_port=$(free_port)
+            small_url=http://127.0.0.1:$small_port
+            start_server keychain-small "$small_url/v1/health" "$KEYCHAIND" serve --data-dir "$WORK/keychain-small" \
+                --allow-root --listen "127.0.0.1:$small_port" --passphrase-file "$WORK/passphrase" --threads 1
+            small_pid=$SERVER_PID
+            log "A and B at $ITEMS_BIG items, alternated with B at $ITEMS (Bsm): $PAIRS rounds"
+            warm_up "$A_URL/"
+            KEYCHAIND_TOKEN=$READER_TOKEN warm_up "$KC_URL/" "$BENCH/get_random.lua" "$ITEMS_BIG"
+            KEYCHAIND_TOKEN=$READER_TOKEN warm_up "$small_url/" "$BENCH/get_random.lua" "$ITEMS"
+            local round
+            for ((round = 1; round <= PAIRS; round++)); do
+                log "round $round of $PAIRS"
+                run_wrk A1M "$round" "$A_PID" "$A_URL/"
+                KEYCHAIND_TOKEN=$READER_TOKEN run_wrk B1M "$round" "$KC_PID" "$KC_URL/" "$BENCH/get_random.lua" "$ITEMS_BIG"
+                KEYCHAIND_TOKEN=$READER_TOKEN run_wrk Bsm "$round" "$small_pid" "$small_url/" "$BENCH/get_random.lua" "$ITEMS"
+            done
             fact rss_big_kb "$(rss_kb "$KC_PID" VmRSS)"
             fact million measured
+            stop_server keychain-small
         else
             fact million "growing to $ITEMS_BIG items failed or exceeded $PRELOAD_TIMEOUT s"
         fi
         stop_server keychain-big
+        rm -rf "$WORK/keychain-small"
     else
         fact million skipped
     fi
