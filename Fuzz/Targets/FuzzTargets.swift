@@ -56,9 +56,28 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     }
 
     private static func json(_ bytes: [UInt8]) {
+        members(bytes)
         guard let value = try? JSON.parse(bytes) else { return }
         let again = try? JSON.parse(value.serialized())
         precondition(again == value, "JSON: a parsed value does not survive serialization")
+    }
+
+    /// `JSON.forEachMember(ofObject:_:)` (a passphrase's body, read without `String`s) takes
+    /// exactly the objects `parse` takes, and hands over the same members, strings as their bytes.
+    private static func members(_ bytes: [UInt8]) {
+        var members: [(String, [UInt8]?)] = []
+        let read = (try? JSON.forEachMember(ofObject: bytes) { key, value in members.append((key, value.map { Array($0) })) }) != nil
+        guard case .object(let object)? = try? JSON.parse(bytes) else {
+            precondition(!read, "JSON: forEachMember took what parse refuses as an object")
+            return
+        }
+        precondition(read, "JSON: forEachMember refused an object parse takes")
+        let expected = object.map { entry -> (String, [UInt8]?) in
+            if case .string(let text) = entry.value { return (entry.key, Array(text.utf8)) }
+            return (entry.key, nil)
+        }
+        precondition(members.map(\.0) == expected.map(\.0) && members.map(\.1) == expected.map(\.1),
+            "JSON: forEachMember's members differ from parse's")
     }
 
     private static func query(_ bytes: [UInt8]) {

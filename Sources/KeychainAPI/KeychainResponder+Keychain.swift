@@ -36,7 +36,7 @@ extension KeychainResponder {
     /// `POST /v1/keychain/unlock` `{"passphrase": "…"}`: no token; runs off the polling threads.
     /// Preflight counted the attempt against the client's address; the right passphrase clears it.
     func unlock(_ request: HTTPRequest) throws(KeychainError) -> HTTPResponse {
-        let passphrase = try Self.passphrase(request, key: "passphrase")
+        let passphrase = try Self.passphrases(request, keys: ["passphrase"])[0]
         try keychain.unlock(passphrase: passphrase, from: .network)
         unlockThrottle.succeeded(client(request.head))
         return Self.json(200, try statusJSON(nil))
@@ -45,9 +45,8 @@ extension KeychainResponder {
     /// `POST /v1/keychain/passphrase` `{"old": "…", "new": "…"}`: re-wraps keys only.
     func changePassphrase(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         try keychain.requireKeychainAdmin(token, for: "changing the passphrase")
-        let body = try Self.bodyObject(request)
-        for key in body.keys where key != "old" && key != "new" { throw .param("\(key): unknown key") }
-        try keychain.changePassphrase(old: Self.passphrase(body, key: "old"), new: Self.passphrase(body, key: "new"))
+        let passphrases = try Self.passphrases(request, keys: ["old", "new"])
+        try keychain.changePassphrase(old: passphrases[0], new: passphrases[1])
         return HTTPResponse(status: 204)
     }
 
@@ -84,16 +83,35 @@ extension KeychainResponder {
         ]))
     }
 
-    private static func passphrase(_ request: HTTPRequest, key: String) throws(KeychainError) -> SecureBytes {
-        let body = try bodyObject(request)
-        for other in body.keys where other != key { throw .param("\(other): unknown key") }
-        return try passphrase(body, key: key)
-    }
-
-    private static func passphrase(_ body: JSONObject, key: String) throws(KeychainError) -> SecureBytes {
-        // An empty passphrase is a wrong one (errSecAuthFailed, counted), as Apple's tests and
-        // semantics.md say; only a new passphrase must not be empty, which the keychain checks.
-        guard case .string(let text)? = body[key] else { throw .param("\(key): expected a string") }
-        do { return try SecureBytes(utf8: text) } catch { throw .notAvailable("secure memory: \(error.message)") }
+    /// The passphrases of a body that names exactly `keys`, each a string, copied from where they
+    /// lie in the body (or from their decoded escapes, zeroed after) into secure memory: never a
+    /// `String`, which cannot be wiped. An empty passphrase is a wrong one (errSecAuthFailed,
+    /// counted), as Apple's tests and semantics.md say; only a new passphrase must not be empty,
+    /// which the keychain checks.
+    private static func passphrases(_ request: HTTPRequest, keys: [String]) throws(KeychainError) -> [SecureBytes] {
+        if request.body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            throw .param("body: expected a JSON object, got an empty body")
+        }
+        var found = [SecureBytes?](repeating: nil, count: keys.count)
+        var problem: KeychainError?
+        do throws(JSONParseError) {
+            try JSON.forEachMember(ofObject: request.body) { key, value in
+                guard problem == nil else { return }
+                guard let n = keys.firstIndex(of: key) else { return problem = .param("\(key): unknown key") }
+                guard let value else { return problem = .param("\(key): expected a string") }
+                do throws(CryptoError) { found[n] = try SecureBytes(copying: UnsafeRawBufferPointer(value)) } catch {
+                    problem = .notAvailable("secure memory: \(error.message)")
+                }
+            }
+        } catch {
+            throw .param("body: invalid JSON: \(error.description)")
+        }
+        if let problem { throw problem }
+        var passphrases: [SecureBytes] = []
+        for (key, value) in zip(keys, found) {
+            guard let value else { throw .param("\(key): expected a string") }
+            passphrases.append(value)
+        }
+        return passphrases
     }
 }

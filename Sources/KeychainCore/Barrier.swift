@@ -245,6 +245,12 @@ final class Barrier: Sendable {
     }
 
     func tokenHash(_ token: String) -> [UInt8] {
+        var token = token
+        return token.withUTF8 { tokenHash(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `tokenHash(_:)` of a token's UTF-8 bytes where they lie (a request's header).
+    func tokenHash(_ token: UnsafeRawBufferPointer) -> [UInt8] {
         tokenDigest.digest { input in
             input.append([0x54])
             input.append(token)

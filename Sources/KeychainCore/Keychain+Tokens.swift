@@ -16,8 +16,7 @@ extension Keychain {
         return try outcome.get()
     }
 
-    /// `authenticate(bearer:)` for a secret's UTF-8 bytes as they lie in a request, copied only
-    /// when the token is not cached.
+    /// `authenticate(bearer:)` for a secret's UTF-8 bytes as they lie in a request, never copied.
     public func authenticate(bearer secret: UnsafeBufferPointer<UInt8>) throws(KeychainError) -> AccessToken {
         let barrier = try barrier()
         let now = clock.uptime()
@@ -26,7 +25,9 @@ extension Keychain {
         if let cached {
             token = cached
         } else {
-            let hash = barrier.tokenHash(String(decoding: secret, as: UTF8.self))
+            // Hashed where it lies: a `String` of it could not be wiped. (A token is ASCII; bytes
+            // that are not UTF-8 name no token, hashed as they are or as U+FFFD.)
+            let hash = barrier.tokenHash(UnsafeRawBufferPointer(secret))
             let record = try snapshot { try $0.token(hash: hash) }
             guard let record, Sodium.constantTimeEquals(record.hash, hash) else { throw Self.invalidToken }
             token = try openToken(record, barrier: barrier)

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A JSON syntax error, with where it happened (byte offset, line and column).
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
     public let reason: String
@@ -22,6 +30,35 @@ extension JSON {
         parser.skipWhitespace()
         guard parser.index == bytes.count else { throw parser.error("unexpected data after the JSON value") }
         return value
+    }
+
+    /// Reads a JSON object, handing each member's key and, when its value is a string, that
+    /// string's UTF-8 bytes (escapes decoded) to `member`, valid only during the call; `nil` for
+    /// a value of another type. No string value ever becomes a `String`, which cannot be wiped: a
+    /// passphrase's body is read this way, and a value decoded from escapes is zeroed once
+    /// `member` returns. Refuses what `parse` refuses, a key given twice, and a body that is not
+    /// an object.
+    public static func forEachMember(
+        ofObject bytes: [UInt8], _ member: (_ key: String, _ string: UnsafeBufferPointer<UInt8>?) -> Void
+    ) throws(JSONParseError) {
+        var parser = JSONParser(bytes: bytes, allowsDuplicateKeys: false)
+        parser.skipWhitespace()
+        guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "{") else {
+            throw parser.error("expected a JSON object")
+        }
+        try parser.forEachMember(member)
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else { throw parser.error("unexpected data after the JSON value") }
+    }
+
+    /// Zeroes `bytes` with a write the compiler keeps (`explicit_bzero`).
+    static func wipe(_ bytes: UnsafeMutableRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        #if canImport(Darwin)
+        _ = memset_s(base, bytes.count, 0, bytes.count)
+        #else
+        explicit_bzero(base, bytes.count)
+        #endif
     }
 
     /// Parses a JSON value from a string.
@@ -117,6 +154,35 @@ private struct JSONParser {
         }
     }
 
+    /// `JSON.forEachMember(ofObject:_:)` from the object's opening brace.
+    mutating func forEachMember(_ member: (String, UnsafeBufferPointer<UInt8>?) -> Void) throws(JSONParseError) {
+        index += 1
+        var seen = Set<String>()
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            let key = try parseString()
+            guard seen.insert(key).inserted else { throw error("duplicate key \"\(key)\"") }
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
+            index += 1
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+                try withStringBytes { member(key, $0) }
+            } else {
+                _ = try parseValue(depth: 1)
+                member(key, nil)
+            }
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input in an object") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return }
+            throw error("expected ',' or '}'")
+        }
+    }
+
     mutating func parseArray(depth: Int) throws(JSONParseError) -> JSON {
         index += 1
         var array: [JSON] = []
@@ -134,22 +200,40 @@ private struct JSONParser {
     }
 
     mutating func parseString() throws(JSONParseError) -> String {
-        index += 1
         // The common case, a string without escapes, is one run copied once.
-        let start = index
-        while index < bytes.count, bytes[index] >= 0x20, bytes[index] != UInt8(ascii: "\""),
-            bytes[index] != UInt8(ascii: "\\")
-        {
-            index += 1
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
-            index += 1
+        let (start, closed) = scanRun()
+        if closed {
             let end = index - 1
             let s = bytes.withUnsafeBufferPointer { String(utf8Checking: UnsafeBufferPointer(rebasing: $0[start..<end])) }
             guard let s else { throw error("invalid UTF-8 in a string") }
             return s
         }
         var out = Array(bytes[start..<index])
+        try decodeEscapes(into: &out)
+        guard let s = out.withUnsafeBufferPointer({ String(utf8Checking: $0) }) else { throw error("invalid UTF-8 in a string") }
+        return s
+    }
+
+    /// Steps over a string's opening quote and its run without escapes. Returns where the run
+    /// starts, and whether the closing quote ended it (then `index` is past the quote; otherwise
+    /// at the escape or the byte a string cannot hold).
+    mutating func scanRun() -> (start: Int, closed: Bool) {
+        index += 1
+        let start = index
+        while index < bytes.count, bytes[index] >= 0x20, bytes[index] != UInt8(ascii: "\""),
+            bytes[index] != UInt8(ascii: "\\")
+        {
+            index += 1
+        }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return (start, false) }
+        index += 1
+        return (start, true)
+    }
+
+    /// The rest of a string whose run without escapes is already in `out`, from `index` (at
+    /// its first escape or at a byte a string cannot hold) through the closing quote: escapes
+    /// decoded, appended to `out`, never held in a `String` (a passphrase's too).
+    mutating func decodeEscapes(into out: inout [UInt8]) throws(JSONParseError) {
         while true {
             guard index < bytes.count else { throw error("unterminated string") }
             let b = bytes[index]
@@ -182,12 +266,48 @@ private struct JSONParser {
                     throw error("unpaired surrogate")
                 }
                 guard let u = Unicode.Scalar(scalar) else { throw error("invalid unicode escape") }
-                out.append(contentsOf: Array(String(Character(u)).utf8))
+                UTF8.encode(u) { out.append($0) }
             default: throw error("invalid escape")
             }
         }
-        guard let s = out.withUnsafeBufferPointer({ String(utf8Checking: $0) }) else { throw error("invalid UTF-8 in a string") }
-        return s
+    }
+
+    /// The next string's UTF-8 bytes, escapes decoded, handed to `body` without ever becoming a
+    /// `String` (which cannot be wiped): the input's own bytes when the string has no escape,
+    /// otherwise a decoded copy, in room reserved once and zeroed after `body`.
+    mutating func withStringBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) throws(JSONParseError) -> R {
+        let (start, closed) = scanRun()
+        if closed {
+            return try bytes.withUnsafeBufferPointer { all throws(JSONParseError) in
+                let run = UnsafeBufferPointer(rebasing: all[start..<index - 1])
+                guard Self.isUTF8(run) else { throw error("invalid UTF-8 in a string") }
+                return body(run)
+            }
+        }
+        // Decoded, a string is never longer than its literal: no growth leaves a copy behind.
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count - start)
+        defer { out.withUnsafeMutableBytes { JSON.wipe($0) } }
+        out.append(contentsOf: bytes[start..<index])
+        try decodeEscapes(into: &out)
+        return try out.withUnsafeBufferPointer { decoded throws(JSONParseError) in
+            guard Self.isUTF8(decoded) else { throw error("invalid UTF-8 in a string") }
+            return body(decoded)
+        }
+    }
+
+    /// Whether `bytes` are UTF-8, checked without making a `String` of them.
+    static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return true }
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
     }
 
     mutating func parseHex4() throws(JSONParseError) -> UInt32 {

@@ -47,6 +47,12 @@ public struct HTTPHeaders: Sendable, Sequence {
         fields.append(Field(nameStart: nameStart, valueStart: valueStart, valueEnd: Int32(truncatingIfNeeded: bytes.count)))
     }
 
+    /// Zeroes the names and values where they lie (a bearer token, a bundle passphrase), when
+    /// this is their only holder; a shared buffer is left to its other holders.
+    mutating func wipe() {
+        bytes.withUnsafeMutableBytes { WipedBytes.zero($0) }
+    }
+
     /// Reserves room for `fields` fields of `bytes` bytes in all.
     mutating func reserveCapacity(fields count: Int, bytes byteCount: Int) {
         fields.reserveCapacity(count)
@@ -152,7 +158,8 @@ extension UInt8 {
 /// What the server knows of a request once its headers have arrived, before any body byte.
 ///
 /// Immutable, and a class: the server keeps it for the request's life and hands it to the
-/// application, so passing it on costs one reference count.
+/// application, so passing it on costs one reference count. Its header bytes are zeroed when it
+/// goes: they carry bearer tokens and passphrases.
 public final class HTTPRequestHead: Sendable {
     /// The method as sent (`GET`, `POST`, …).
     public let method: String
@@ -163,7 +170,8 @@ public final class HTTPRequestHead: Sendable {
     public let rawPath: String
     /// The query parameters in order, percent-decoded.
     public let queryItems: [(name: String, value: String)]
-    public let headers: HTTPHeaders
+    /// Changed only by `deinit`, which zeroes it: no other reference can see that.
+    public nonisolated(unsafe) private(set) var headers: HTTPHeaders
     /// The peer's address (`127.0.0.1`, `::1`), without the port.
     public var remoteAddress: String { peer.text }
     let peer: PeerAddress
@@ -193,6 +201,10 @@ public final class HTTPRequestHead: Sendable {
         self.headers = headers
         self.peer = peer
         self.receivedAt = receivedAt
+    }
+
+    deinit {
+        headers.wipe()
     }
 }
 

@@ -25,6 +25,8 @@ final class RequestState: Sendable {
         /// An answer decided before the body is complete (preflight's, or a 413 for a body over
         /// the limit), queued on the final call; the body is discarded meanwhile.
         var pendingAnswer: HTTPResponse?
+        /// The body as received, in room that grows without leaving unwiped copies behind
+        /// (`WipedBytes.append`).
         var body: [UInt8] = []
         /// Body bytes seen so far, counted even when they are discarded.
         var received = 0
@@ -43,6 +45,13 @@ final class RequestState: Sendable {
     let maxBodyBytes: Int
     /// Whether the head announced a body (a length above 0, or chunks).
     let expectsBody: Bool
+
+    /// The body (`Progress.body`, kept after it is handed on) is zeroed when the request's
+    /// state goes, after its last handler returned: it may carry a passphrase, a secret being
+    /// added or a migration bundle's items.
+    deinit {
+        progress.withLock { $0.body.withUnsafeMutableBytes { WipedBytes.zero($0) } }
+    }
 
     init(
         head: HTTPRequestHead, plan: (execution: HTTPExecution, plan: (any HTTPPlan)?)?, pendingAnswer: HTTPResponse?,

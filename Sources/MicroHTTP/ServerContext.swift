@@ -199,10 +199,11 @@ final class ServerContext: Sendable {
                 return progress.received > discardLimit ? .abort : .discarded
             }
             guard progress.received <= state.maxBodyBytes else {
+                progress.body.withUnsafeMutableBytes { WipedBytes.zero($0) }
                 progress.body = []
                 return .overLimit
             }
-            progress.body.append(contentsOf: chunk)
+            WipedBytes.append(chunk, to: &progress.body)
             return .kept
         }
         switch outcome {
@@ -242,9 +243,8 @@ final class ServerContext: Sendable {
                     progress.phase = .answered
                     return .send(answer)
                 }
-                let body = progress.body
-                progress.body = []
-                return .respond(body)
+                // Kept as well, so that the state's end zeroes it (`RequestState.deinit`).
+                return .respond(progress.body)
             }
         }
         switch next {

@@ -71,6 +71,29 @@ import Testing
         #expect(f.logs.all.filter { $0.contains("http.route=/v1/keychain ") }.count == 50)
     }
 
+    /// A passphrase is read from the body's bytes without a `String` (so it can be wiped):
+    /// escapes decode as JSON says, and a body of the wrong shape is refused naming its key.
+    @Test func passphrasesAreReadWithTheirEscapesAndWrongBodiesNameTheirKey() throws {
+        let f = try APIFixture()
+        let changed = try f.call("POST", "/v1/keychain/passphrase", json: #"{"new":"caf\u00e9 \"q\" \\ \ud83d\ude00","old":"\#(testPassphrase)"}"#)
+        #expect(changed.status == 204)
+        _ = try f.call("POST", "/v1/keychain/lock")
+        try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#, headers: []).expectError(401, -25293, naming: "passphrase")
+        let unlocked = try f.call("POST", "/v1/keychain/unlock", json: "{\"passphrase\":\"café \\\"q\\\" \\\\ 😀\"}", headers: [])
+        #expect(unlocked.status == 200)
+        _ = try f.call("POST", "/v1/keychain/lock")
+        // Each from an address of its own: every unlock attempt counts against its address.
+        for (n, (body, key)) in [
+            (#"{"passphrase":5}"#, "passphrase"), (#"{}"#, "passphrase"), (#"{"passphrase":"x","other":"y"}"#, "other"),
+            (#"["x"]"#, "body"), (#"{"passphrase":"x","passphrase":"y"}"#, "body"), ("", "body"), (#"{"passphrase":"\q"}"#, "body"),
+        ].enumerated() {
+            try f.call("POST", "/v1/keychain/unlock", json: body, headers: [], remoteAddress: "10.0.0.\(n + 1)")
+                .expectError(400, -50, naming: key)
+        }
+        try f.call("POST", "/v1/keychain/passphrase", json: #"{"old":"x"}"#).expectError(400, -50, naming: "new")
+        #expect(try f.call("GET", "/v1/keychain").json["state"] == "locked")
+    }
+
     @Test func passphraseChangeReWrapsKeys() throws {
         let f = try APIFixture()
         try f.add(service: "db")

@@ -8,6 +8,28 @@ import Testing
         (name: "authorization", value: "Bearer two"), (name: "x-forwarded-for", value: ""),
     ])
 
+    /// A head's bytes (a bearer token among them) are zeroed in place, names and values alike.
+    @Test func wipeZeroesEveryNameAndValue() {
+        var headers = HTTPHeaders([(name: "Authorization", value: "Bearer kc_secret")])
+        headers.wipe()
+        #expect(headers.count == 1)
+        #expect(headers.value(at: 0) == String(repeating: "\0", count: "Bearer kc_secret".utf8.count))
+        #expect(headers.name(at: 0) == String(repeating: "\0", count: "Authorization".utf8.count))
+    }
+
+    /// A body grown chunk by chunk keeps every byte in order, and grows by doubling.
+    @Test func wipedAppendKeepsTheBytes() {
+        var body: [UInt8] = []
+        var expected: [UInt8] = []
+        for n in 0..<200 {
+            let chunk = [UInt8](repeating: UInt8(n), count: n % 7 + 1)
+            chunk.withUnsafeBytes { WipedBytes.append($0, to: &body) }
+            expected += chunk
+        }
+        #expect(body == expected)
+        #expect(body.capacity < 2 * expected.count + 16)
+    }
+
     @Test func lookupsIgnoreTheCaseOfNamesAndFindTheFirstValue() {
         #expect(headers["Authorization"] == "Bearer one")
         #expect(headers["x-FORWARDED-for"] == "1.2.3.4")
