@@ -47,10 +47,14 @@ public struct HTTPHeaders: Sendable, Sequence {
         fields.append(Field(nameStart: nameStart, valueStart: valueStart, valueEnd: Int32(truncatingIfNeeded: bytes.count)))
     }
 
-    /// Zeroes the names and values where they lie (a bearer token, a bundle passphrase), when
-    /// this is their only holder; a shared buffer is left to its other holders.
-    mutating func wipe() {
-        bytes.withUnsafeMutableBytes { WipedBytes.zero($0) }
+    /// Zeroes the names and values where they lie (a bearer token, a bundle passphrase), in the
+    /// buffer this value shares with its copies: only for headers no other code reads again
+    /// (a head the transport read, as it goes). Not `mutating`: a head's headers are a constant,
+    /// whose reads then need no exclusivity check.
+    func wipeInPlace() {
+        bytes.withUnsafeBytes { bytes in
+            WipedBytes.zero(UnsafeMutableRawBufferPointer(mutating: bytes))
+        }
     }
 
     /// Reserves room for `fields` fields of `bytes` bytes in all.
@@ -170,13 +174,15 @@ public final class HTTPRequestHead: Sendable {
     public let rawPath: String
     /// The query parameters in order, percent-decoded.
     public let queryItems: [(name: String, value: String)]
-    /// Changed only by `deinit`, which zeroes it: no other reference can see that.
-    public nonisolated(unsafe) private(set) var headers: HTTPHeaders
+    public let headers: HTTPHeaders
     /// The peer's address (`127.0.0.1`, `::1`), without the port.
     public var remoteAddress: String { peer.text }
     let peer: PeerAddress
     /// Monotonic nanoseconds at which the headers were complete, for durations.
     public let receivedAt: UInt64
+    /// Whether `deinit` zeroes the headers' bytes: a head the transport read, whose headers
+    /// no other code holds (one made by an application may share its headers with others).
+    private let wipesHeaders: Bool
 
     /// `rawPath` defaults to `path` (a path with nothing percent-encoded), `receivedAt` to now (a
     /// head made in a test then has a duration, where 0 made it the machine's uptime).
@@ -187,13 +193,14 @@ public final class HTTPRequestHead: Sendable {
     ) {
         self.init(
             method: method, path: path, rawPath: rawPath ?? path, queryItems: queryItems, headers: headers,
-            peer: PeerAddress(text: remoteAddress), receivedAt: receivedAt)
+            peer: PeerAddress(text: remoteAddress), receivedAt: receivedAt, wipesHeaders: false)
     }
 
     init(
         method: String, path: String, rawPath: String, queryItems: [(name: String, value: String)], headers: HTTPHeaders,
-        peer: PeerAddress, receivedAt: UInt64
+        peer: PeerAddress, receivedAt: UInt64, wipesHeaders: Bool
     ) {
+        self.wipesHeaders = wipesHeaders
         self.method = method
         self.path = path
         self.rawPath = rawPath
@@ -204,7 +211,7 @@ public final class HTTPRequestHead: Sendable {
     }
 
     deinit {
-        headers.wipe()
+        if wipesHeaders { headers.wipeInPlace() }
     }
 }
 

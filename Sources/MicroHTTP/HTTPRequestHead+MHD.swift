@@ -50,7 +50,7 @@ extension HTTPRequestHead {
             queryItems: Self.queryItems(of: connection),
             headers: reading.headers,
             peer: PeerAddress(kcd_mhd_client_address(connection)),
-            receivedAt: Self.monotonicNanoseconds())
+            receivedAt: Self.monotonicNanoseconds(), wipesHeaders: true)
         guard let syntax = reading.syntax else {
             return (head, .malformedHead(field: "method", reason: "missing"))
         }

@@ -10,8 +10,8 @@ import Testing
 
     /// A head's bytes (a bearer token among them) are zeroed in place, names and values alike.
     @Test func wipeZeroesEveryNameAndValue() {
-        var headers = HTTPHeaders([(name: "Authorization", value: "Bearer kc_secret")])
-        headers.wipe()
+        let headers = HTTPHeaders([(name: "Authorization", value: "Bearer kc_secret")])
+        headers.wipeInPlace()
         #expect(headers.count == 1)
         #expect(headers.value(at: 0) == String(repeating: "\0", count: "Bearer kc_secret".utf8.count))
         #expect(headers.name(at: 0) == String(repeating: "\0", count: "Authorization".utf8.count))
