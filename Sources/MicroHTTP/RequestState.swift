@@ -47,10 +47,14 @@ final class RequestState: Sendable {
     let expectsBody: Bool
 
     /// The body (`Progress.body`, kept after it is handed on) is zeroed when the request's
-    /// state goes, after its last handler returned: it may carry a passphrase, a secret being
-    /// added or a migration bundle's items.
+    /// state goes: it may carry a passphrase, a secret being added or a migration bundle's items.
+    /// In place, in the buffer the request handed to the responder shares: every handler holds
+    /// the state until it has returned (a worker's job and a deferred reply capture it), so none
+    /// reads the body any more, and a copy of a large body is not made only to be zeroed.
     deinit {
-        progress.withLock { $0.body.withUnsafeMutableBytes { WipedBytes.zero($0) } }
+        progress.withLock { progress in
+            progress.body.withUnsafeBytes { WipedBytes.zero(UnsafeMutableRawBufferPointer(mutating: $0)) }
+        }
     }
 
     init(
