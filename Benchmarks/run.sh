@@ -877,14 +877,12 @@ main() {
             start_server keychain-small "$small_url/v1/health" "$KEYCHAIND" serve --data-dir "$WORK/keychain-small" \
                 --allow-root --listen "127.0.0.1:$small_port" --passphrase-file "$WORK/passphrase" --threads 1
             small_pid=$SERVER_PID
-            log "A and B at $ITEMS_BIG items, alternated with B at $ITEMS (Bsm): $PAIRS rounds"
-            warm_up "$A_URL/"
+            log "B at $ITEMS_BIG items, alternated with B at $ITEMS (Bsm): $PAIRS rounds"
             KEYCHAIND_TOKEN=$READER_TOKEN warm_up "$KC_URL/" "$BENCH/get_random.lua" "$ITEMS_BIG"
             KEYCHAIND_TOKEN=$READER_TOKEN warm_up "$small_url/" "$BENCH/get_random.lua" "$ITEMS"
             local round
             for ((round = 1; round <= PAIRS; round++)); do
                 log "round $round of $PAIRS"
-                run_wrk A1M "$round" "$A_PID" "$A_URL/"
                 KEYCHAIND_TOKEN=$READER_TOKEN run_wrk B1M "$round" "$KC_PID" "$KC_URL/" "$BENCH/get_random.lua" "$ITEMS_BIG"
                 KEYCHAIND_TOKEN=$READER_TOKEN run_wrk Bsm "$round" "$small_pid" "$small_url/" "$BENCH/get_random.lua" "$ITEMS"
             done
