@@ -89,9 +89,7 @@ extension KeychainResponder {
     /// counted), as Apple's tests and semantics.md say; only a new passphrase must not be empty,
     /// which the keychain checks.
     private static func passphrases(_ request: HTTPRequest, keys: [String]) throws(KeychainError) -> [SecureBytes] {
-        if request.body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
-            throw .param("body: expected a JSON object, got an empty body")
-        }
+        if isBlank(request.body) { throw emptyBody }
         var found = [SecureBytes?](repeating: nil, count: keys.count)
         var problem: KeychainError?
         do throws(JSONParseError) {

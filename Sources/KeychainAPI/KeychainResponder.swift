@@ -350,9 +350,9 @@ public final class KeychainResponder: HTTPResponder {
 
     /// The request body as a JSON object; errSecParam saying where it is not.
     static func bodyObject(_ request: HTTPRequest, allowEmpty: Bool = false) throws(KeychainError) -> JSONObject {
-        if request.body.isEmpty || request.body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+        if isBlank(request.body) {
             if allowEmpty { return [:] }
-            throw .param("body: expected a JSON object, got an empty body")
+            throw emptyBody
         }
         let value: JSON
         do {
@@ -363,6 +363,13 @@ public final class KeychainResponder: HTTPResponder {
         guard case .object(let object) = value else { throw .param("body: expected a JSON object, got \(value.typeName)") }
         return object
     }
+
+    /// Whether a body is empty or only JSON whitespace.
+    static func isBlank(_ body: [UInt8]) -> Bool {
+        body.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+    }
+
+    static let emptyBody = KeychainError.param("body: expected a JSON object, got an empty body")
 
     /// URL parameters as a query object of strings (parsed leniently by the core, which also
     /// refuses a key given twice).
