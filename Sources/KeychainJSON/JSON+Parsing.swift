@@ -122,59 +122,56 @@ private struct JSONParser {
     }
 
     mutating func parseObject(depth: Int) throws(JSONParseError) -> JSON {
-        index += 1
         var entries: [(key: String, value: JSON)] = []
         // Keys seen so far, once an object outgrows a linear scan: parsing stays linear in the
         // input however many keys a body has (trap 9: an unauthenticated body of 80,000 keys
         // took 26 s with a scan per key). `Set` hashes with a per-process random seed.
         var seen: Set<String>?
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(JSONObject(entries)) }
-        while true {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
-            let key = try parseString()
-            if !allowsDuplicateKeys {
-                if seen == nil, entries.count >= Self.linearScanLimit {
-                    seen = Set(entries.lazy.map(\.key))
-                }
-                let duplicate = seen != nil ? !seen!.insert(key).inserted : entries.contains { $0.key == key }
-                if duplicate { throw error("duplicate key \"\(key)\"") }
+        let allowsDuplicateKeys = allowsDuplicateKeys
+        try parseMembers { key in
+            if allowsDuplicateKeys { return true }
+            if seen == nil, entries.count >= Self.linearScanLimit {
+                seen = Set(entries.lazy.map(\.key))
             }
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
-            index += 1
-            skipWhitespace()
-            entries.append((key, try parseValue(depth: depth + 1)))
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input in an object") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(JSONObject(entries)) }
-            throw error("expected ',' or '}'")
+            return seen != nil ? seen!.insert(key).inserted : !entries.contains { $0.key == key }
+        } value: { parser, key throws(JSONParseError) in
+            entries.append((key, try parser.parseValue(depth: depth + 1)))
         }
+        return .object(JSONObject(entries))
     }
 
     /// `JSON.forEachMember(ofObject:_:)` from the object's opening brace.
     mutating func forEachMember(_ member: (String, UnsafeBufferPointer<UInt8>?) -> Void) throws(JSONParseError) {
-        index += 1
         var seen = Set<String>()
+        try parseMembers { seen.insert($0).inserted } value: { parser, key throws(JSONParseError) in
+            if parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") {
+                try parser.withStringBytes { member(key, $0) }
+            } else {
+                _ = try parser.parseValue(depth: 1)
+                member(key, nil)
+            }
+        }
+    }
+
+    /// An object's members from its opening brace through its closing one: each key read and
+    /// refused as a duplicate unless `isNew`, then `value` called at its value (after the colon
+    /// and any whitespace) to read it.
+    mutating func parseMembers(
+        isNew: (String) -> Bool, value: (inout JSONParser, String) throws(JSONParseError) -> Void
+    ) throws(JSONParseError) {
+        index += 1
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
             let key = try parseString()
-            guard seen.insert(key).inserted else { throw error("duplicate key \"\(key)\"") }
+            guard isNew(key) else { throw error("duplicate key \"\(key)\"") }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
-                try withStringBytes { member(key, $0) }
-            } else {
-                _ = try parseValue(depth: 1)
-                member(key, nil)
-            }
+            try value(&self, key)
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in an object") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
