@@ -71,7 +71,7 @@ run: build
 
 # Fails at the first step that fails.
 test: deps-test build
-	$(SWIFT) test $(SWIFT_BUILD_FLAGS)
+	SWIFT="$(SWIFT)" bash Tests/unit/run.sh $(SWIFT_BUILD_FLAGS)
 	python3 -m openapi_spec_validator openapi.yaml
 	python3 Tests/security/check-references.py
 	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/conformance/run.sh

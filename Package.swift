@@ -127,10 +127,12 @@ let package = Package(
         // What the test targets share: temporary directories, a manual clock, stores and
         // keychains to test against, a PostgreSQL server of their own, a raw-socket HTTP/1.1 client that can send malformed
         // framing, and a log handler that records.
+        // The crashing thread's frames when a test process dies of a signal (Tests/unit/run.sh).
+        .target(name: "CrashFrames", path: "Tests/CrashFrames"),
         .target(
             name: "TestSupport",
             dependencies: [
-                "KeychainAPI", "KeychainCore", "KeychainCrypto", "KeychainJSON", "KeychainStorage", "KeychainSQLite",
+                "CrashFrames", "KeychainAPI", "KeychainCore", "KeychainCrypto", "KeychainJSON", "KeychainStorage", "KeychainSQLite",
                 "KeychainPostgres", "CPostgres", "MicroHTTP", .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -143,7 +145,7 @@ let package = Package(
         .testTarget(
             name: "KeychainCoreTests",
             dependencies: ["KeychainCore", "KeychainStorage", "KeychainCrypto", "KeychainJSON", "KeychainX509", "TestSupport"]),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["CrashFrames", "MicroHTTP", "TestSupport"]),
         .testTarget(
             name: "KeychainAuditTests", dependencies: ["KeychainAudit", "KeychainCrypto", "KeychainJSON"], swiftSettings: strictSettings),
         .testTarget(name: "KeychainLogTests", dependencies: ["KeychainLog", .product(name: "Logging", package: "swift-log")]),
