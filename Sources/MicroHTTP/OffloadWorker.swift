@@ -15,7 +15,10 @@ import SleepingLock
 final class OffloadWorker: Sendable {
     private struct State {
         var accepting = true
-        var jobs: [@Sendable () -> Void] = []
+        /// Jobs in submission order; a job's place is emptied when a thread takes it, so that
+        /// what it holds (a request, its body) goes when it has run, not when the queue is
+        /// next compacted.
+        var jobs: [(@Sendable () -> Void)?] = []
         var head = 0
         /// Places taken whose job is not in `jobs` yet (its caller is suspending its connection).
         var reserved = 0
@@ -88,7 +91,7 @@ final class OffloadWorker: Sendable {
             available.wait()
             let job = state.withLock { state -> (@Sendable () -> Void)? in
                 guard state.head < state.jobs.count else { return nil }
-                let job = state.jobs[state.head]
+                let job = state.jobs[state.head].take()
                 state.head += 1
                 if state.head > 64, state.head * 2 > state.jobs.count {
                     state.jobs.removeFirst(state.head)
