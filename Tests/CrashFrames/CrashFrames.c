@@ -41,6 +41,9 @@ static void put_decimal(int value) {
 }
 
 static void report(int signal_number) {
+    // A crash inside the dynamic loader's lock would hang backtrace() or dladdr(): the process
+    // is then ended by SIGALRM, never left hanging.
+    alarm(10);
     void *frames[128];
     int count = backtrace(frames, 128);
     put("\n*** crash frames: signal ");
