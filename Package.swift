@@ -46,7 +46,7 @@ let package = Package(
         // DER certificates and keys: parsing, the attributes Apple derives from them, X.501 name normalization.
         .target(name: "KeychainX509", dependencies: ["COpenSSL"], swiftSettings: strictSettings),
         // Untrusted storage: the store protocol and its records (ciphertext, digests, opaque ids).
-        .target(name: "KeychainStorage"),
+        .target(name: "KeychainStorage", dependencies: ["CLinux", "SleepingLock"]),
         // The embedded default store: SQLite in WAL mode.
         .target(name: "KeychainSQLite", dependencies: ["CSQLite", "KeychainStorage"]),
         // Several replicas' shared store: PostgreSQL through libpq.

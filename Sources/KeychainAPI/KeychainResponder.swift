@@ -106,7 +106,9 @@ public final class KeychainResponder: HTTPResponder {
             } else if route.answersLater(method: head.method), Self.wantsPKCS12(head) {
                 // A PKCS#12 answer is sealed with PBKDF2: never on a polling thread.
                 .workerPool
-            } else if keychain.answersLater, route.answersLater(method: head.method) {
+            } else if route.answersLater(method: head.method),
+                route.adds(method: head.method) ? keychain.addsAnswerLater : keychain.answersLater
+            {
                 .deferred
             } else {
                 route.writes(method: head.method) || route.copiesDatabase || route.scansStore ? .workerPool : .pollingThread

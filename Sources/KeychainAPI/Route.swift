@@ -109,6 +109,9 @@ enum Route: Sendable, Equatable {
         }
     }
 
+    /// Whether `method` on this route is an add (SecItemAdd).
+    func adds(method: String) -> Bool { self == .items && method == "POST" }
+
     /// Whether `method` on this route commits to the store (and so waits for an fsync).
     func writes(method: String) -> Bool {
         switch (self, method) {

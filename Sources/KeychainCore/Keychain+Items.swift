@@ -16,7 +16,7 @@ extension Keychain {
     }
 
     /// `add`, answered through `completion` once durable: at once, or later on the store's
-    /// thread when `answersLater` (a store on a server commits the adds of many requests together).
+    /// thread when `addsAnswerLater` (a store commits the adds of many requests together).
     public func add(
         _ query: ItemQuery, token: AccessToken, completion: @escaping @Sendable (Result<ItemResult, KeychainError>) -> Void
     ) {
@@ -39,8 +39,11 @@ extension Keychain {
         }
     }
 
-    /// Whether `add` and `search` with a completion may answer later, on another thread.
+    /// Whether `search` with a completion may answer later, on another thread.
     public var answersLater: Bool { store.answersLater }
+
+    /// Whether `add` with a completion may answer later, on another thread.
+    public var addsAnswerLater: Bool { store.addsAnswerLater }
 
     /// The item an add writes (its record sealed), after checking the query, the token and the lock.
     func addedItem(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> (DecodedItem, Barrier) {

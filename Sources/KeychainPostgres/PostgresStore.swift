@@ -27,8 +27,8 @@ public final class PostgresStore: KeychainStore {
     private let closed = Atomic<Bool>(false)
     private let groupCommit: GroupCommit
     /// Searches and adds of every request, each kind in batches on a connection of its own.
-    private let searches: BatchingThreads<Search>
-    private let adds: BatchingThreads<Add>
+    private let searches: BatchingThreads<Search, PGConnection>
+    private let adds: BatchingThreads<Add, PGConnection>
 
     /// The advisory lock key every write transaction takes: "kcdwrite" as eight bytes.
     static let writeLockKey: Int64 = 0x6B63_6477_7269_7465

@@ -101,6 +101,21 @@ final class SQLiteSession: StoreWriter {
 
     // MARK: writing
 
+    /// Inserts `item` in a savepoint of its own, inside the write's: its failure (a duplicate)
+    /// is returned and undone alone. Throws only when the savepoint itself fails.
+    func addInSavepoint(_ item: ItemRecord) throws(StorageError) -> Result<Void, StorageError> {
+        try connection.statement("SAVEPOINT one_add").run([])
+        do {
+            _ = try insert(item)
+            try connection.statement("RELEASE one_add").run([])
+            return .success(())
+        } catch {
+            try connection.statement("ROLLBACK TO one_add").run([])
+            try connection.statement("RELEASE one_add").run([])
+            return .failure(error)
+        }
+    }
+
     func insert(_ item: ItemRecord) throws(StorageError) -> Int64 {
         let stmt = try connection.statement(
             """

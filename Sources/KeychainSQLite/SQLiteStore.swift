@@ -34,6 +34,9 @@ public final class SQLiteStore: KeychainStore {
     private let checkpointer: WALCheckpointer
     /// Commits so far: raised after each COMMIT returns, before any writer is answered.
     private let generation = Atomic<UInt64>(0)
+    /// The adds answered later (`add(_:completion:)`), committed in batches by a thread of their
+    /// own: a polling thread hands an add over and goes on serving.
+    private let adds: BatchingThreads<PendingAdd, Void>
     let busyTimeoutMilliseconds: Int
 
     /// The database's file name in a data directory.
@@ -77,6 +80,13 @@ public final class SQLiteStore: KeychainStore {
         checkpointer = try WALCheckpointer(path: path)
         writer = Mutex(connection)
         readers = Mutex([])
+        adds = BatchingThreads(
+            name: "sqlite-adds", threads: 1,
+            handle: { batch, _ in
+                batch.first?.store.commit(batch)
+                return []
+            },
+            refuse: { $0.completion(.failure(.unavailable("store is closed"))) })
     }
 
     /// A pragma's value on the writer connection (for tests).
@@ -90,6 +100,8 @@ public final class SQLiteStore: KeychainStore {
     /// Closes every connection and stops the checkpointer's thread (after a last checkpoint).
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // Adds already queued are committed (or refused) before the writer goes.
+        adds.close()
         readers.withLock { $0.removeAll() }
         // A last checkpoint, with the idle readers gone.
         checkpointer.stop()
@@ -117,7 +129,47 @@ public final class SQLiteStore: KeychainStore {
     /// Durable when it returns. Concurrent callers are committed together (see `GroupCommit`):
     /// one transaction and one fsync for the batch, each body in a savepoint of its own.
     public func write<T>(_ body: @escaping (any StoreWriter) throws -> T) throws -> T {
-        try groupCommit.submit(body) { batch in self.commit(batch) }
+        try write(writes: 1, body)
+    }
+
+    /// `write(_:)` of a body that makes `writes` writes (a batch of adds), as the observer counts them.
+    private func write<T>(writes: Int, _ body: @escaping (any StoreWriter) throws -> T) throws -> T {
+        try groupCommit.submit(writes: writes, body) { batch in self.commit(batch) }
+    }
+
+    /// An add answered later, and the store that commits it.
+    private struct PendingAdd: Sendable {
+        let item: ItemRecord
+        let completion: @Sendable (Result<Void, StorageError>) -> Void
+        let store: SQLiteStore
+    }
+
+    /// Queued for the adds' thread, which commits every add queued meanwhile in one write (one
+    /// transaction shared with concurrent writes, one fsync), each in a savepoint of its own, so
+    /// that a duplicate fails alone; `completion` runs there, after the COMMIT.
+    public func add(_ item: ItemRecord, completion: @escaping @Sendable (Result<Void, StorageError>) -> Void) {
+        adds.submit(PendingAdd(item: item, completion: completion, store: self))
+    }
+
+    /// Searches are answered at once; adds later, on the adds' thread.
+    public var addsAnswerLater: Bool { true }
+
+    /// Commits a batch of adds and answers each: a failure of the whole write (the COMMIT, a
+    /// closed store) is every add's. The observer counts each add as a write of the batch.
+    private func commit(_ batch: [PendingAdd]) {
+        let outcomes: [Result<Void, StorageError>]
+        do {
+            outcomes = try write(writes: batch.count) { writer -> [Result<Void, StorageError>] in
+                // `write` hands this store's own session.
+                let session = writer as! SQLiteSession
+                return try batch.map { add throws(StorageError) in try session.addInSavepoint(add.item) }
+            }
+        } catch let error as StorageError {
+            outcomes = Array(repeating: .failure(error), count: batch.count)
+        } catch {
+            outcomes = Array(repeating: .failure(.failed("\(error)")), count: batch.count)
+        }
+        for (add, outcome) in zip(batch, outcomes) { add.completion(outcome) }
     }
 
     /// Runs `batch` in one transaction on the writer connection and records each outcome.

@@ -15,9 +15,14 @@ package final class GroupCommit: Sendable {
     package final class Pending: @unchecked Sendable {
         package let body: (any StoreWriter) throws -> Any
         package var result: Result<Any, any Error>?
+        /// The writes the body makes, as the batch size tells the observer (a store's batch of adds).
+        let writes: Int
         let wake = DispatchSemaphore(value: 0)
 
-        init(_ body: @escaping (any StoreWriter) throws -> Any) { self.body = body }
+        init(writes: Int, _ body: @escaping (any StoreWriter) throws -> Any) {
+            self.writes = writes
+            self.body = body
+        }
     }
 
     private struct State {
@@ -36,10 +41,11 @@ package final class GroupCommit: Sendable {
 
     /// Queues `body` and returns its result once its batch has committed (or its error).
     /// `commit` runs one batch in one transaction; it is only ever called by one leader at a time.
+    /// `writes`: how many writes `body` makes, for the observer's batch size.
     package func submit<T>(
-        _ body: @escaping (any StoreWriter) throws -> T, commit: ([Pending]) -> Void
+        writes: Int = 1, _ body: @escaping (any StoreWriter) throws -> T, commit: ([Pending]) -> Void
     ) throws -> T {
-        let mine = Pending { try body($0) }
+        let mine = Pending(writes: writes) { try body($0) }
         let leads = state.withLock { state in
             state.queue.append(mine)
             guard !state.leading else { return false }
@@ -63,7 +69,8 @@ package final class GroupCommit: Sendable {
         }
         let started = observer == nil ? 0 : DispatchTime.now().uptimeNanoseconds
         commit(batch)
-        observer?.committed(.write, batchSize: batch.count, nanoseconds: DispatchTime.now().uptimeNanoseconds &- started)
+        observer?.committed(
+            .write, batchSize: batch.reduce(0) { $0 + $1.writes }, nanoseconds: DispatchTime.now().uptimeNanoseconds &- started)
         let next = state.withLock { state -> Pending? in
             if let next = state.queue.first { return next }
             state.leading = false

@@ -54,6 +54,9 @@ public protocol KeychainStore: Sendable {
     /// Whether the calls with a completion answer later, so that a caller should not wait for
     /// them on a thread that serves other requests too. `false`: they answer before returning.
     var answersLater: Bool { get }
+    /// Whether `add(_:completion:)` answers later (`answersLater` for searches and adds alike
+    /// unless a store says otherwise: SQLite commits adds in batches, and answers searches at once).
+    var addsAnswerLater: Bool { get }
     /// Adds one item, durably when it returns, in a transaction of its own (which a store may
     /// share with concurrent writes); `uniqueViolation` when its primary key exists.
     func add(_ item: ItemRecord) throws
@@ -89,6 +92,8 @@ extension KeychainStore {
     }
 
     public var answersLater: Bool { false }
+
+    public var addsAnswerLater: Bool { answersLater }
 
     /// A write of one insert.
     public func add(_ item: ItemRecord) throws {

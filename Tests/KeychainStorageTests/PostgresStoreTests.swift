@@ -111,7 +111,7 @@ import Testing
     @Test func batchingThreadsRunAsBatchScheduled() throws {
         let policy = Mutex<Int32?>(nil)
         let handled = DispatchSemaphore(value: 0)
-        let threads = BatchingThreads<Int>(
+        let threads = BatchingThreads<Int, Void>(
             name: "test-batches", threads: 1,
             handle: { _, _ in
                 policy.withLock { $0 = sched_getscheduler(0) }

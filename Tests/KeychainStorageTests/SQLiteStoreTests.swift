@@ -1,6 +1,8 @@
+import Dispatch
 import Foundation
 import KeychainSQLite
 import KeychainStorage
+import Synchronization
 import TestSupport
 import Testing
 
@@ -28,6 +30,39 @@ import Testing
         let b = try TestStore(.sqlite)
         let store = try #require(b.store as? SQLiteStore)
         #expect(try store.writerPragma("temp_store") == 2)  // 2: MEMORY
+    }
+
+    /// Adds answered later go to the adds' thread, which commits those queued meanwhile as one
+    /// write: searches are still answered at once, and the observer counts every add once, as a
+    /// write of the batch it shared (whatever the batches were).
+    @Test func addsAnsweredLaterAreCountedOnceEachAsWrites() throws {
+        final class Batches: CommitObserver {
+            let sizes = Mutex<[(path: CommitPath, size: Int)]>([])
+            func committed(_ path: CommitPath, batchSize: Int, nanoseconds: UInt64) {
+                sizes.withLock { $0.append((path, batchSize)) }
+            }
+            func synced(nanoseconds: UInt64) {}
+        }
+        let directory = TemporaryDirectory()
+        let batches = Batches()
+        let store = try SQLiteStore(directory: directory.path, observer: batches)
+        defer { store.close() }
+        #expect(store.addsAnswerLater && !store.answersLater)
+        let failures = Mutex(0)
+        let done = DispatchGroup()
+        DispatchQueue.concurrentPerform(iterations: 40) { n in
+            done.enter()
+            store.add(Self.record(UInt8(n))) { result in
+                if case .failure = result { failures.withLock { $0 += 1 } }
+                done.leave()
+            }
+        }
+        try #require(done.wait(timeout: .now() + 30) == .success)
+        #expect(failures.withLock { $0 } == 0)
+        let sizes = batches.sizes.withLock { $0 }
+        #expect(sizes.allSatisfy { $0.path == .write })
+        #expect(sizes.reduce(0) { $0 + $1.size } == 40)
+        #expect(try store.items(matching: ItemFilter()).count == 40)
     }
 
     /// Readers idle in the pool end their read transactions at a commit: a delete's TRUNCATE

@@ -1,13 +1,13 @@
 internal import CLinux
 import Dispatch
 import Foundation
-import KeychainStorage
 import SleepingLock
 
 /// Jobs from every polling thread, handled in batches by threads with a connection each: while
-/// one waits for the database, more jobs queue, and the next round trip carries them all. A
-/// blocking call per request costs a round trip and two context switches on each side per
-/// request (PostgreSQL's backend and the caller's thread); here both are paid once a batch.
+/// one waits for the database or the disk, more jobs queue, and the next round trip or commit
+/// carries them all. A blocking call per request costs a round trip (or a commit) and two context
+/// switches on each side per request (PostgreSQL's backend, a worker thread, the caller's
+/// thread); here they are paid once a batch. PostgreSQL's searches and adds, SQLite's adds.
 ///
 /// The threads run as `SCHED_BATCH`: a job's wake-up does not preempt the polling thread that
 /// queued it, so the thread takes its batch once that one has queued every request it had ready.
@@ -15,10 +15,10 @@ import SleepingLock
 /// One thread suits work the database answers at once (searches): batches grow while it waits.
 /// Two suit commits, which wait for the disk's flush: one sends its batch while the other waits.
 /// The threads start with the first job, so a store used only synchronously has none.
-final class BatchingThreads<Job: Sendable>: Sendable {
-    /// Handles one batch on the connection (made or made again by it when `nil`; left `nil` when
-    /// it failed), answering each job; returns the jobs to send again first.
-    typealias Handle = @Sendable (_ batch: [Job], _ connection: inout PGConnection?) -> [Job]
+package final class BatchingThreads<Job: Sendable, Connection>: Sendable {
+    /// Handles one batch on the thread's connection (made or made again by it when `nil`; left
+    /// `nil` when it failed), answering each job; returns the jobs to send again first.
+    package typealias Handle = @Sendable (_ batch: [Job], _ connection: inout Connection?) -> [Job]
 
     private struct State {
         var queue: [Job] = []
@@ -41,7 +41,9 @@ final class BatchingThreads<Job: Sendable>: Sendable {
     ///   - maxBatch: the most jobs one round trip carries. Their statements and results stay far
     ///     below a loopback socket's buffers, so a blocking send never waits for the server to be read.
     ///   - refuse: answers a job the closed store will not handle.
-    init(name: String, threads: Int, maxBatch: Int = 64, handle: @escaping Handle, refuse: @escaping @Sendable (Job) -> Void) {
+    package init(
+        name: String, threads: Int, maxBatch: Int = 64, handle: @escaping Handle, refuse: @escaping @Sendable (Job) -> Void
+    ) {
         self.name = name
         self.threads = max(1, threads)
         self.maxBatch = maxBatch
@@ -52,7 +54,7 @@ final class BatchingThreads<Job: Sendable>: Sendable {
     private enum Action { case none, wake, start, refuse }
 
     /// Queues `job`; refused at once once closed.
-    func submit(_ job: Job) {
+    package func submit(_ job: Job) {
         let action = state.withLock { state -> Action in
             guard !state.closed else { return .refuse }
             state.queue.append(job)
@@ -78,7 +80,7 @@ final class BatchingThreads<Job: Sendable>: Sendable {
     }
 
     /// Refuses what is queued, stops the threads and waits for them.
-    func close() {
+    package func close() {
         let started = state.withLock { state in
             state.closed = true
             state.sleeping = 0
@@ -91,7 +93,7 @@ final class BatchingThreads<Job: Sendable>: Sendable {
 
     private func run() {
         _ = kcd_schedule_calling_thread_as_batch()  // a policy any thread may take; nothing to do if refused
-        var connection: PGConnection?
+        var connection: Connection?
         var retry: [Job] = []
         while true {
             let (batch, closed) = state.withLock { state -> ([Job], Bool) in
