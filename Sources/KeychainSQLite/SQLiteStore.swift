@@ -83,7 +83,7 @@ public final class SQLiteStore: KeychainStore {
         adds = BatchingThreads(
             name: "sqlite-adds", threads: 1,
             handle: { batch, _ in
-                batch.first?.store.commit(batch)
+                batch.first?.store.commitAdds(batch)
                 return []
             },
             refuse: { $0.completion(.failure(.unavailable("store is closed"))) })
@@ -100,7 +100,8 @@ public final class SQLiteStore: KeychainStore {
     /// Closes every connection and stops the checkpointer's thread (after a last checkpoint).
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        // Adds already queued are committed (or refused) before the writer goes.
+        // Every add handed over is answered before the writer goes: those still queued are
+        // refused, a batch already committing ends (or fails as closed).
         adds.close()
         readers.withLock { $0.removeAll() }
         // A last checkpoint, with the idle readers gone.
@@ -156,7 +157,7 @@ public final class SQLiteStore: KeychainStore {
 
     /// Commits a batch of adds and answers each: a failure of the whole write (the COMMIT, a
     /// closed store) is every add's. The observer counts each add as a write of the batch.
-    private func commit(_ batch: [PendingAdd]) {
+    private func commitAdds(_ batch: [PendingAdd]) {
         let outcomes: [Result<Void, StorageError>]
         do {
             outcomes = try write(writes: batch.count) { writer -> [Result<Void, StorageError>] in
