@@ -1,3 +1,4 @@
+import Dispatch
 import KeychainCrypto
 import KeychainStorage
 import Logging
@@ -21,8 +22,11 @@ extension Keychain {
         _ query: ItemQuery, token: AccessToken, completion: @escaping @Sendable (Result<ItemResult, KeychainError>) -> Void
     ) {
         if query.itemClass == .identity {
-            // Two rows in one transaction: added here, whole.
-            return completion(Result { () throws(KeychainError) in try addIdentity(query, token: token) })
+            // Two rows in one transaction, added whole by `addIdentity`, which waits for its
+            // commit: when adds answer later, the caller is a thread that serves other requests
+            // (a polling thread), so the wait is a thread of libdispatch's. Identity adds are rare.
+            let add = { @Sendable [self] in completion(Result { () throws(KeychainError) in try addIdentity(query, token: token) }) }
+            return store.addsAnswerLater ? DispatchQueue.global().async(execute: add) : add()
         }
         let item: DecodedItem
         let barrier: Barrier

@@ -1,6 +1,8 @@
+import Dispatch
 import ExtrasBase64
 import Foundation
 import KeychainX509
+import Synchronization
 import TestSupport
 import Testing
 
@@ -96,6 +98,31 @@ extension Fixture {
         let key = try f.keychain.search(["class": "key", "keyClass": "private", "returnData": true], token: f.admin)[0]
         #expect(key.secret == made.key.privateKey)
         #expect(found[0].keyRef == key.ref)
+    }
+
+    /// On a store whose adds answer later (SQLite's), the caller of an add with a completion is a
+    /// thread that serves other requests: an identity add, two rows in one transaction, waits for
+    /// its commit on a thread of its own, never on the caller's, and adds both rows.
+    @Test func anIdentityAddAnsweredLaterWaitsOffTheCallersThread() throws {
+        let f = try Fixture()
+        try #require(f.keychain.addsAnswerLater)
+        let made = Identities.shared.ec
+        let query = try QueryParser.parse([
+            "class": "identity", "valueData": .string(Base64.encode(made.key.privateKey)),
+            "certificateData": .string(Base64.encode(made.certificate)),
+        ])
+        let caller = pthread_self()
+        let answered = DispatchSemaphore(value: 0)
+        let answer = Mutex<(onCaller: Bool, result: Result<ItemResult, KeychainError>)?>(nil)
+        f.keychain.add(query, token: f.admin) { result in
+            answer.withLock { $0 = (pthread_equal(pthread_self(), caller) != 0, result) }
+            answered.signal()
+        }
+        try #require(answered.wait(timeout: .now() + 30) == .success)
+        let (onCaller, result) = try #require(answer.withLock { $0 })
+        #expect(!onCaller)
+        _ = try result.get()
+        #expect(try f.rows() == (1, 1))
     }
 
     @Test func returnRefGivesTheCertificateAndTheKeyForEachClass() throws {
