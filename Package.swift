@@ -124,11 +124,11 @@ let package = Package(
             path: "Fuzz/Targets", swiftSettings: strictSettings),
         .executableTarget(name: "keychaind-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/Driver"),
 
+        // The crashing thread's frames when a test process dies of a signal (Tests/unit/run.sh).
+        .target(name: "CrashFrames", path: "Tests/CrashFrames"),
         // What the test targets share: temporary directories, a manual clock, stores and
         // keychains to test against, a PostgreSQL server of their own, a raw-socket HTTP/1.1 client that can send malformed
         // framing, and a log handler that records.
-        // The crashing thread's frames when a test process dies of a signal (Tests/unit/run.sh).
-        .target(name: "CrashFrames", path: "Tests/CrashFrames"),
         .target(
             name: "TestSupport",
             dependencies: [
