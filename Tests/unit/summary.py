@@ -29,17 +29,23 @@ def run(command, stdin=None):
 
 
 def symbolized(frames):
-    """Each (number, object, offset) as `function at file:line`, Swift names demangled."""
+    """Each (number, object, offset) as `function at file:line`, Swift names demangled: one
+    llvm-symbolizer per object (reading a test binary's debug information takes seconds), each
+    address answered in a block of two lines and a blank one."""
     tool = symbolizer()
-    described = []
-    for _, path, offset in frames:
-        out = run([tool, "--obj=" + path, "--functions=linkage", "--inlining=false", offset]).split("\n") if tool else []
-        described.append(f"{out[0]} at {out[1]}" if len(out) > 1 else "?")
-    names = run([SWIFT, "demangle", "--simplified"], "\n".join(described)).split("\n")
-    if len(names) < len(described):
-        names = described
+    described = {}
+    for path in dict.fromkeys(path for _, path, _ in frames):
+        offsets = [offset for _, p, offset in frames if p == path]
+        out = run([tool, "--obj=" + path, "--functions=linkage", "--inlining=false", *offsets]) if tool else ""
+        blocks = [block.split("\n") for block in out.strip("\n").split("\n\n")] if out else []
+        for offset, block in zip(offsets, blocks):
+            if len(block) > 1:
+                described[(path, offset)] = f"{block[0]} at {block[1]}"
+    lines = [described.get((path, offset), "?") for _, path, offset in frames]
+    names = run([SWIFT, "demangle", "--simplified"], "\n".join(lines)).split("\n")
+    if len(names) < len(lines):
+        names = lines
     return [f"  frame {n}: {name}  ({os.path.basename(path)} +{offset})" for (n, path, offset), name in zip(frames, names)]
-
 
 with open(sys.argv[1], encoding="utf-8", errors="replace") as log:
     lines = log.read().splitlines()
