@@ -97,13 +97,16 @@ enum StoreChoice {
 }
 
 /// The keychain of `configuration` on the store `choice` names; `observer` is told of its commits.
+/// SQLite maps `sqliteMmapBytes` of its file (`SQLiteStore.mmapBytes`).
 func openKeychain(
-    _ configuration: KeychainConfiguration, store choice: StoreChoice, observer: (any CommitObserver)? = nil, logger: Logger
+    _ configuration: KeychainConfiguration, store choice: StoreChoice, sqliteMmapBytes: Int = SQLiteStore.defaultMmapBytes,
+    observer: (any CommitObserver)? = nil, logger: Logger
 ) throws -> Keychain {
     let store: any KeychainStore
     do {
         switch choice {
-        case .sqlite: store = try SQLiteStore(directory: configuration.dataDirectory, observer: observer)
+        case .sqlite:
+            store = try SQLiteStore(directory: configuration.dataDirectory, mmapBytes: sqliteMmapBytes, observer: observer)
         case .postgres(let url, let password): store = try PostgresStore(url: url, password: password, observer: observer)
         }
     } catch {

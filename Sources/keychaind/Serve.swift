@@ -7,6 +7,7 @@ import KeychainAudit
 import KeychainCore
 import KeychainCrypto
 import KeychainLog
+import KeychainSQLite
 import Logging
 import MicroHTTP
 
@@ -72,6 +73,12 @@ extension Keychaind {
         @Option(help: "Append an audit line for every request to this file, or - for standard output (env KEYCHAIND_AUDIT_LOG; default: none).")
         var auditLog: String?
 
+        @Option(help: """
+            Bytes of the SQLite database file read through a memory map rather than with pread (env \
+            KEYCHAIND_SQLITE_MMAP_SIZE; default 1073741824; 0: none).
+            """)
+        var sqliteMmapSize: Int?
+
         @Flag(help: "Run even as root (refused by default).")
         var allowRoot = false
 
@@ -121,7 +128,10 @@ extension Keychaind {
             // Before the store, which reports its commits to it.
             let metrics = KeychainMetrics()
             api.metrics = metrics
-            let keychain = try openKeychain(configuration, store: storeChoice, observer: metrics, logger: logger)
+            let mmapBytes = try int(sqliteMmapSize, "KEYCHAIND_SQLITE_MMAP_SIZE", "sqliteMmapSize") ?? SQLiteStore.defaultMmapBytes
+            guard mmapBytes >= 0 else { throw ValidationError("--sqlite-mmap-size: expected 0 or more bytes") }
+            let keychain = try openKeychain(
+                configuration, store: storeChoice, sqliteMmapBytes: mmapBytes, observer: metrics, logger: logger)
             if case .sqlite = storeChoice { keychain.removeLeftBackupCopies() }
             if dev { try startDev(keychain, directory: devDirectory!, port: port) }
             if keychain.state == .uninitialized {

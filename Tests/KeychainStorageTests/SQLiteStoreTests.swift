@@ -32,6 +32,52 @@ import Testing
         #expect(try store.writerPragma("temp_store") == 2)  // 2: MEMORY
     }
 
+    /// Every connection, the writer and each reader, reads the file through a map of
+    /// `mmapBytes`: 1 GiB unless told otherwise, and none when told 0.
+    @Test func everyConnectionMapsWhatItIsTold() throws {
+        let b = try TestStore(.sqlite)
+        let store = try #require(b.store as? SQLiteStore)
+        #expect(try store.writerPragma("mmap_size") == Int64(SQLiteStore.defaultMmapBytes))
+        #expect(try store.readerPragma("mmap_size") == Int64(SQLiteStore.defaultMmapBytes))
+        let directory = TemporaryDirectory(prefix: "kcd-store")
+        let unmapped = try SQLiteStore(directory: directory.path, mmapBytes: 0)
+        defer { unmapped.close() }
+        #expect(try unmapped.writerPragma("mmap_size") == 0)
+        #expect(try unmapped.readerPragma("mmap_size") == 0)
+    }
+
+    /// A file that outgrows its map is read whole: through the map as far as it goes, with
+    /// `pread` past it, and a reader sees what each commit added as the file grows.
+    @Test func aFileLargerThanItsMapIsReadWhole() throws {
+        let directory = TemporaryDirectory(prefix: "kcd-store")
+        let store = try SQLiteStore(directory: directory.path, mmapBytes: 64 << 10)
+        defer { store.close() }
+        #expect(try store.readerPragma("mmap_size") == 65_536)
+        func record(_ n: Int) -> ItemRecord {
+            let id = [UInt8(n >> 8), UInt8(n & 0xFF)]
+            return ItemRecord(
+                ref: id + [UInt8](repeating: 7, count: 14), itemClass: 1, group: [1], protection: 1, synchronizable: false,
+                created: 1, modified: 1, version: 1, primaryKey: id, attributes: id,
+                secret: [UInt8](repeating: UInt8(n % 251), count: 1024), lookups: [])
+        }
+        // 300 items of 1 KiB secrets: some 80 pages of 4 KiB, most of them past the 16 mapped.
+        // Each batch ends with a delete, whose TRUNCATE checkpoint moves every page from the
+        // `-wal` file (read with `pread` whatever the map) into the database file.
+        for batch in 0..<3 {
+            try store.write { writer in
+                for n in (batch * 100)..<(batch * 100 + 100) { _ = try writer.insert(record(n)) }
+                try writer.delete(rowIDs: [try writer.insert(record(1000))])
+            }
+            store.waitForCheckpoints()
+            #expect(walSize(store.path) == 0)
+            let fileSize = try FileManager.default.attributesOfItem(atPath: store.path)[.size] as? Int ?? 0
+            #expect(fileSize > 65_536 * (batch + 1))
+            let read = try store.items(matching: ItemFilter())
+            #expect(read.count == batch * 100 + 100)
+            #expect(read.allSatisfy { $0.secret == record(Int($0.primaryKey[0]) << 8 | Int($0.primaryKey[1])).secret })
+        }
+    }
+
     /// Adds answered later go to the adds' thread, which commits those queued meanwhile as one
     /// write: searches are still answered at once, and the observer counts every add once, as a
     /// write of the batch it shared (whatever the batches were).

@@ -53,6 +53,8 @@ unlock=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 -X POST "http://12
 check "unlock with the init passphrase" test "$unlock" = 200
 check "health is 200 unlocked" test "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/v1/health")" = 200
 check "the database's -wal is 0600 while serve runs" test "$(stat -c %a "$tmp/data/keychain.db-wal")" = 600
+# SQLite reads the database through a memory map by default (--sqlite-mmap-size, README, Memory).
+check "serve maps keychain.db by default" grep -q "$tmp/data/keychain.db\$" "/proc/$server_pid/maps"
 
 # A running server owns its data directory: the CLI is refused with a message naming why, and
 # the server is unaffected.
@@ -71,6 +73,19 @@ wait "$server_pid" || status=$?
 server_pid=
 check "SIGTERM exits 0" test "$status" = 0
 check "the shutdown is logged" grep -q 'stopped; keys zeroed, store closed' "$tmp/serve.log"
+
+# --sqlite-mmap-size 0 reads with pread alone: nothing of the database is mapped. A negative size is refused.
+port=$(free_port)
+KEYCHAIND_SQLITE_MMAP_SIZE=0 start_keychaind "$tmp/serve-unmapped.log" "$bin" serve --data-dir "$tmp/data" \
+    --listen "127.0.0.1:$port" --log-level notice
+wait_http "http://127.0.0.1:$port/v1/health" "$server_pid" || true
+check "KEYCHAIND_SQLITE_MMAP_SIZE=0 serves" test "$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:$port/v1/health")" = 503
+check "KEYCHAIND_SQLITE_MMAP_SIZE=0 maps nothing of keychain.db" bash -c "! grep -q 'keychain.db\$' /proc/$server_pid/maps"
+kill -TERM "$server_pid"
+wait "$server_pid" || true
+server_pid=
+read -r -a mmap_root_flag <<<"$(allow_root_flag)"
+check "a negative --sqlite-mmap-size is refused" bash -c "! '$bin' serve --data-dir '$tmp/data' --listen 127.0.0.1:0 --sqlite-mmap-size=-1 ${mmap_root_flag[*]} >'$tmp/mmap' 2>&1 && grep -q 'expected 0 or more bytes' '$tmp/mmap'"
 
 # The audit log's keyed hash of a value (issue 15): the same for the same value and key file,
 # different for another value, never the value itself; it reads only the key file.
