@@ -23,6 +23,10 @@ import Darwin
 public final class LogWriter: Sendable {
     private struct State {
         var buffer: [UInt8] = []
+        /// An empty buffer with the capacity of the last chunk written, which the next flush
+        /// takes in place of `buffer`: a flush per line (the audit log's lines that carry a
+        /// secret) allocates nothing.
+        var spare: [UInt8] = []
         /// When the oldest unwritten line was appended (monotonic nanoseconds); 0 when none.
         var oldest: UInt64 = 0
         var stopped = false
@@ -109,20 +113,24 @@ public final class LogWriter: Sendable {
 
     private func flushNow() {
         writing.withLock { _ in
-            let chunk = state.withLock { state -> [UInt8] in
+            var chunk = state.withLock { state -> [UInt8] in
                 state.oldest = 0
-                return state.buffer.isEmpty ? [] : swapBuffer(&state.buffer)
+                guard !state.buffer.isEmpty else { return [] }
+                var taken: [UInt8] = []
+                swap(&taken, &state.spare)
+                swap(&taken, &state.buffer)
+                return taken
             }
-            if !chunk.isEmpty { output(chunk) }
+            guard !chunk.isEmpty else { return }
+            output(chunk)
+            // Emptied and kept for the next flush, unless it grew past what the buffer holds
+            // before it is written.
+            guard chunk.capacity <= capacity + flushThreshold else { return }
+            chunk.removeAll(keepingCapacity: true)
+            state.withLock { state in
+                if state.spare.capacity < chunk.capacity { swap(&state.spare, &chunk) }
+            }
         }
-    }
-
-    /// The buffer's bytes, leaving an empty buffer of the same capacity in its place.
-    private func swapBuffer(_ buffer: inout [UInt8]) -> [UInt8] {
-        var fresh: [UInt8] = []
-        fresh.reserveCapacity(min(buffer.capacity, capacity + flushThreshold))
-        swap(&fresh, &buffer)
-        return fresh
     }
 
     private func run() {
