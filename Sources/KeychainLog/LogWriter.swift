@@ -123,13 +123,11 @@ public final class LogWriter: Sendable {
             }
             guard !chunk.isEmpty else { return }
             output(chunk)
-            // Emptied and kept for the next flush, unless it grew past what the buffer holds
-            // before it is written.
+            // Emptied and kept for the next flush (`writing` is held: no other flush took the
+            // spare meanwhile), unless it grew past what the buffer holds before it is written.
             guard chunk.capacity <= capacity + flushThreshold else { return }
             chunk.removeAll(keepingCapacity: true)
-            state.withLock { state in
-                if state.spare.capacity < chunk.capacity { swap(&state.spare, &chunk) }
-            }
+            state.withLock { $0.spare = chunk }
         }
     }
 
