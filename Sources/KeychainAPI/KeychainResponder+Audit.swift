@@ -32,8 +32,8 @@ extension KeychainResponder {
 
     /// What an answer says for the audit line: the OSStatus of an error (from its small body),
     /// the persistent refs of the items it touched, and whether it holds a secret.
-    static func answerFacts(_ response: HTTPResponse) -> (status: Int64, refs: [String], carriesSecret: Bool) {
-        let refs = response.touched.map(PersistentRef.encode)
+    static func answerFacts(_ response: HTTPResponse) -> (status: Int64, refs: [[UInt8]], carriesSecret: Bool) {
+        let refs = response.touched
         guard response.status >= 400 else { return (0, refs, response.carriesSecret) }
         let status = (try? JSON.parse(response.body))?.objectValue?["status"]?.intValue ?? 0
         return (status, refs, false)

@@ -1,3 +1,4 @@
+import ExtrasBase64
 import KeychainJSON
 
 /// What one request did, as the audit log records it: who, from where, what, on which items,
@@ -19,8 +20,9 @@ public struct AuditRecord: Sendable {
     /// The line holds the first `maxQueryEntries`, each name cut at `maxNameBytes`, and says how
     /// many it left out.
     public var query: [QueryEntry]
-    /// The persistent refs of the items the request touched.
-    public var refs: [String]
+    /// The persistent refs of the items the request touched, as their bytes: the line writes
+    /// them as the API does (base64url, unpadded), without a string made for each first.
+    public var refs: [[UInt8]]
     /// The OSStatus answered: 0 for success.
     public var status: Int64
     public var httpStatus: Int
@@ -59,7 +61,7 @@ public struct AuditRecord: Sendable {
 
     public init(
         time: Int64, requestID: String, tokenID: String? = nil, tokenName: String? = nil, client: String, route: String,
-        operation: String, query: [QueryEntry] = [], refs: [String] = [], status: Int64, httpStatus: Int,
+        operation: String, query: [QueryEntry] = [], refs: [[UInt8]] = [], status: Int64, httpStatus: Int,
         reason: String? = nil
     ) {
         self.time = time
@@ -124,7 +126,13 @@ public struct AuditRecord: Sendable {
         out.literal(#","refs":["#)
         for n in refs.indices {
             if n > 0 { out.byte(UInt8(ascii: ",")) }
-            out.quoted(refs[n])
+            out.byte(UInt8(ascii: "\""))
+            let ref = refs[n]
+            out.write(atMost: Self.base64Bound(ref.count)) { room in
+                var span = room.mutableSpan
+                return Base64.encode(bytes: ref.span, into: &span, options: [.base64UrlAlphabet, .omitPaddingCharacter])
+            }
+            out.byte(UInt8(ascii: "\""))
         }
         out.literal(#"],"status":"#)
         out.decimal(status)
@@ -152,9 +160,12 @@ public struct AuditRecord: Sendable {
             bound += min(ByteCursor.jsonStringBound(entry.name), nameBound) + 2
             bound += entry.inClear ? min(ByteCursor.jsonStringBound(entry.value), nameBound) : AuditKeys.hashBytes + 2
         }
-        for ref in refs { bound += ref.utf8.count + 3 }
+        for ref in refs { bound += Self.base64Bound(ref.count) + 3 }
         return bound
     }
+
+    /// The characters of `count` bytes in unpadded base64.
+    static func base64Bound(_ count: Int) -> Int { (count * 4 + 2) / 3 }
 
     /// Whether `text` is a short word, at most 32 bytes of letters, digits, `-` and `_`: what a
     /// query option's value must be to be written in clear (`QueryEntry.inClear`).

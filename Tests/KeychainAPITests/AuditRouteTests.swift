@@ -1,10 +1,11 @@
 import Foundation
 import KeychainAudit
-@testable import KeychainCore
 import KeychainCrypto
 import Logging
 import TestSupport
 import Testing
+@testable import KeychainAPI
+@testable import KeychainCore
 
 /// Every request that reaches the API gives one sealed audit line, refused ones too; no secret,
 /// token or passphrase reaches the log; an answer that would carry a secret is refused when its
@@ -40,6 +41,15 @@ import Testing
         }
     }
 
+    /// Request ids count in decimal after the prefix, across every change of their number of digits.
+    @Test func requestIDsCountAfterOnePrefix() {
+        let ids = RequestIDs()
+        let all = (1...1_001).map { _ in ids.next() }
+        let prefix = String(all[0].dropLast())
+        #expect(prefix.hasSuffix("-") && prefix.count >= 2 && prefix.count <= 9)
+        #expect(all == (1...1_001).map { prefix + String($0) })
+    }
+
     @Test func eachRouteGivesOneLineWithWhoWhatAndTheOutcome() throws {
         let s = try Scene()
         let secret = "c3VwZXItc2VjcmV0LXZhbHVl"  // base64 of "super-secret-value"
@@ -65,7 +75,13 @@ import Testing
         #expect(lines[1]["query"]?.objectValue?["service"]?.stringValue == s.keys.hash("payroll-db"))
         #expect(lines[0]["query"]?.objectValue?["account"]?.stringValue == s.keys.hash("alice"))
         #expect(lines[0]["query"]?.objectValue?["valueData"] == nil)
-        #expect(lines.allSatisfy { $0["client"]?.stringValue == "127.0.0.1" && $0["request"]?.stringValue?.isEmpty == false })
+        #expect(lines.allSatisfy { $0["client"]?.stringValue == "127.0.0.1" })
+        // Request ids: the process's prefix and a count, one apart from line to line.
+        let ids = lines.map { ($0["request"]?.stringValue ?? "").split(separator: "-", omittingEmptySubsequences: false) }
+        #expect(ids.allSatisfy { $0.count == 2 && (1...8).contains($0[0].count) && $0[0].allSatisfy(\.isHexDigit) })
+        #expect(Set(ids.map { $0.first ?? "" }).count == 1, "one prefix")
+        let counts = ids.compactMap { $0.last.flatMap { UInt64($0) } }
+        #expect(counts.count == 6 && counts == Array(counts[0]..<counts[0] + 6))
         // No secret, token or passphrase, in clear or base64, anywhere in the file.
         let text = String(decoding: FileManager.default.contents(atPath: s.path) ?? Data(), as: UTF8.self)
         for forbidden in [secret, "super-secret-value", s.f.adminToken, "kcd_wrong-token-value", "not the passphrase at all", testPassphrase, "payroll-db", "alice"] {

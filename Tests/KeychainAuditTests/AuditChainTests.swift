@@ -17,8 +17,8 @@ import Testing
         AuditRecord(
             time: 1_795_000_000_000 + Int64(n), requestID: "r\(n)", tokenID: "tok_00000000000000\(n)0", tokenName: "ci",
             client: "10.0.0.\(n)", route: "/v1/items", operation: "search",
-            query: [.init("service", "payroll-db"), .init("account", "alice-\(n)")], refs: ["ref\(n)"], status: 0, httpStatus: 200,
-            reason: reason)
+            query: [.init("service", "payroll-db"), .init("account", "alice-\(n)")],
+            refs: [[UInt8](repeating: UInt8(n), count: 16)], status: 0, httpStatus: 200, reason: reason)
     }
 
     /// Five lines, each with its newline.
@@ -35,8 +35,8 @@ import Testing
         var chain = AuditChain(keys: keys)
         let line = chain.line(for: AuditRecord(
             time: 1_790_000_000_000, requestID: "r-1", tokenID: "tok_1", tokenName: #"n"q"#, client: "127.0.0.1",
-            route: "/v1/items", operation: "search", query: [.init("service", "payroll-db")], refs: ["AAAAAAAAAAAAAAAAAAAAAA"],
-            status: -25300, httpStatus: 404, reason: "ticket 7"))
+            route: "/v1/items", operation: "search", query: [.init("service", "payroll-db")],
+            refs: [[UInt8](repeating: 0, count: 16)], status: -25300, httpStatus: 404, reason: "ticket 7"))
         #expect(String(decoding: line, as: UTF8.self) == #"{"time":1790000000000,"request":"r-1","token":{"id":"tok_1","name":"n\"q"},"client":"127.0.0.1","route":"/v1/items","operation":"search","query":{"service":"hmac:fXxmNFQuG7wC1r-0OsEJVQ"},"refs":["AAAAAAAAAAAAAAAAAAAAAA"],"status":-25300,"httpStatus":404,"reason":"ticket 7","prev":null,"mac":"mMjDFIfihzoYzrLaZr5LkA"}"#)
         #expect(chain.last == "mMjDFIfihzoYzrLaZr5LkA")
     }
@@ -152,7 +152,8 @@ extension AuditChainTests {
         ])
         #expect(object["token"]?.objectValue?["name"] == "ci")
         #expect(object["reason"] == .string("a \"quoted\" reason\n"))
-        #expect(object["refs"] == .array(["ref2"]))
+        // A ref's 16 bytes, written as the API writes refs: base64url, unpadded.
+        #expect(object["refs"] == .array(["AgICAgICAgICAgICAgICAg"]))
         #expect(object["prev"] != .null)
     }
 }
@@ -167,7 +168,7 @@ extension AuditChainTests {
             time: Int64.min, requestID: "r-1", tokenID: control, tokenName: control, client: control, route: "/v1/items",
             operation: "search",
             query: [.init(control, control, inClear: true), .init(control, control), .init("", "", inClear: true)],
-            refs: ["AAAAAAAAAAAAAAAAAAAAAA", ""], status: Int64.min, httpStatus: Int.max,
+            refs: [[UInt8](repeating: 0, count: 16), []], status: Int64.min, httpStatus: Int.max,
             reason: String(repeating: "\u{1f}", count: AuditRecord.maxReasonBytes))
         var chain = AuditChain(keys: keys)
         let first = chain.line(for: record)
@@ -178,6 +179,7 @@ extension AuditChainTests {
         #expect(object["query"]?.objectValue?.entries.map(\.key) == [control, control, ""])
         #expect(object["query"]?.objectValue?.entries.first?.value == .string(control))
         #expect(object["reason"] == .string(record.reason!))
+        #expect(object["refs"] == .array(["AAAAAAAAAAAAAAAAAAAAAA", ""]))
         #expect(object["status"] == .int(Int64.min))
         #expect(AuditVerifier.verify(first + [0x0A] + second + [0x0A], keys: keys).problem == nil)
     }

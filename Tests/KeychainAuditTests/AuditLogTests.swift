@@ -68,7 +68,7 @@ import Testing
         let first = try AuditLog(destination: .file(path), keys: keys)
         first.record(record(0))
         var long = record(1)
-        long.refs = (0..<6_000).map { String(format: "ref-%018d", $0) }
+        long.refs = (0..<6_000).map { [UInt8](repeating: UInt8(truncatingIfNeeded: $0), count: 16) }
         #expect(first.record(long, mustBeWritten: true))
         first.close()
         #expect(read(path).count > 2 * 65_536, "longer than two doublings of the first read")
