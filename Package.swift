@@ -74,7 +74,8 @@ let package = Package(
         .target(
             name: "KeychainAudit",
             dependencies: [
-                "KeychainCrypto", "KeychainJSON", "KeychainLog", .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+                "KeychainCrypto", "KeychainJSON", "KeychainLog", "SleepingLock",
+                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
             ],
             swiftSettings: strictSettings),
         // HTTP/1.1 transport on libmicrohttpd: framing, limits, keep-alive, suspend/resume.

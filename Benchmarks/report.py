@@ -277,7 +277,7 @@ def build(runs, facts):
                   per_second(b_plain.rate), ms(b_plain.p50), ms(b_plain.p99), cpu_text(b_plain),
                   "(Baud's pair)", b_plain.failure() or "info")
         table.add("Baud", f"B with the audit log (`--audit-log FILE`, as shipped: each answer carrying a secret waits "
-                  f"for its line's write(2), no fsync), {pinned}, alternated with B2; "
+                  f"for its line's write(2), one write for the answers of a pass, no fsync), {pinned}, alternated with B2; "
                   f"{facts.get('audit_lines', '?')} lines written",
                   per_second(b_audit.rate), ms(b_audit.p50), ms(b_audit.p99), cpu_text(b_audit),
                   f"≥ 0.8 × B and ≥ 10 × D; {measured_against(throughput, cost, pairs, 'B2')}, {times(over_d)} D",

@@ -6,13 +6,15 @@ import MicroHTTP
 import Synchronization
 
 extension KeychainResponder {
-    /// Records the request in the audit log, when there is one, and returns the response to
-    /// send: the same, or 503 when it would carry a secret and its audit line cannot be written
-    /// (fail closed, as Vault). Runs for every request that reached the responder, refused or not.
+    /// Records the request in the audit log, when there is one. Returns the response, and, when
+    /// it carries a secret, its line's ticket: the response may be sent only once
+    /// `AuditLog.written` says the line is written, and a 503 (`auditRefusal()`) in its place
+    /// otherwise (fail closed, as Vault). Runs for every request that reached the responder,
+    /// refused or not.
     func audited(
         _ head: HTTPRequestHead, body: [UInt8]?, route: Route?, token: AccessToken?, client: String, _ response: consuming HTTPResponse
-    ) -> HTTPResponse {
-        guard let auditLog else { return response }
+    ) -> (response: HTTPResponse, line: AuditLog.Ticket?) {
+        guard let auditLog else { return (response, nil) }
         let answer = Self.answerFacts(response)
         let record = AuditRecord(
             time: clock.now(), requestID: requestIDs.next(), tokenID: token?.id, tokenName: token?.name, client: client,
@@ -20,14 +22,17 @@ extension KeychainResponder {
             query: Self.auditedQuery(head, body: body, route: route),
             refs: answer.refs, status: answer.status, httpStatus: response.status,
             reason: head.headers.withFirstValue(lowercased: "x-keychain-reason") { String(decoding: $0, as: UTF8.self) })
-        let carriesSecret = response.status < 300 && answer.carriesSecret
-        guard auditLog.record(record, mustBeWritten: carriesSecret) || !carriesSecret else {
-            if auditFailures.admit(logger, leftOut: "audit failure lines left out") {
-                logger.error("the audit log cannot be written: answers that would carry a secret are refused with 503")
-            }
-            return APIError.response(.notAvailable("audit: the audit log cannot be written; no secret is answered until it can"))
+        let line = auditLog.append(record)
+        return (response, response.status < 300 && answer.carriesSecret ? line : nil)
+    }
+
+    /// The answer in place of one carrying a secret whose audit line could not be written; the
+    /// server says so in its log.
+    func auditRefusal() -> HTTPResponse {
+        if auditFailures.admit(logger, leftOut: "audit failure lines left out") {
+            logger.error("the audit log cannot be written: answers that would carry a secret are refused with 503")
         }
-        return response
+        return APIError.response(.notAvailable("audit: the audit log cannot be written; no secret is answered until it can"))
     }
 
     /// What an answer says for the audit line: the OSStatus of an error (from its small body),

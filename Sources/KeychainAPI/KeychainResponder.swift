@@ -290,11 +290,25 @@ public final class KeychainResponder: HTTPResponder {
     ///
     /// The line's fields are in its message, built in one string: a metadata dictionary per
     /// request (hashed, sorted and printed by the handler) cost more than the rest of the line.
+    ///
+    /// An answer carrying a secret while an audit log is kept is held (`HTTPResponse.held`):
+    /// sent, counted and logged on the polling thread's next pass, once its audit line is
+    /// written with those of the other requests of the pass, or refused with 503 if it cannot be.
     private func finish(
         _ head: HTTPRequestHead, body: [UInt8]? = nil, route: Route?, token: AccessToken?, _ response: consuming HTTPResponse
     ) -> HTTPResponse {
         let address = client(head)
-        let response = audited(head, body: body, route: route, token: token, client: address, response)
+        let (response, line) = audited(head, body: body, route: route, token: token, client: address, response)
+        guard let line, let auditLog else { return accounted(head, route: route, token: token, client: address, response) }
+        return .held { [self] in
+            accounted(head, route: route, token: token, client: address, auditLog.written(line) ? response : auditRefusal())
+        }
+    }
+
+    /// Counts the request and logs its line, once its answer is known (`finish`).
+    private func accounted(
+        _ head: HTTPRequestHead, route: Route?, token: AccessToken?, client address: String, _ response: consuming HTTPResponse
+    ) -> HTTPResponse {
         let nanoseconds = HTTPRequestHead.monotonicNanoseconds() &- head.receivedAt
         metrics.requests.record(route: route, method: head.method, status: response.status, nanoseconds: nanoseconds)
         let template = route?.template ?? "-"

@@ -1,18 +1,21 @@
 import Foundation
 import KeychainJSON
 import KeychainLog
+import SleepingLock
 import Synchronization
 
 /// The audit log: one sealed line per record (`AuditChain`), appended to a file or written to
 /// standard output through the same batching writer as the access log (`LogWriter`).
 ///
 /// - Order: a record is sealed and appended under one lock, so lines reach the log in chain order.
-/// - Fail closed: `record(_:mustBeWritten:)` with `mustBeWritten` (a request that returns a
-///   secret) writes the buffer before it returns and says whether the write succeeded; the caller
-///   then answers 503 rather than a secret whose audit line is lost. Other lines are written in
-///   batches, a second at most after they were appended.
+/// - Fail closed: a request that returns a secret has its line written first, and learns
+///   whether the write succeeded; it then answers 503 rather than a secret whose audit line is
+///   lost. `record(_:mustBeWritten:)` writes at once; `append(_:)` and `written(_:)` let the
+///   lines of several requests share one `write` (the polling thread answers each on its next
+///   pass, `HTTPResponse.held`). Other lines are written in batches, a second at most after they
+///   were appended.
 /// - Durability: lines are written (`write(2)`), not synced: a crash of the process loses none
-///   that `mustBeWritten` waited for, a power loss may lose the last second's.
+///   that an answer waited for, a power loss may lose the last second's.
 /// - A file is opened `O_APPEND|O_CREAT|O_NOFOLLOW`, mode 0600, and its chain continues from its
 ///   last line; `reopen()` (on SIGHUP, after logrotate moved the file) opens the path again and
 ///   the new file's first line continues the old file's chain.
@@ -26,6 +29,17 @@ public final class AuditLog: Sendable {
     private let chain: Mutex<AuditChain>
     private let sink: Sink
     private let writer: LogWriter
+    /// Lines appended so far; the n-th line appended is the n-th `Ticket`.
+    private let appended = Atomic<UInt64>(0)
+    /// Every line up to this one has been handed to a `write` by `written(_:)`.
+    private let covered = SleepingLock<UInt64>(0)
+
+    /// A line appended but perhaps not yet written (`append(_:)`), for `written(_:)`.
+    public struct Ticket: Sendable {
+        let line: UInt64
+        /// The sink's failed writes when the line was appended: one more since means it may be lost.
+        let failuresBefore: UInt64
+    }
 
     public init(destination: Destination, keys: AuditKeys) throws(AuditLogError) {
         self.destination = destination
@@ -40,12 +54,33 @@ public final class AuditLog: Sendable {
     /// before it) before returning: `false` when that write failed.
     @discardableResult
     public func record(_ record: AuditRecord, mustBeWritten: Bool = false) -> Bool {
-        chain.withLock { chain in
+        let ticket = append(record)
+        return !mustBeWritten || written(ticket)
+    }
+
+    /// Seals `record` and appends its line, written with the next batch or `written(_:)`.
+    public func append(_ record: AuditRecord) -> Ticket {
+        // Read before the line can reach a write: a failure writing it is then one more.
+        let failuresBefore = sink.failures
+        return chain.withLock { chain in
             writer.append { _, buffer in chain.append(record, to: &buffer) }
+            return Ticket(line: appended.add(1, ordering: .releasing).newValue, failuresBefore: failuresBefore)
         }
-        guard mustBeWritten else { return true }
-        writer.flush()
-        return !sink.isFailing
+    }
+
+    /// Whether `ticket`'s line is written: writes what is buffered first unless a call before
+    /// did past the line (so the lines of requests waiting together take one `write`), and says
+    /// `false` when any write failed since the line was appended, which may have been its own
+    /// (fail closed: a doubt refuses the secret).
+    public func written(_ ticket: Ticket) -> Bool {
+        covered.withLock { covered in
+            guard covered < ticket.line else { return }
+            let through = appended.load(ordering: .acquiring)
+            // Every line appended before this call is written when `flush` returns.
+            writer.flush()
+            covered = through
+        }
+        return sink.failures == ticket.failuresBefore
     }
 
     /// Whether the last write failed (a full disk, a file size limit, a closed pipe).
@@ -112,12 +147,15 @@ public final class AuditLog: Sendable {
     private final class Sink: Sendable {
         private let fd: Mutex<Int32>
         private let failing = Atomic<Bool>(false)
+        private let failureCount = Atomic<UInt64>(0)
 
         init(fd: Int32) {
             self.fd = Mutex(fd)
         }
 
         var isFailing: Bool { failing.load(ordering: .acquiring) }
+        /// Writes that failed so far.
+        var failures: UInt64 { failureCount.load(ordering: .acquiring) }
 
         func write(_ chunk: [UInt8]) {
             let written = fd.withLock { fd in
@@ -136,6 +174,7 @@ public final class AuditLog: Sendable {
                     return true
                 }
             }
+            if !written { failureCount.add(1, ordering: .releasing) }
             failing.store(!written, ordering: .releasing)
         }
 

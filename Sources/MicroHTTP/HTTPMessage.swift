@@ -246,12 +246,32 @@ public struct HTTPResponse: Sendable {
     /// Whether the body holds a secret: a hook that must see every secret leave (an audit log)
     /// treats the answer so. Never sent.
     public var carriesSecret = false
+    /// Set on an answer that must wait (`held(_:)`): what gives the response to send.
+    public var release: (@Sendable () -> HTTPResponse)?
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], closeConnection: Bool = false) {
         self.status = status
         self.headers = headers
         self.body = body
         self.closeConnection = closeConnection
+    }
+
+    /// An answer that waits for the polling thread's next pass: answered on a polling thread,
+    /// it is not queued; libmicrohttpd calls the access handler again on its next pass over
+    /// the connections it has ready, having served the others in this one, and the server then
+    /// sends what `release` gives. What the answer waits for (its audit line's `write`) is thus
+    /// done once for every request of a pass. Answered anywhere else (a worker, a deferred
+    /// reply), `release` is called at once.
+    public static func held(_ release: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
+        var response = HTTPResponse(status: 500)
+        response.release = release
+        return response
+    }
+
+    /// The response itself, or, for a held one, what its `release` gives now.
+    public func resolved() -> HTTPResponse {
+        guard let release else { return self }
+        return release().resolved()
     }
 }
 

@@ -15,6 +15,9 @@ final class RequestState: Sendable {
         /// The connection is suspended while the worker runs `respond(to:)`, or the responder has
         /// yet to reply to a deferred request; then it holds the answer.
         case offloaded(HTTPResponse?)
+        /// The responder's answer waits for the next pass (`HTTPResponse.held`): the final call
+        /// that comes then sends what this gives.
+        case held(@Sendable () -> HTTPResponse)
         /// A response has been queued; whatever else arrives is discarded.
         case answered
     }

@@ -193,7 +193,7 @@ final class ServerContext: Sendable {
             let answered: Bool
             switch progress.phase {
             case .receiving: answered = progress.pendingAnswer != nil
-            case .offloaded, .answered: answered = true
+            case .offloaded, .held, .answered: answered = true
             }
             if answered {
                 return progress.received > discardLimit ? .abort : .discarded
@@ -227,10 +227,10 @@ final class ServerContext: Sendable {
         return answer
     }
 
-    /// Final call: queues the early answer, runs the responder here or on the worker, or
-    /// queues the worker's answer after a resume.
+    /// Final call: queues the early answer, runs the responder here or on the worker, queues
+    /// the worker's answer after a resume, or, on the next pass, a held answer's release.
     private func finish(_ state: RequestState, on connection: OpaquePointer) -> MHD_Result {
-        enum Next { case send(HTTPResponse), respond([UInt8]), wait }
+        enum Next { case send(HTTPResponse), release(@Sendable () -> HTTPResponse), respond([UInt8]), wait }
         let next: Next = state.progress.withLock { progress in
             switch progress.phase {
             case .answered, .offloaded(nil):
@@ -238,6 +238,9 @@ final class ServerContext: Sendable {
             case .offloaded(let response?):
                 progress.phase = .answered
                 return .send(response)
+            case .held(let release):
+                progress.phase = .answered
+                return .release(release)
             case .receiving:
                 if let answer = progress.pendingAnswer {
                     progress.phase = .answered
@@ -252,6 +255,8 @@ final class ServerContext: Sendable {
             return .YES
         case .send(let response):
             return send(response, on: connection)
+        case .release(let release):
+            return send(release(), on: connection)
         case .respond(let body):
             // A request without a pending answer was let through by preflight, with a plan.
             guard let (execution, plan) = state.plan else { return .NO }
@@ -259,7 +264,14 @@ final class ServerContext: Sendable {
             switch execution {
             case .pollingThread:
                 state.progress.withLock { $0.phase = .answered }
-                return send(responder.respond(to: request, plan: plan), on: connection)
+                let response = responder.respond(to: request, plan: plan)
+                if let release = response.release {
+                    // Not queued: libmicrohttpd keeps a connection whose final call queued
+                    // nothing among those it has ready, and calls again on its next pass.
+                    state.progress.withLock { $0.phase = .held(release) }
+                    return .YES
+                }
+                return send(response, on: connection)
             case .serialWorker:
                 return offload(
                     request, plan: plan, to: serialWorker, queueLimit: serialWorkerQueueLimit, state: state, connection: connection)
@@ -284,6 +296,7 @@ final class ServerContext: Sendable {
             progress.deferred = true
         }
         responder.respond(to: request, plan: plan) { response in
+            let response = response.resolved()
             let suspended = state.progress.withLock { progress in
                 progress.phase = .offloaded(response)
                 return progress.suspended
@@ -319,7 +332,7 @@ final class ServerContext: Sendable {
                 MHD_suspend_connection(connection)
             },
             job: {
-                let response = responder.respond(to: request, plan: plan)
+                let response = responder.respond(to: request, plan: plan).resolved()
                 state.progress.withLock { $0.phase = .offloaded(response) }
                 MHD_resume_connection(handle.pointer)
             })
@@ -345,7 +358,8 @@ final class ServerContext: Sendable {
     }
 
     private func send(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
-        response.queue(on: connection, close: isShuttingDown.load(ordering: .relaxed), logger: logger)
+        // A held answer reaching here from anywhere but a polling thread's pass is released now.
+        response.resolved().queue(on: connection, close: isShuttingDown.load(ordering: .relaxed), logger: logger)
     }
 }
 

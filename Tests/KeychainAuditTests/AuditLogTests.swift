@@ -132,6 +132,32 @@ import Testing
         #expect(log.isFailing)
     }
 
+    /// Lines appended for answers that wait are written by the first of them to ask, together,
+    /// and each is then known written.
+    @Test func oneWriteCoversTheLinesAppendedBeforeIt() throws {
+        let path = directory + "/audit.log"
+        let log = try AuditLog(destination: .file(path), keys: keys)
+        defer { log.close() }
+        let first = log.append(record(0))
+        let second = log.append(record(1))
+        #expect(log.written(second))
+        #expect(read(path).split(separator: 0x0A).count == 2, "the line before it is written too")
+        #expect(log.written(first))
+        #expect(AuditVerifier.verify(read(path), keys: keys).problem == nil)
+    }
+
+    /// A line is not known written when a write failed after it was appended: here every
+    /// write fails (/dev/full), so both the line that asks first and the one whose line went
+    /// with it are refused.
+    @Test func aLineAppendedBeforeAFailedWriteIsNotWritten() throws {
+        let log = try AuditLog(destination: .file("/dev/full"), keys: keys)
+        defer { log.close() }
+        let first = log.append(record(0))
+        let second = log.append(record(1))
+        #expect(!log.written(second))
+        #expect(!log.written(first))
+    }
+
     @Test func aLinkAtThePathIsNotFollowed() throws {
         let target = directory + "/elsewhere"
         FileManager.default.createFile(atPath: target, contents: Data("theirs\n".utf8))

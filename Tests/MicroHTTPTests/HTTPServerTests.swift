@@ -47,6 +47,28 @@ struct HTTPServerTests {
         #expect(response.text.contains("body=hello world"))
     }
 
+    /// A held answer is not queued when the responder gives it: the server sends what its
+    /// release gives on libmicrohttpd's next pass, once per request, and keeps the connection.
+    @Test func aHeldAnswerIsSentAsReleasedAndTheConnectionKept() throws {
+        let (server, responder) = try makeServer(threads: 1)
+        defer { server.shutdown() }
+        let client = try RawHTTPClient(port: server.port)
+        for n in 1...3 {
+            try client.send("GET /held/\(n) HTTP/1.1\r\nHost: t\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 200)
+            #expect(response.text == "released /held/\(n)")
+            #expect(!response.saysClose)
+        }
+        #expect(responder.releases == 3)
+        // From a worker, the answer is released there, at once.
+        try client.send("GET /offheld HTTP/1.1\r\nHost: t\r\n\r\n")
+        let pooled = try client.readResponse()
+        #expect(pooled.status == 200)
+        #expect(pooled.text == "released /offheld")
+        #expect(responder.releases == 4)
+    }
+
     @Test func twoRequestsOnOneKeepAliveConnection() throws {
         let (server, responder) = try makeServer()
         defer { server.shutdown() }

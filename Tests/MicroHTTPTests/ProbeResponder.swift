@@ -22,6 +22,8 @@ import Darwin
 ///   `replyToDeferred()` replies from the caller's thread.
 /// - `/stream…`: a streamed body of `streamPieces` (an empty piece among them); `/stream-fail…`:
 ///   its first three pieces, then the producer throws. `liveStreams` counts those not yet freed.
+/// - `/held…`: a held answer (`HTTPResponse.held`) whose release, counted in `releases`, gives
+///   `released <path>`; `/offheld…` the same from the worker pool.
 /// - anything else: echoes method, path, query items, body length and body.
 final class ProbeResponder: HTTPResponder {
     let slowStarted = DispatchSemaphore(value: 0)
@@ -31,6 +33,10 @@ final class ProbeResponder: HTTPResponder {
     private let preflightPaths = Mutex<[String]>([])
     private let respondedPaths = Mutex<[String]>([])
     private let streams = Mutex<[WeakStream]>([])
+    private let releaseCount = Mutex(0)
+
+    /// How many held answers were released.
+    var releases: Int { releaseCount.withLock { $0 } }
 
     private struct WeakStream {
         weak var body: HTTPStreamBody?
@@ -51,6 +57,7 @@ final class ProbeResponder: HTTPResponder {
         if head.path.hasPrefix("/slow") { return .proceed(.serialWorker, plan: nil) }
         if head.path.hasPrefix("/pooled") { return .proceed(.workerPool, plan: nil) }
         if head.path.hasPrefix("/deferred") { return .proceed(.deferred, plan: nil) }
+        if head.path.hasPrefix("/offheld") { return .proceed(.workerPool, plan: nil) }
         return .proceed(.pollingThread, plan: PathPlan(path: head.path))
     }
 
@@ -64,6 +71,13 @@ final class ProbeResponder: HTTPResponder {
             let response = Self.streamed(failing: request.head.path.hasPrefix("/stream-fail"))
             streams.withLock { $0.append(WeakStream(body: response.bodyStream)) }
             return response
+        }
+        if request.head.path.hasPrefix("/held") || request.head.path.hasPrefix("/offheld") {
+            let path = request.head.path
+            return .held { [self] in
+                releaseCount.withLock { $0 += 1 }
+                return HTTPResponse(status: 200, body: Array("released \(path)".utf8))
+            }
         }
         if request.head.path.hasPrefix("/slow") || request.head.path.hasPrefix("/pooled") {
             slowStarted.signal()

@@ -45,7 +45,8 @@ public struct InProcessClient: Sendable {
             if let maxBodyBytes, let body, body.count > maxBodyBytes {
                 return responder.transportError(.bodyTooLarge(limit: maxBodyBytes), head: head)
             }
-            return responder.respond(to: HTTPRequest(head: head, body: body ?? []), plan: plan)
+            // What the server would send: a held answer as its release gives it.
+            return responder.respond(to: HTTPRequest(head: head, body: body ?? []), plan: plan).resolved()
         }
     }
 
