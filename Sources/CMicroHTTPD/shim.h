@@ -30,6 +30,13 @@ static inline int kcd_mhd_connection_fd(struct MHD_Connection *connection) {
     return info == NULL ? -1 : info->connect_fd;
 }
 
+// MHD_get_connection_info is variadic, which Swift cannot call: the pointer the connection-notify
+// callback left in the connection's socket context (NULL when none, or on failure).
+static inline void *kcd_mhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
 // MHD_get_daemon_info is variadic, which Swift cannot call: this asks only for the bound port (0 on failure).
 static inline uint16_t kcd_mhd_daemon_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);

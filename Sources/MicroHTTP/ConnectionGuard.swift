@@ -49,14 +49,23 @@ final class ConnectionGuard: Sendable {
         case answering
     }
 
-    private struct Entry {
+    /// A tracked connection. Also held in libmicrohttpd's socket context for the connection
+    /// (retained from `opened` to `closed`), so that the three changes of phase a request makes
+    /// find it without a hash lookup; `phase` is read and written only under `state`'s lock.
+    private final class Slot: @unchecked Sendable {
         let fd: Int32
         let address: String
         var phase: Phase
+
+        init(fd: Int32, address: String, phase: Phase) {
+            self.fd = fd
+            self.address = address
+            self.phase = phase
+        }
     }
 
     private struct State {
-        var connections: [UInt: Entry] = [:]
+        var connections: [UInt: Slot] = [:]
         var perAddress: [String: Int] = [:]
         var stopped = false
     }
@@ -98,18 +107,28 @@ final class ConnectionGuard: Sendable {
         }
     }
 
-    func opened(_ connection: OpaquePointer, address: String) {
-        let fd = kcd_mhd_connection_fd(connection)
+    /// A connection is open: tracked, and its slot left in `socketContext` (libmicrohttpd's
+    /// per-connection pointer) until `closed`.
+    func opened(_ connection: OpaquePointer, address: String, socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
         let now = HTTPRequestHead.monotonicNanoseconds()
+        let slot = Slot(
+            fd: kcd_mhd_connection_fd(connection), address: address,
+            phase: .head(since: now, allowance: limits.headTimeoutNanoseconds))
         state.withLock { state in
-            state.connections[UInt(bitPattern: connection)] = Entry(
-                fd: fd, address: address, phase: .head(since: now, allowance: limits.headTimeoutNanoseconds))
+            state.connections[UInt(bitPattern: connection)] = slot
             state.perAddress[address, default: 0] += 1
         }
+        socketContext?.pointee = Unmanaged.passRetained(slot).toOpaque()
     }
 
-    func closed(_ connection: OpaquePointer) {
+    /// A connection is closed: no longer tracked, and its slot's reference in `socketContext`
+    /// released. libmicrohttpd runs no other callback for the connection after this one.
+    func closed(_ connection: OpaquePointer, socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
         state.withLock { state in Self.remove(UInt(bitPattern: connection), from: &state) }
+        if let opaque = socketContext?.pointee {
+            socketContext?.pointee = nil
+            Unmanaged<Slot>.fromOpaque(opaque).release()
+        }
     }
 
     /// The head is in: a body may follow (`expectsBody`), or the request goes to the application.
@@ -146,13 +165,13 @@ final class ConnectionGuard: Sendable {
     /// How many connections are tracked (for metrics and tests).
     var count: Int { state.withLock { $0.connections.count } }
 
-    /// Changes a tracked connection's phase in place: one hash lookup, and no copy of its entry
-    /// (three times a request).
+    /// Changes a connection's phase in place, through the slot in its socket context: no hash
+    /// lookup (three times a request). A connection cut meanwhile is no longer tracked, and its
+    /// phase no longer matters.
     private func update(_ connection: OpaquePointer, _ change: (inout Phase) -> Void) {
-        state.withLock { state in
-            guard let index = state.connections.index(forKey: UInt(bitPattern: connection)) else { return }
-            change(&state.connections.values[index].phase)
-        }
+        guard let opaque = kcd_mhd_socket_context(connection) else { return }
+        let slot = Unmanaged<Slot>.fromOpaque(opaque).takeUnretainedValue()
+        state.withLock { _ in change(&slot.phase) }
     }
 
     private static func remove(_ key: UInt, from state: inout State) {
@@ -162,7 +181,7 @@ final class ConnectionGuard: Sendable {
     }
 
     /// The connection to cut at the limit: the longest idle, else the longest waiting for a head.
-    private static func firstToCut(_ connections: [UInt: Entry]) -> UInt? {
+    private static func firstToCut(_ connections: [UInt: Slot]) -> UInt? {
         var idle: (key: UInt, since: UInt64)?
         var waiting: (key: UInt, since: UInt64)?
         for (key, entry) in connections {

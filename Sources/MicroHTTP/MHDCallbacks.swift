@@ -49,8 +49,10 @@ func mhdNotifyConnection(
     let connectionGuard = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().connectionGuard
     // MHD_CONNECTION_NOTIFY_STARTED is 0 and MHD_CONNECTION_NOTIFY_CLOSED 1 (microhttpd.h).
     switch code.rawValue {
-    case 0: connectionGuard.opened(connection, address: PeerAddress(kcd_mhd_client_address(connection)).text)
-    case 1: connectionGuard.closed(connection)
+    case 0:
+        let address = PeerAddress(kcd_mhd_client_address(connection)).text
+        connectionGuard.opened(connection, address: address, socketContext: socketContext)
+    case 1: connectionGuard.closed(connection, socketContext: socketContext)
     default: break
     }
 }
