@@ -14,7 +14,10 @@ SWIFT ?= swift
 CONFIGURATION ?= debug
 # Extra flags for every swift build/test/run, e.g. SWIFT_FLAGS='--scratch-path .build-ci'.
 SWIFT_FLAGS ?=
-SWIFT_BUILD_FLAGS = -c $(CONFIGURATION) $(SWIFT_FLAGS)
+# A release build is optimized across modules when it is linked (README, *Link-time optimization*):
+# the Dockerfile's, the benchmark's and the container and attack suites' builds say the same.
+LTO_FLAGS = $(if $(filter release,$(CONFIGURATION)),--experimental-lto-mode=full)
+SWIFT_BUILD_FLAGS = -c $(CONFIGURATION) $(LTO_FLAGS) $(SWIFT_FLAGS)
 
 # The versions the conformance run was written against (schemathesis 4's CLI and config).
 SCHEMATHESIS_VERSION ?= 4.32.5
@@ -84,6 +87,9 @@ test: deps-test build
 	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/replicas/run.sh
 	bash Tests/container/run.sh
 	bash Tests/attack/run.sh
+	# The daemon suite once more, against the release build the image ships (link-time optimized),
+	# which the container and attack suites built.
+	KEYCHAIND="$(CURDIR)/.build-container/release/keychaind" bash Tests/daemon/run.sh
 	bash Tests/fuzz/run.sh
 
 # Each fuzzing target for 10 minutes (make test gives each 10 s); FUZZ_SECONDS changes it.
