@@ -268,8 +268,9 @@ public struct HTTPResponse: Sendable {
         return response
     }
 
-    /// The response itself, or, for a held one, what its `release` gives now.
-    public func resolved() -> HTTPResponse {
+    /// The response itself, or, for a held one, what its `release` gives now. Consuming: the
+    /// response itself is moved out, not copied (a retain and a release per field, every answer).
+    public consuming func resolved() -> HTTPResponse {
         guard let release else { return self }
         return release().resolved()
     }

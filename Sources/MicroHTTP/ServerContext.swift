@@ -357,7 +357,7 @@ final class ServerContext: Sendable {
         logger.info(message, metadata: metadata)
     }
 
-    private func send(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+    private func send(_ response: consuming HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
         // A held answer reaching here from anywhere but a polling thread's pass is released now.
         response.resolved().queue(on: connection, close: isShuttingDown.load(ordering: .relaxed), logger: logger)
     }
