@@ -22,30 +22,18 @@ public struct ItemResult: Sendable {
     public let version: Int64
     /// The attributes, when asked for.
     public let attributes: ItemAttributes?
+    /// Whether the persistent reference was asked for. (Declared before `secret`, so that the
+    /// memberwise initializer's labels differ from the public one's, which calls it: see
+    /// `HTTPResponse.init`.)
+    public let includesRef: Bool
     /// The secret, when asked for.
     public let secret: [UInt8]?
-    /// Whether the persistent reference was asked for.
-    public let includesRef: Bool
     /// An identity's certificate (DER), with its key's bytes in `secret`, when the data was asked for.
     public var certificateData: [UInt8]?
     /// What `returnRef` asked for: the certificate and the key the item holds.
     public var reference: ItemReference?
     /// An identity's private key's persistent reference: the answer reads that item too.
     public var keyRef: [UInt8]?
-
-    public init(
-        ref: [UInt8], version: Int64, attributes: ItemAttributes?, secret: [UInt8]?, includesRef: Bool,
-        certificateData: [UInt8]? = nil, reference: ItemReference? = nil, keyRef: [UInt8]? = nil
-    ) {
-        self.ref = ref
-        self.version = version
-        self.attributes = attributes
-        self.secret = secret
-        self.includesRef = includesRef
-        self.certificateData = certificateData
-        self.reference = reference
-        self.keyRef = keyRef
-    }
 
     /// Whether the answer carries secret bytes: a secret, or a key's in its reference.
     public var carriesSecret: Bool { secret != nil || reference?.key != nil }
@@ -55,6 +43,18 @@ public struct ItemResult: Sendable {
 
     /// The persistent reference, encoded (a search answer rarely needs it outside the body).
     public var persistentRef: String { PersistentRef.encode(ref) }
+}
+
+extension ItemResult {
+    /// Through the memberwise initializer, for the reason `HTTPResponse.init` says.
+    public init(
+        ref: [UInt8], version: Int64, attributes: ItemAttributes?, secret: [UInt8]?, includesRef: Bool,
+        certificateData: [UInt8]? = nil, reference: ItemReference? = nil, keyRef: [UInt8]? = nil
+    ) {
+        self.init(
+            ref: ref, version: version, attributes: attributes, includesRef: includesRef, secret: secret,
+            certificateData: certificateData, reference: reference, keyRef: keyRef)
+    }
 }
 
 /// What `kSecReturnRef` gives over HTTP for Apple's SecCertificate, SecKey and SecIdentity

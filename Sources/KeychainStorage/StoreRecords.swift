@@ -1,8 +1,12 @@
 /// One item as storage sees it: opaque ids, ciphertext and keyed digests, nothing in clear but
 /// its class, group id, protection class, synchronizable flag and dates.
+///
+/// Its public initializer is in the extension below and calls the memberwise one, whose labels
+/// come in another order (`rowID` is declared last). An initializer assigning each field of
+/// `self` left a retain and a release of every field behind it (the record is made once per
+/// row a search reads): Swift 6.3's optimizer does not pair the copy of `self` it returns with
+/// the drop of `self`'s storage, where the memberwise one builds the value at once.
 public struct ItemRecord: Sendable, Equatable {
-    /// Storage's row id; `0` before insertion.
-    public var rowID: Int64
     /// The persistent reference's 16 random bytes.
     public var ref: [UInt8]
     /// The item class code (see `KeychainCore.ItemClass`).
@@ -25,26 +29,20 @@ public struct ItemRecord: Sendable, Equatable {
     public var secret: [UInt8]?
     /// Keyed lookup digests of every searchable attribute value.
     public var lookups: [[UInt8]]
+    /// Storage's row id; `0` before insertion.
+    public var rowID: Int64
+}
 
-    @inlinable
+extension ItemRecord {
     public init(
         rowID: Int64 = 0, ref: [UInt8], itemClass: Int, group: [UInt8], protection: Int, synchronizable: Bool,
         created: Int64, modified: Int64, version: Int64, primaryKey: [UInt8], attributes: [UInt8],
         secret: [UInt8]?, lookups: [[UInt8]]
     ) {
-        self.rowID = rowID
-        self.ref = ref
-        self.itemClass = itemClass
-        self.group = group
-        self.protection = protection
-        self.synchronizable = synchronizable
-        self.created = created
-        self.modified = modified
-        self.version = version
-        self.primaryKey = primaryKey
-        self.attributes = attributes
-        self.secret = secret
-        self.lookups = lookups
+        self.init(
+            ref: ref, itemClass: itemClass, group: group, protection: protection, synchronizable: synchronizable,
+            created: created, modified: modified, version: version, primaryKey: primaryKey, attributes: attributes,
+            secret: secret, lookups: lookups, rowID: rowID)
     }
 }
 
@@ -76,30 +74,26 @@ public struct ItemFilter: Sendable, Equatable {
     /// A store that does not list groups is never handed one.
     public var groupKeys: GroupKeys?
 
-    @inlinable
-    public init(
-        classes: [Int]? = nil, groups: [[UInt8]]? = nil, synchronizable: Bool? = nil, ref: [UInt8]? = nil,
-        created: Int64? = nil, modified: Int64? = nil, primaryKeys: [[UInt8]]? = nil, lookups: [[UInt8]] = [],
-        limit: Int? = nil, groupKeys: GroupKeys? = nil
-    ) {
-        self.classes = classes
-        self.groups = groups
-        self.synchronizable = synchronizable
-        self.ref = ref
-        self.created = created
-        self.modified = modified
-        self.primaryKeys = primaryKeys
-        self.lookups = lookups
-        self.limit = limit
-        self.groupKeys = groupKeys
-    }
-
     /// Field by field; group keys by identity (an object a search makes for itself).
     public static func == (a: ItemFilter, b: ItemFilter) -> Bool {
         a.classes == b.classes && a.groups == b.groups && a.synchronizable == b.synchronizable && a.ref == b.ref
             && a.created == b.created && a.modified == b.modified && a.primaryKeys == b.primaryKeys
             && a.lookups == b.lookups && a.limit == b.limit && a.afterID == b.afterID
             && a.readsAttributes == b.readsAttributes && a.groupKeys === b.groupKeys
+    }
+}
+
+extension ItemFilter {
+    /// Through the memberwise initializer (which also takes `afterID` and `readsAttributes`),
+    /// for the reason `ItemRecord`'s is.
+    public init(
+        classes: [Int]? = nil, groups: [[UInt8]]? = nil, synchronizable: Bool? = nil, ref: [UInt8]? = nil,
+        created: Int64? = nil, modified: Int64? = nil, primaryKeys: [[UInt8]]? = nil, lookups: [[UInt8]] = [],
+        limit: Int? = nil, groupKeys: GroupKeys? = nil
+    ) {
+        self.init(
+            classes: classes, groups: groups, synchronizable: synchronizable, ref: ref, created: created, modified: modified,
+            primaryKeys: primaryKeys, lookups: lookups, limit: limit, afterID: nil, readsAttributes: true, groupKeys: groupKeys)
     }
 }
 

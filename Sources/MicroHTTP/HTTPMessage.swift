@@ -249,13 +249,6 @@ public struct HTTPResponse: Sendable {
     /// Set on an answer that must wait (`held(_:)`): what gives the response to send.
     public var release: (@Sendable () -> HTTPResponse)?
 
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], closeConnection: Bool = false) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-        self.closeConnection = closeConnection
-    }
-
     /// An answer that waits for the polling thread's next pass: answered on a polling thread,
     /// it is not queued; libmicrohttpd calls the access handler again on its next pass over
     /// the connections it has ready, having served the others in this one, and the server then
@@ -273,6 +266,17 @@ public struct HTTPResponse: Sendable {
     public consuming func resolved() -> HTTPResponse {
         guard let release else { return self }
         return release().resolved()
+    }
+}
+
+extension HTTPResponse {
+    /// Through the memberwise initializer, which builds the value at once: one assigning each
+    /// field of `self` left a retain and a release of every field behind it (Swift 6.3's
+    /// optimizer does not pair the copy of `self` it returns with the drop of its storage).
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], closeConnection: Bool = false) {
+        self.init(
+            status: status, headers: headers, body: body, bodyFile: nil, bodyStream: nil, closeConnection: closeConnection,
+            touched: [], carriesSecret: false, release: nil)
     }
 }
 
