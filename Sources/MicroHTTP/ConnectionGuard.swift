@@ -122,7 +122,7 @@ final class ConnectionGuard: Sendable {
     }
 
     /// A connection is closed: no longer tracked, and its slot's reference in `socketContext`
-    /// released. libmicrohttpd runs no other callback for the connection after this one.
+    /// released (the context is cleared first: a change of phase after this finds no slot).
     func closed(_ connection: OpaquePointer, socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
         state.withLock { state in Self.remove(UInt(bitPattern: connection), from: &state) }
         if let opaque = socketContext?.pointee {
