@@ -23,7 +23,9 @@ extension KeychainResponder {
             refs: answer.refs, status: answer.status, httpStatus: response.status,
             reason: head.headers.withFirstValue(lowercased: "x-keychain-reason") { String(decoding: $0, as: UTF8.self) })
         let line = auditLog.append(record)
-        return (response, response.status < 300 && answer.carriesSecret ? line : nil)
+        // Decided before the response goes into the tuple: read after, it was copied there.
+        let waitsForLine = response.status < 300 && answer.carriesSecret
+        return (response, waitsForLine ? line : nil)
     }
 
     /// The answer in place of one carrying a secret whose audit line could not be written; the

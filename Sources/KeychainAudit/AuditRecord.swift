@@ -4,9 +4,11 @@ import KeychainJSON
 /// What one request did, as the audit log records it: who, from where, what, on which items,
 /// and with what outcome. Never a secret, a token or a passphrase: the query's values are
 /// written only as keyed hashes (`AuditKeys.hash`), and the caller's reason as given, bounded.
+///
+/// Built through its memberwise initializer, which the public one (in the extension below) calls:
+/// `time` is declared last so that the two take their labels in different orders. See
+/// `ItemRecord` for why.
 public struct AuditRecord: Sendable {
-    /// Wall-clock milliseconds since 1970.
-    public var time: Int64
     public var requestID: String
     /// The token's public id and name; `nil` for a request without a valid token.
     public var tokenID: String?
@@ -28,6 +30,8 @@ public struct AuditRecord: Sendable {
     public var httpStatus: Int
     /// `X-Keychain-Reason`, as given, cut at `maxReasonBytes`.
     public var reason: String?
+    /// Wall-clock milliseconds since 1970.
+    public var time: Int64
 
     /// The longest reason kept, in bytes of UTF-8.
     public static let maxReasonBytes = 256
@@ -57,25 +61,6 @@ public struct AuditRecord: Sendable {
             self.value = value
             self.inClear = inClear
         }
-    }
-
-    public init(
-        time: Int64, requestID: String, tokenID: String? = nil, tokenName: String? = nil, client: String, route: String,
-        operation: String, query: [QueryEntry] = [], refs: [[UInt8]] = [], status: Int64, httpStatus: Int,
-        reason: String? = nil
-    ) {
-        self.time = time
-        self.requestID = requestID
-        self.tokenID = tokenID
-        self.tokenName = tokenName
-        self.client = client
-        self.route = route
-        self.operation = operation
-        self.query = query
-        self.refs = refs
-        self.status = status
-        self.httpStatus = httpStatus
-        self.reason = reason.map { Self.bounded($0, to: Self.maxReasonBytes) }
     }
 
     /// Writes the record as a JSON object, values hashed, in a fixed order of keys, without
@@ -192,5 +177,18 @@ public struct AuditRecord: Sendable {
             kept.append(character)
         }
         return kept
+    }
+}
+
+extension AuditRecord {
+    public init(
+        time: Int64, requestID: String, tokenID: String? = nil, tokenName: String? = nil, client: String, route: String,
+        operation: String, query: [QueryEntry] = [], refs: [[UInt8]] = [], status: Int64, httpStatus: Int,
+        reason: String? = nil
+    ) {
+        self.init(
+            requestID: requestID, tokenID: tokenID, tokenName: tokenName, client: client, route: route, operation: operation,
+            query: query, refs: refs, status: status, httpStatus: httpStatus,
+            reason: reason.map { Self.bounded($0, to: Self.maxReasonBytes) }, time: time)
     }
 }
