@@ -817,7 +817,8 @@ main() {
     fi
 
     # Baud: B with the audit log (issue 15), as shipped: every answer carrying a secret waits
-    # for its line's write(2), which the answers of one pass of the polling thread share. Alternated with B2, the same server without it, round by round:
+    # for its line's write(2), which the answers of one pass of the polling thread share.
+    # Alternated with B2, the same server without it, round by round:
     # the audit server runs on a copy of the keychain (made while no server holds it), both
     # pinned to the same core, one loaded at a time. A line is about 350 bytes: some 100 MB a round.
     log "B with and without the audit log, alternated: $PAIRS rounds"
