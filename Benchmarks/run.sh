@@ -366,20 +366,49 @@ phase_reads() {
         KEYCHAIND_TOKEN=$READER_TOKEN warm_up "$H_URL/" "$BENCH/get_random.lua" "$count"
         ETCD_TOKEN=$ETCD_TOKEN warm_up "$ETCD_URL/" "$BENCH/etcd_range.lua" "$ETCD_KEY_B64"
     fi
+    # Each round runs them in another order (round_order), so that no row always runs right
+    # after the same other: a run can be slower for the one before it. In two runs on 2026-11-27,
+    # B* right after etcd's run read 0.79 × B (median of the rounds), right after B's 0.91 ×;
+    # its instructions say 0.93 ×.
+    local kinds=(a) i
+    [[ $with_etcd == 1 ]] && kinds+=(h)
+    kinds+=(b)
+    [[ $with_etcd == 1 ]] && kinds+=(d)
+    [[ -n $label_all ]] && kinds+=(all)
     for ((round = 1; round <= rounds; round++)); do
         log "round $round of $rounds"
-        run_wrk "$label_a" "$round" "$A_PID" "$A_URL/"
-        if [[ $with_etcd == 1 ]]; then
-            KEYCHAIND_TOKEN=$READER_TOKEN run_wrk H "$round" "$H_PID" "$H_URL/" "$BENCH/get_random.lua" "$count"
-        fi
-        KEYCHAIND_TOKEN=$READER_TOKEN run_wrk "$label_b" "$round" "$KC_PID" "$KC_URL/" "$BENCH/get_random.lua" "$count"
-        if [[ $with_etcd == 1 ]]; then
-            ETCD_TOKEN=$ETCD_TOKEN run_wrk D "$round" "$ETCD_PID" "$ETCD_URL/" "$BENCH/etcd_range.lua" "$ETCD_KEY_B64"
-        fi
-        if [[ -n $label_all ]]; then
-            KEYCHAIND_TOKEN=$TOKEN run_wrk "$label_all" "$round" "$KC_PID" "$KC_URL/" "$BENCH/get_random.lua" "$count"
+        for i in $(round_order "${#kinds[@]}" "$round"); do
+            case ${kinds[i]} in
+            a) run_wrk "$label_a" "$round" "$A_PID" "$A_URL/" ;;
+            h) KEYCHAIND_TOKEN=$READER_TOKEN run_wrk H "$round" "$H_PID" "$H_URL/" "$BENCH/get_random.lua" "$count" ;;
+            b) KEYCHAIND_TOKEN=$READER_TOKEN run_wrk "$label_b" "$round" "$KC_PID" "$KC_URL/" "$BENCH/get_random.lua" "$count" ;;
+            d) ETCD_TOKEN=$ETCD_TOKEN run_wrk D "$round" "$ETCD_PID" "$ETCD_URL/" "$BENCH/etcd_range.lua" "$ETCD_KEY_B64" ;;
+            all) KEYCHAIND_TOKEN=$TOKEN run_wrk "$label_all" "$round" "$KC_PID" "$KC_URL/" "$BENCH/get_random.lua" "$count" ;;
+            esac
+        done
+    done
+}
+
+# round_order N ROUND: the order of N runs in round ROUND (from 1), as indexes. Rounds 1, 3, 5…
+# take the rows of a Williams design (0, 1, N-1, 2, N-2, … plus 0, 1, 2… modulo N), rounds 2,
+# 4, 6… the row before them reversed: over 2N rounds, each run follows each other run twice.
+round_order() {
+    local n=$1 r=$(($2 - 1)) j low=1 high=$(($1 - 1)) base=(0) order=()
+    while ((${#base[@]} < n)); do
+        base+=("$low")
+        low=$((low + 1))
+        if ((${#base[@]} < n)); then
+            base+=("$high")
+            high=$((high - 1))
         fi
     done
+    for ((j = 0; j < n; j++)); do order+=($(((base[j] + r / 2) % n))); done
+    if ((r % 2 == 1)); then
+        for ((j = n - 1; j >= 0; j--)); do printf '%s ' "${order[j]}"; done
+    else
+        printf '%s ' "${order[@]}"
+    fi
+    echo
 }
 
 # phase_instructions: B, B* and H again, each under callgrind on its own (B's keychain stopped
@@ -837,8 +866,14 @@ main() {
     KEYCHAIND_TOKEN=$READER_TOKEN warm_up "$audit_url/" "$BENCH/get_random.lua" "$ITEMS"
     for ((round = 1; round <= PAIRS; round++)); do
         log "round $round of $PAIRS"
-        KEYCHAIND_TOKEN=$READER_TOKEN run_wrk B2 "$round" "$KC_PID" "$KC_URL/" "$BENCH/get_random.lua" "$ITEMS"
+        # Which of the two goes first alternates (as in phase_reads).
+        if ((round % 2 == 1)); then
+            KEYCHAIND_TOKEN=$READER_TOKEN run_wrk B2 "$round" "$KC_PID" "$KC_URL/" "$BENCH/get_random.lua" "$ITEMS"
+        fi
         KEYCHAIND_TOKEN=$READER_TOKEN run_wrk Baud "$round" "$audit_pid" "$audit_url/" "$BENCH/get_random.lua" "$ITEMS"
+        if ((round % 2 == 0)); then
+            KEYCHAIND_TOKEN=$READER_TOKEN run_wrk B2 "$round" "$KC_PID" "$KC_URL/" "$BENCH/get_random.lua" "$ITEMS"
+        fi
     done
     stop_server keychain-audit
     # Mx: what a migration bundle served by the running keychain (every item, streamed, read to
