@@ -13,7 +13,9 @@ the server. Every GET must answer 200 with the item's value (items.py's value_fo
 fails. Prints one JSON line: the label, the GETs counted, instructions per GET over every thread
 of the process, and the part of them that is glibc's memset (libmicrohttpd 0.9.75 zeroes its
 connection pool between requests with `rep stosb`, which valgrind counts byte by byte: a real
-but small cost that inflates an instruction count several times over what it costs in time).
+but small cost that inflates an instruction count several times over what it costs in time);
+then, per GET, the calls of the C allocator and the Swift runtime's retains and releases (each
+an atomic read-modify-write, which costs more time than its few instructions say).
 """
 
 import argparse
@@ -80,6 +82,40 @@ def totals(dump: str) -> tuple[int, int]:
     return total, memset
 
 
+# Allocations: every call of the C allocator, whoever makes it (Swift's allocations reach it
+# through swift_slowAlloc, SQLite's and libmicrohttpd's directly). Reference counting: the Swift
+# runtime's atomic retains and releases (bridged objects' go through them too).
+ALLOCATORS = {"malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign"}
+REFERENCE_COUNTING = {"swift_retain", "swift_release", "swift_retain_n", "swift_release_n"}
+
+
+def calls(dump: str) -> tuple[int, int]:
+    """(calls of the allocator, retains and releases) counted in the dump's call lines.
+
+    callgrind names a function once, `(id) name`, and by its id after; a name may carry a
+    recursion suffix (`swift_release'2`) or a symbol version (`malloc@@GLIBC_2.2.5`)."""
+    names: dict[str, str] = {}
+    allocations = counted = 0
+    callee = ""
+    with open(dump) as file:
+        for line in file:
+            if line.startswith(("fn=", "cfn=")):
+                match = re.match(r"c?fn=\((\d+)\)(?: (.*))?", line.rstrip("\n"))
+                if not match:
+                    continue
+                if match.group(2):
+                    names[match.group(1)] = re.split(r"['@]", match.group(2))[0]
+                if line.startswith("cfn="):
+                    callee = names.get(match.group(1), "")
+            elif line.startswith("calls="):
+                count = int(line[6:].split()[0])
+                if callee in ALLOCATORS:
+                    allocations += count
+                elif callee in REFERENCE_COUNTING:
+                    counted += count
+    return allocations, counted
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--label", required=True)
@@ -110,6 +146,7 @@ def main() -> int:
             if not dumps:
                 raise SystemExit("instructions.py: callgrind wrote no dump")
             total, memset = totals(os.path.join(scratch, dumps[-1]))
+            allocations, reference_counting = calls(os.path.join(scratch, dumps[-1]))
         finally:
             if process.poll() is None:
                 os.killpg(process.pid, signal.SIGTERM)
@@ -119,7 +156,9 @@ def main() -> int:
                     os.killpg(process.pid, signal.SIGKILL)
                     process.wait()
     print(json.dumps({"label": arguments.label, "round": 1, "rate": None, "gets": arguments.gets,
-                      "instructions": round(total / arguments.gets), "memset": round(memset / arguments.gets)}))
+                      "instructions": round(total / arguments.gets), "memset": round(memset / arguments.gets),
+                      "allocations": round(allocations / arguments.gets, 1),
+                      "reference_counting": round(reference_counting / arguments.gets, 1)}))
     return 0
 
 

@@ -259,15 +259,24 @@ def build(runs, facts):
         def besides_memset(label):
             return kilo(label) - kilo(label, "memset")
 
+        def per_get(label):
+            # Runs before these counts were kept have no such fields.
+            if "allocations" not in counts[label]:
+                return ""
+            text = f"; {counts[label]['allocations']:.0f} allocations a GET"
+            if counts[label].get("reference_counting"):
+                text += f", {counts[label]['reference_counting']:.0f} retains and releases"
+            return text
+
         for label, row, what in (("Bi", "B", "B"), ("Balli", "B*", "B* (the admin token)")):
             table.add(f"{row} instr.", f"{what} under callgrind: instructions per GET, every thread, "
                       f"{counts[label]['gets']:,} GETs on one connection after a warm-up",
                       f"{kilo(label):.1f}k", "", "", "",
                       f"H / {row} = {kilo('Hi') / kilo(label):.2f}; without libmicrohttpd's pool memset "
                       f"({kilo(label, 'memset'):.1f}k here, {kilo('Hi', 'memset'):.1f}k in H), "
-                      f"{besides_memset('Hi') / besides_memset(label):.2f}", "info")
+                      f"{besides_memset('Hi') / besides_memset(label):.2f}{per_get(label)}", "info")
         table.add("H instr.", "H under callgrind, the same GETs", f"{kilo('Hi'):.1f}k", "", "", "",
-                  "(the anchor)", "info")
+                  f"(the anchor){per_get('Hi')}", "info")
 
     if b_audit.measured:
         # Alternated with B2 (B again, on the same data, without the audit log) round by round.
