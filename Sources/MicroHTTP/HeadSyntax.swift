@@ -66,11 +66,11 @@ struct HeadSyntax {
                 : .malformedHead(field: "method", reason: "holds a NUL")
             return
         }
-        guard !target.bytes.isEmpty, target.bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+        guard target.isVisibleASCII else {
             refusal = .malformedHead(field: "request-target", reason: "holds a space, a control byte or a byte outside ASCII")
             return
         }
-        guard versionOffset == urlOffset + target.bytes.count + 1 else {
+        guard versionOffset == urlOffset + target.count + 1 else {
             refusal = .malformedHead(field: "request-target", reason: "holds a NUL")
             return
         }

@@ -21,28 +21,33 @@ import Darwin
 /// connection hangs unanswered: with the default 32 KiB pool, about 500 parameters. So a target
 /// over the limits is refused here, and its query is hidden from the library (see `capture`).
 final class RequestTarget: Sendable {
-    /// The target's bytes, as sent (path and query).
-    let bytes: [UInt8]
+    /// The path as sent: the target up to its `?`.
+    let rawPath: String
+    /// The target's length in bytes, as sent (path and query).
+    let count: Int
+    /// Whether the target has bytes and each is visible ASCII (no space, control byte or byte
+    /// outside ASCII), as `HeadSyntax` requires.
+    let isVisibleASCII: Bool
     /// A 414 when the target is over a limit (its query then hidden from libmicrohttpd, so the
     /// head is refused before anything else in it is looked at), or `nil`.
     let overLimit: HTTPTransportError?
     /// A 400 for a path this server would read differently from a proxy, or `nil`.
     let pathRefusal: HTTPTransportError?
 
-    private init(bytes: [UInt8], overLimit: HTTPTransportError?, pathRefusal: HTTPTransportError?) {
-        self.bytes = bytes
+    private init(
+        rawPath: String, count: Int, isVisibleASCII: Bool, overLimit: HTTPTransportError?, pathRefusal: HTTPTransportError?
+    ) {
+        self.rawPath = rawPath
+        self.count = count
+        self.isVisibleASCII = isVisibleASCII
         self.overLimit = overLimit
         self.pathRefusal = pathRefusal
     }
 
-    /// The path as sent: the target up to its `?`.
-    var rawPath: String {
-        let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
-        return String(decoding: bytes[..<end], as: UTF8.self)
-    }
-
-    /// Copies the target libmicrohttpd hands its request-line callback (NUL-terminated, still
-    /// undecoded), and judges it against the limits.
+    /// Reads the target libmicrohttpd hands its request-line callback (NUL-terminated, still
+    /// undecoded) where it lies, keeps what the request needs of it (the path as sent, the
+    /// target's length, whether its bytes are visible ASCII: no copy of a long query), and
+    /// judges it against the limits.
     ///
     /// Over a limit, the query is also cut for libmicrohttpd by writing a NUL over its first
     /// byte, so that the library parses no parameter into the pool and the access handler is
@@ -52,10 +57,11 @@ final class RequestTarget: Sendable {
     static func capture(_ uri: UnsafePointer<CChar>?, maxBytes: Int, maxQueryItems: Int) -> RequestTarget {
         guard let uri else {
             return RequestTarget(
-                bytes: [], overLimit: nil, pathRefusal: .malformedHead(field: "request-line", reason: "no request target"))
+                rawPath: "", count: 0, isVisibleASCII: false, overLimit: nil,
+                pathRefusal: .malformedHead(field: "request-line", reason: "no request target"))
         }
         let count = strlen(uri)
-        let bytes = Array(UnsafeRawBufferPointer(start: uri, count: count))
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(uri).assumingMemoryBound(to: UInt8.self), count: count)
         let question = bytes.firstIndex(of: UInt8(ascii: "?"))
         let queryItems = question.map { q in q + 1 < count ? 1 + bytes[(q + 1)...].count { $0 == UInt8(ascii: "&") } : 0 } ?? 0
         let tooLong: HTTPTransportError? =
@@ -66,16 +72,22 @@ final class RequestTarget: Sendable {
             } else {
                 nil
             }
+        let path = bytes[..<(question ?? count)]
+        let target = RequestTarget(
+            rawPath: String(decoding: path, as: UTF8.self), count: count,
+            isVisibleASCII: count > 0 && bytes.allSatisfy { $0 > 0x20 && $0 < 0x7F }, overLimit: tooLong,
+            pathRefusal: pathRefusal(path))
+        // Last: everything above read the target as sent.
         if tooLong != nil, let question, question + 1 < count {
             UnsafeMutablePointer(mutating: uri)[question + 1] = 0
         }
-        return RequestTarget(bytes: bytes, overLimit: tooLong, pathRefusal: pathRefusal(bytes[..<(question ?? count)]))
+        return target
     }
 
     /// `%2F` and `%00` in the path: libmicrohttpd would decode them into a `/` that is not a
     /// segment boundary to a proxy, or a NUL that ends the path it hands over. Other escapes
     /// are left to the application, which routes on the path as sent.
-    private static func pathRefusal(_ path: ArraySlice<UInt8>) -> HTTPTransportError? {
+    private static func pathRefusal(_ path: Slice<UnsafeBufferPointer<UInt8>>) -> HTTPTransportError? {
         var index = path.startIndex
         while let percent = path[index...].firstIndex(of: UInt8(ascii: "%")), percent + 2 < path.endIndex {
             let high = path[percent + 1]
