@@ -40,13 +40,13 @@ extension KeychainResponder {
 
     private func searchRequest(_ request: HTTPRequest) throws(KeychainError) -> SearchRequest {
         let body = try Self.bodyObject(request, allowEmpty: request.head.method == "GET")
-        let parameters = Self.parameterObject(request.head)
+        let parameters = request.head.queryItems
         if !body.isEmpty, !parameters.isEmpty {
             throw .param("query: give it either in URL parameters or in the body, not both")
         }
         let query =
             body.isEmpty && request.head.method == "GET"
-            ? try QueryParser.parse(parameters, lenient: true) : try QueryParser.parse(body)
+            ? try QueryParser.parse(parameters: parameters) : try QueryParser.parse(body)
         return try Self.shaped(SearchRequest(query: consume query, oneItem: false), request.head)
     }
 
@@ -68,11 +68,11 @@ extension KeychainResponder {
     /// `DELETE /v1/items` (URL parameters or a JSON body): `{"deleted": n}`.
     func delete(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         let body = try Self.bodyObject(request, allowEmpty: true)
-        let parameters = Self.parameterObject(request.head)
+        let parameters = request.head.queryItems
         if !body.isEmpty, !parameters.isEmpty {
             throw .param("query: give it either in URL parameters or in the body, not both")
         }
-        let query = body.isEmpty ? try QueryParser.parse(parameters, lenient: true) : try QueryParser.parse(body)
+        let query = body.isEmpty ? try QueryParser.parse(parameters: parameters) : try QueryParser.parse(body)
         return Self.deleted(try keychain.deleteItems(query, token: token))
     }
 
@@ -83,12 +83,12 @@ extension KeychainResponder {
     }
 
     private func itemRequest(_ ref: String, _ request: HTTPRequest) throws(KeychainError) -> SearchRequest {
-        let parameters = Self.parameterObject(request.head)
+        let parameters = request.head.queryItems
         let allowed = ["class", "returnData", "returnAttributes", "returnPersistentRef", "returnRef"]
-        for key in parameters.keys where !allowed.contains(key) {
+        for (key, _) in parameters where !allowed.contains(key) {
             throw .param("\(key): only class and the return keys apply to one item")
         }
-        var query = try QueryParser.parse(parameters, lenient: true)
+        var query = try QueryParser.parse(parameters: parameters)
         query.persistentRef = try Self.checkedRef(ref)
         query.synchronizable = .any
         return try Self.shaped(SearchRequest(query: query, oneItem: true), request.head)

@@ -386,17 +386,6 @@ public final class KeychainResponder: HTTPResponder {
     }
 
     static let emptyBody = KeychainError.param("body: expected a JSON object, got an empty body")
-
-    /// URL parameters as a query object of strings (parsed leniently by the core, which also
-    /// refuses a key given twice).
-    static func parameterObject(_ head: HTTPRequestHead) -> JSONObject {
-        var entries: [(key: String, value: JSON)] = []
-        entries.reserveCapacity(head.queryItems.count)
-        for n in head.queryItems.indices {
-            entries.append((head.queryItems[n].name, .string(head.queryItems[n].value)))
-        }
-        return JSONObject(entries)
-    }
 }
 
 extension UInt8 {

@@ -10,7 +10,29 @@ public import KeychainJSON
 public enum QueryParser {
     /// Parses `object`. `lenient` (URL parameters) accepts strings for booleans and numbers.
     public static func parse(_ object: JSONObject, lenient: Bool = false) throws(KeychainError) -> ItemQuery {
-        let entries = object.entries
+        try parse(entries: object.entries, lenient: lenient)
+    }
+
+    /// Parses URL parameters, each value a string, leniently (as `parse(_:lenient:)` with
+    /// `lenient`): read in place, without making a JSON object of them first.
+    public static func parse(parameters: [(name: String, value: String)]) throws(KeychainError) -> ItemQuery {
+        try parse(entries: ParameterEntries(parameters: parameters), lenient: true)
+    }
+
+    /// URL parameters as a query object's entries, each value a string. (A lazy map of them
+    /// retained and released its closure's context at every access.)
+    private struct ParameterEntries: RandomAccessCollection {
+        let parameters: [(name: String, value: String)]
+        var startIndex: Int { 0 }
+        var endIndex: Int { parameters.count }
+        subscript(position: Int) -> (key: String, value: JSON) {
+            (parameters[position].name, .string(parameters[position].value))
+        }
+    }
+
+    private static func parse<Entries: RandomAccessCollection>(
+        entries: Entries, lenient: Bool
+    ) throws(KeychainError) -> ItemQuery where Entries.Element == (key: String, value: JSON), Entries.Index == Int {
         // Each key resolved once, to its number in the schema, kept on the stack; then the class
         // first (attribute checks depend on it, and it decides which key a spelling two keys
         // share, `type`, names); then each key's number marked in a bit set, so that a name given
