@@ -540,7 +540,10 @@ extension Keychain {
                 exact.groupKeys = groupKeys
             }
         }
-        for (key, value) in attributes where !(keyed?.1.contains(key) ?? false) {
+        // Read out once: `keyed?.1` in the loop's condition copied the pair, both arrays
+        // retained and released, at every attribute.
+        let keyedKeys = keyed?.1
+        for (key, value) in attributes where !(keyedKeys?.contains(key) ?? false) {
             // The store makes these from the group keys when it reads by lookups.
             if groupKeys != nil, exact.key!.keys.contains(key) { continue }
             lookups.append(barrier.lookup(key, value))

@@ -73,13 +73,15 @@ package enum ItemSelect {
     /// Visits `filter`'s values in the order of `sql`'s placeholders (one by one: an array of
     /// them would cost allocations on every search).
     package static func forEachBinding<E: Error>(_ filter: ItemFilter, _ visit: (Binding) throws(E) -> Void) throws(E) {
-        for digest in filter.primaryKeys ?? [] { try visit(.blob(digest)) }
-        for digest in filter.lookups { try visit(.blob(digest)) }
+        // By index: a `for … in` loop holds its own reference to each array (a retain and a
+        // release of each, on every search).
+        if let keys = filter.primaryKeys { for n in keys.indices { try visit(.blob(keys[n])) } }
+        for n in filter.lookups.indices { try visit(.blob(filter.lookups[n])) }
         if let ref = filter.ref { try visit(.blob(ref)) }
         if let created = filter.created { try visit(.int(created)) }
         if let modified = filter.modified { try visit(.int(modified)) }
-        for code in filter.classes ?? [] { try visit(.int(Int64(code))) }
-        for group in filter.groups ?? [] { try visit(.blob(group)) }
+        if let classes = filter.classes { for n in classes.indices { try visit(.int(Int64(classes[n]))) } }
+        if let groups = filter.groups { for n in groups.indices { try visit(.blob(groups[n])) } }
         if let sync = filter.synchronizable { try visit(.int(sync ? 1 : 0)) }
         if let afterID = filter.afterID { try visit(.int(afterID)) }
         if let limit = filter.limit { try visit(.int(Int64(limit))) }
