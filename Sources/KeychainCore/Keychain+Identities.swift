@@ -84,18 +84,28 @@ extension Keychain {
         _ query: ItemQuery, _ selection: ItemSelection, token: AccessToken, barrier: Barrier,
         read: (ItemFilter) throws -> [ItemRecord], visit: (ItemRecord) throws(KeychainError) -> Bool
     ) throws(KeychainError) {
-        var filter = selection.filter
+        try scanItems(
+            query, filter: selection.filter, exact: selection.exact, token: token, barrier: barrier, read: read, visit: visit)
+    }
+
+    /// `scanItems(_:_:…)` of a filter and exact values held apart (a search's plan): borrowed,
+    /// where a selection made of them would copy them, a retain and a release of each field.
+    func scanItems(
+        _ query: ItemQuery, filter selected: ItemFilter, exact: ExactValues, token: AccessToken, barrier: Barrier,
+        read: (ItemFilter) throws -> [ItemRecord], visit: (ItemRecord) throws(KeychainError) -> Bool
+    ) throws(KeychainError) {
+        var filter = selected
         filter.limit = Self.scanBatch
-        if !selection.exact.isEmpty { filter.readsAttributes = true }
+        if !exact.isEmpty { filter.readsAttributes = true }
         while true {
             let batch: [ItemRecord]
             do { batch = try read(filter) } catch { throw map(error) }
             guard let last = batch.last else { return }
             filter.afterID = last.rowID
-            let exact = try matching(batch, selection.exact, barrier: barrier)
+            let kept = try matching(batch, exact, barrier: barrier)
             let matched =
                 query.certificateMatch.isEmpty
-                ? exact : try certificateMatches(exact, query: query, token: token, barrier: barrier)
+                ? kept : try certificateMatches(kept, query: query, token: token, barrier: barrier)
             for record in matched where !(try visit(record)) { return }
             if batch.count < Self.scanBatch { return }
         }

@@ -131,8 +131,7 @@ extension Keychain {
             let wanted = plan.filter.limit
             let read: (ItemFilter) throws -> [ItemRecord] = { try self.store.items(matching: $0) }
             if wanted != 0 {
-                let selection = ItemSelection(filter: plan.filter, exact: plan.exact)
-                try scanItems(query, selection, token: token, barrier: plan.barrier, read: read) {
+                try scanItems(query, filter: plan.filter, exact: plan.exact, token: token, barrier: plan.barrier, read: read) {
                     records.append($0)
                     return wanted.map { records.count < $0 } ?? true
                 }
