@@ -48,33 +48,39 @@ extension Keychain {
     /// make, once an opened item of that group has shown the group's name.
     func matching(_ records: [ItemRecord], _ exact: ExactValues, barrier: Barrier) throws(KeychainError) -> [ItemRecord] {
         guard !exact.isEmpty else { return records }
-        var kept: [ItemRecord] = []
-        for record in records {
-            // Opened only to learn its group's name; its values are then compared on it too.
-            var opened: DecodedItem?
-            if let made = exact.groupKeys?.knownPrimaryKey(group: record.group, synchronizable: record.synchronizable) {
-                guard made == record.primaryKey else { continue }
-            } else if let key = exact.key {
-                var group = barrier.groupName(digest: record.group)
-                if group == nil {
-                    let item = try openLearningGroup(record, barrier: barrier)
-                    group = item.group
-                    opened = item
-                }
-                let digest = barrier.primaryKey(
-                    itemClass: key.itemClass, group: group!, sync: record.synchronizable, values: key.values)
-                guard digest == record.primaryKey else { continue }
+        // Records are read in place, and copied only once one is left out: when every record
+        // holds the values (as all read by primary key do), the answer is `records` itself.
+        var kept: [ItemRecord]?
+        for n in records.indices {
+            if try holds(records[n], exact, barrier: barrier) {
+                kept?.append(records[n])
+            } else if kept == nil {
+                kept = Array(records[..<n])
             }
-            if !exact.values.isEmpty {
-                let held =
-                    if let opened { exact.accepts(opened.attributes) } else {
-                        try DecodedItem.holds(record, exact, barrier: barrier, logger: logger)
-                    }
-                guard held else { continue }
-            }
-            kept.append(record)
         }
-        return kept
+        return kept ?? records
+    }
+
+    /// Whether `record` holds `exact`'s values (`matching`).
+    private func holds(_ record: ItemRecord, _ exact: ExactValues, barrier: Barrier) throws(KeychainError) -> Bool {
+        // Opened only to learn its group's name; its values are then compared on it too.
+        var opened: DecodedItem?
+        if let made = exact.groupKeys?.knownPrimaryKey(group: record.group, synchronizable: record.synchronizable) {
+            guard made == record.primaryKey else { return false }
+        } else if let key = exact.key {
+            var group = barrier.groupName(digest: record.group)
+            if group == nil {
+                let item = try openLearningGroup(record, barrier: barrier)
+                group = item.group
+                opened = item
+            }
+            let digest = barrier.primaryKey(
+                itemClass: key.itemClass, group: group!, sync: record.synchronizable, values: key.values)
+            guard digest == record.primaryKey else { return false }
+        }
+        guard !exact.values.isEmpty else { return true }
+        if let opened { return exact.accepts(opened.attributes) }
+        return try DecodedItem.holds(record, exact, barrier: barrier, logger: logger)
     }
 
     /// Opens `record`, and notes its group's name for the group digest of its row.
