@@ -466,7 +466,8 @@ def build(runs, facts):
         f"({facts.get('cores', '?')} cores), load average {facts.get('load_start', '?')} at the start and "
         f"{facts.get('load_end', '?')} at the end; took {facts.get('elapsed', '?')}.",
         f"wrk -t1 -c16 -d{facts.get('duration', '?')}s on core 1, servers on core 0, A, H, B, D and B* alternated "
-        f"in {a.count} rounds, each in another order. Figures are medians over the rounds, ratios medians of per-round ratios. "
+        f"in {a.count} rounds, each in another order. Figures are medians over the rounds, ratios medians of "
+        "per-round ratios. "
         "Server CPU: the server's share of core 0 during the runs and its CPU time per request.",
         "Server-bound runs whose server got less than 90% of its core (the machine was busy with other "
         f"work): {disturbed_text or 'none'}.",
