@@ -4,7 +4,7 @@ internal import Foundation
 public protocol KeychainClock: Sendable {
     /// Wall-clock milliseconds since 1970 (dates, expiry, the persisted unlock throttle).
     func now() -> Int64
-    /// Monotonic milliseconds (auto-lock).
+    /// Monotonic milliseconds (auto-lock, the token cache), at the system clock tick's resolution.
     func uptime() -> Int64
 }
 
@@ -14,9 +14,12 @@ public struct SystemClock: KeychainClock {
 
     public func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
 
+    /// `CLOCK_MONOTONIC_COARSE`: the last tick's time (a few milliseconds' resolution), with no
+    /// hardware counter read. Read twice a GET (the token cache, the last use of a secret) for
+    /// intervals of seconds at least.
     public func uptime() -> Int64 {
         var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &ts)
         return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
     }
 }

@@ -133,8 +133,9 @@ final class ConnectionGuard: Sendable {
 
     /// The head is in: a body may follow (`expectsBody`), or the request goes to the application.
     func headReceived(_ connection: OpaquePointer, expectsBody: Bool) {
-        let now = HTTPRequestHead.monotonicNanoseconds()
-        update(connection) { $0 = expectsBody ? .body(since: now, received: 0) : .answering }
+        // The clock is read only for a body's deadline: not for a GET.
+        let phase: Phase = expectsBody ? .body(since: HTTPRequestHead.monotonicNanoseconds(), received: 0) : .answering
+        update(connection) { $0 = phase }
     }
 
     func bodyReceived(_ connection: OpaquePointer, bytes: Int) {
