@@ -25,7 +25,7 @@ OPENAPI_SPEC_VALIDATOR_VERSION ?= 0.9.0
 # The Prometheus text parser the metrics daemon check reads scrapes with.
 PROMETHEUS_CLIENT_VERSION ?= 0.26.0
 
-DEBS_BUILD := libsodium-dev libmicrohttpd-dev libsqlite3-dev libpq-dev libssl-dev pkg-config
+DEBS_BUILD := libsodium-dev libmicrohttpd-dev libsqlite3-dev libpq-dev libssl-dev libjemalloc-dev pkg-config
 DEBS_TEST := nginx-light postgresql curl openssl python3 python3-venv
 
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)

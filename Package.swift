@@ -102,7 +102,11 @@ let package = Package(
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strictSettings),
+            swiftSettings: strictSettings,
+            // jemalloc (Debian libjemalloc-dev) as the process's C allocator, for the Swift
+            // runtime, SQLite and libmicrohttpd alike: a GET makes some 29 allocations, and
+            // glibc's malloc and free ran 2k instructions a GET more (README, *The allocator*).
+            linkerSettings: [.linkedLibrary("jemalloc")]),
 
         // In-process core throughput (no HTTP); `make bench` runs it.
         .executableTarget(

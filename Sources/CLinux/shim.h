@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #endif
 #include <malloc.h>
+#include <stddef.h>
 #include <sched.h>
 #include <sys/prctl.h>
 
@@ -25,13 +26,18 @@ static inline int kcd_schedule_calling_thread_as_batch(void) {
     return sched_setscheduler(0, SCHED_BATCH, &param);
 }
 
-// Gives the pages of freed heap memory, in every arena, back to the system (glibc only; 1 when
-// some were).
+// jemalloc's control interface, when the process links it (keychaind does); NULL otherwise.
+extern int mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp, size_t newlen) __attribute__((weak));
+
+// Gives the pages of freed heap memory, in every arena, back to the system: jemalloc's arenas
+// purged ("arena.4096.purge", MALLCTL_ARENAS_ALL) when it is the allocator, and glibc's
+// malloc_trim for what glibc holds (1 when either gave some back).
 static inline int kcd_release_freed_memory(void) {
+    int released = 0;
+    if (mallctl != NULL) released = mallctl("arena.4096.purge", NULL, NULL, NULL, 0) == 0;
 #ifdef __GLIBC__
-    return malloc_trim(0);
-#else
-    return 0;
+    released |= malloc_trim(0);
 #endif
+    return released;
 }
 #endif
