@@ -43,10 +43,11 @@ extension HTTPRequestHead {
                 },
                 readingPointer)
         }
+        let rawPath = target?.rawPath ?? ""
         let head = HTTPRequestHead(
-            method: method.map { String(cString: $0) } ?? "",
-            path: url.map { String(cString: $0) } ?? "",
-            rawPath: target?.rawPath ?? "",
+            method: method.map(Self.method) ?? "",
+            path: url.map { Self.path($0, rawPath: rawPath) } ?? "",
+            rawPath: rawPath,
             queryItems: Self.queryItems(of: connection),
             headers: reading.headers,
             peer: PeerAddress(kcd_mhd_client_address(connection)),
@@ -55,6 +56,26 @@ extension HTTPRequestHead {
             return (head, .malformedHead(field: "method", reason: "missing"))
         }
         return (head, syntax.verdict())
+    }
+
+    /// The method as a `String`: a constant for the usual ones, whose bytes are not read into a
+    /// new one on every request.
+    private static func method(_ method: UnsafePointer<CChar>) -> String {
+        if strcmp(method, "GET") == 0 { return "GET" }
+        if strcmp(method, "POST") == 0 { return "POST" }
+        if strcmp(method, "PUT") == 0 { return "PUT" }
+        if strcmp(method, "DELETE") == 0 { return "DELETE" }
+        return String(cString: method)
+    }
+
+    /// The decoded path as a `String`: the raw path's own when decoding changed nothing (the
+    /// usual case: no `%` in it), else read anew.
+    private static func path(_ url: UnsafePointer<CChar>, rawPath: String) -> String {
+        var rawPath = rawPath
+        let same = rawPath.withUTF8 { raw in
+            strlen(url) == raw.count && (raw.baseAddress.map { memcmp(url, $0, raw.count) == 0 } ?? true)
+        }
+        return same ? rawPath : String(cString: url)
     }
 
     /// What the header iteration fills: the headers, and the syntax walk over their bytes.

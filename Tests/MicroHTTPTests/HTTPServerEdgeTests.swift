@@ -34,6 +34,11 @@ struct HTTPServerEdgeTests {
         ("method: not an RFC 9110 token", "GET{} /m HTTP/1.1\r\nHost: t\r\n\r\n"),
         ("request-line: more than one space after the method", "GET  /m HTTP/1.1\r\nHost: t\r\n\r\n"),
         ("request-target: holds a space, a control byte or a byte outside ASCII", "GET /m  HTTP/1.1\r\nHost: t\r\n\r\n"),
+        // Where the target is read eight bytes at a time (not in its last few): a DEL, a byte
+        // outside ASCII (é in UTF-8) and a control byte, in the path and in the query.
+        ("request-target: holds a space, a control byte or a byte outside ASCII", "GET /abc\u{7F}defghijklmnop HTTP/1.1\r\nHost: t\r\n\r\n"),
+        ("request-target: holds a space, a control byte or a byte outside ASCII", "GET /abcdefghijklmn\u{e9}opqrstuvwxyz HTTP/1.1\r\nHost: t\r\n\r\n"),
+        ("request-target: holds a space, a control byte or a byte outside ASCII", "GET /m?abcdefghijklmn\u{01}opqrstuvwxyz HTTP/1.1\r\nHost: t\r\n\r\n"),
         ("Host: missing from an HTTP/1.1 request", "GET /m HTTP/1.1\r\n\r\n"),
         // Decoded, the first is `/v1/keychain/lock`, the second `/v1/keychain/lock` cut at the NUL.
         ("path: holds %2F or %00, which a proxy and this server would read differently",

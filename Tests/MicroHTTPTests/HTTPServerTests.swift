@@ -22,6 +22,22 @@ struct HTTPServerTests {
         #expect(lines.contains("remote=127.0.0.1"))
     }
 
+    /// The usual methods and others reach the application as sent, and a path with nothing
+    /// percent-encoded as it is.
+    @Test(arguments: ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "GETS"])
+    func methodAndPlainPathRoundTrip(method: String) throws {
+        let (server, _) = try makeServer()
+        defer { server.shutdown() }
+        let client = try RawHTTPClient(port: server.port)
+        try client.send("\(method) /v1/plain-path?a=b HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n")
+        let response = try client.readResponse()
+        #expect(response.status == 200)
+        let lines = response.text.split(separator: "\n").map(String.init)
+        #expect(lines.contains("method=\(method)"))
+        #expect(lines.contains("path=/v1/plain-path"))
+        #expect(lines.contains("query=a=b"))
+    }
+
     @Test func postBodyRoundTrip() throws {
         let (server, responder) = try makeServer()
         defer { server.shutdown() }
