@@ -94,8 +94,10 @@ final class RequestTarget: Sendable {
         return target
     }
 
-    /// Where `byte` first is in `bytes` from `start` on (`memchr`), or `nil`.
+    /// Where `byte` first is in `bytes` from `start` on (`memchr`), or `nil`; indices are the
+    /// whole buffer's, as a slice's are.
     private static func index(of byte: UInt8, in bytes: Slice<UnsafeBufferPointer<UInt8>>, from start: Int) -> Int? {
+        let start = max(start, bytes.startIndex)
         guard start < bytes.endIndex, let base = bytes.base.baseAddress else { return nil }
         let found = memchr(base + start, Int32(byte), bytes.endIndex - start)
         return found.map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) }
