@@ -611,7 +611,12 @@ extension Keychain {
         let keys = itemClass.primaryKey
         guard keys.allSatisfy({ key in attributes.contains { $0.key === key } }) else { return nil }
         let values = keys.lazy.map { key in attributes.first { $0.key === key }!.value }
-        let digests = groups.map { barrier.primaryKey(itemClass: itemClass, group: $0, sync: synchronizable, values: values) }
+        // One group (a token of one group, or a query naming one) the usual case: an array
+        // literal rather than `map`, whose result buffer is reserved through a slower path.
+        let digests =
+            groups.count == 1
+            ? [barrier.primaryKey(itemClass: itemClass, group: groups[0], sync: synchronizable, values: values)]
+            : groups.map { barrier.primaryKey(itemClass: itemClass, group: $0, sync: synchronizable, values: values) }
         return (digests, keys)
     }
 
