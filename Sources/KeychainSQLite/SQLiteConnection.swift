@@ -59,7 +59,7 @@ final class SQLiteConnection {
     /// A cached prepared statement for `sql`, reset and cleared of bindings.
     func statement(_ sql: String) throws(StorageError) -> SQLiteStatement {
         if let cached = statements[sql] {
-            cached.reset()
+            cached.resetIfUsed()
             return cached
         }
         var stmt: OpaquePointer?
@@ -74,7 +74,7 @@ final class SQLiteConnection {
     /// text is built only the first time a shape is seen on this connection.
     func statement(shape: FilterShape, sql: () -> String) throws(StorageError) -> SQLiteStatement {
         if let cached = shapedStatements[shape] {
-            cached.reset()
+            cached.resetIfUsed()
             return cached
         }
         let statement = try statement(sql())
@@ -128,11 +128,21 @@ final class SQLiteStatement {
         self.connection = connection
     }
 
+    /// Bound or stepped since `reset()`: a statement its last user reset (every search does,
+    /// once its rows are read) is handed out again without a second reset and clearing.
+    private var used = false
+
     deinit { sqlite3_finalize(handle) }
 
     func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+        used = false
+    }
+
+    /// `reset()`, unless nothing was bound or stepped since the last one.
+    func resetIfUsed() {
+        if used { reset() }
     }
 
     func bind(_ values: [SQLiteValue]) throws(StorageError) {
@@ -159,13 +169,16 @@ final class SQLiteStatement {
         })
     }
 
+    /// Every bind goes through here: the statement is `used` from its first bind on.
     private func check(_ rc: Int32) throws(StorageError) {
+        used = true
         guard rc == SQLITE_OK else { throw connection.error(rc, "bind") }
     }
 
     /// Advances; `true` when a row is available.
     @discardableResult
     func step() throws(StorageError) -> Bool {
+        used = true
         let rc = sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW: return true
