@@ -162,22 +162,34 @@ struct HeadSyntax {
         return true
     }
 
+    /// The high bit of each of a word's eight bytes.
+    static let highBits: UInt64 = 0x8080_8080_8080_8080
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+
+    /// Nonzero when a byte of `word` is below `limit` (at most 0x80; bytes with the high bit set
+    /// are not counted): exact for "any", as a borrow only follows a byte that is one.
+    @inline(__always)
+    static func bytes(below limit: UInt8, in word: UInt64) -> UInt64 {
+        (word &- ones &* UInt64(limit)) & ~word & highBits
+    }
+
+    /// Nonzero when a byte of `word` is a DEL (0x7F): a zero byte of the word XORed with 0x7F
+    /// in each byte.
+    @inline(__always)
+    static func deletes(in word: UInt64) -> UInt64 {
+        let flipped = word ^ (ones &* 0x7F)
+        return (flipped &- ones) & ~flipped & highBits
+    }
+
     /// Whether the `count` bytes at `start` are all `isValueByte`, eight at a time: a word is
     /// looked at byte by byte only when it holds a byte below 0x20 (a tab, or a refusal) or a
     /// DEL. (This runs over every header value, the bearer token's among them: a closure per
     /// byte cost more than a third of the head's checks.)
     static func allValueBytes(_ start: UnsafePointer<UInt8>, count: Int) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
         var n = 0
         while n + 8 <= count {
             let word = UnsafeRawPointer(start + n).loadUnaligned(as: UInt64.self)
-            // A byte below 0x20 (exact for "any": a borrow only follows a byte that is one), or
-            // one equal to 0x7F: a zero byte of the word XORed with 0x7F in each byte.
-            let below = (word &- ones &* 0x20) & ~word & highs
-            let flipped = word ^ (ones &* 0x7F)
-            let delete = (flipped &- ones) & ~flipped & highs
-            if below | delete != 0 {
+            if bytes(below: 0x20, in: word) | deletes(in: word) != 0 {
                 for m in n..<n + 8 where !isValueByte(start[m]) { return false }
             }
             n += 8

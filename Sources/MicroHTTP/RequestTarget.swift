@@ -64,12 +64,12 @@ final class RequestTarget: Sendable {
         // byte loops over the target cost about twice as much.
         let count = strlen(uri)
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(uri).assumingMemoryBound(to: UInt8.self), count: count)
-        let question = Self.index(of: UInt8(ascii: "?"), in: bytes, from: 0)
+        let question = Self.index(of: UInt8(ascii: "?"), in: bytes[...], from: 0)
         var queryItems = 0
         if let question, question + 1 < count {
             queryItems = 1
             var next = question + 1
-            while let ampersand = Self.index(of: UInt8(ascii: "&"), in: bytes, from: next) {
+            while let ampersand = Self.index(of: UInt8(ascii: "&"), in: bytes[...], from: next) {
                 queryItems += 1
                 next = ampersand + 1
             }
@@ -86,7 +86,7 @@ final class RequestTarget: Sendable {
         let target = RequestTarget(
             rawPath: String(decoding: path, as: UTF8.self), count: count,
             isVisibleASCII: count > 0 && allVisibleASCII(bytes), overLimit: tooLong,
-            pathRefusal: index(of: UInt8(ascii: "%"), in: path, from: 0) == nil ? nil : pathRefusal(path))
+            pathRefusal: pathRefusal(path))
         // Last: everything above read the target as sent.
         if tooLong != nil, let question, question + 1 < count {
             UnsafeMutablePointer(mutating: uri)[question + 1] = 0
@@ -103,24 +103,17 @@ final class RequestTarget: Sendable {
         return found.map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) }
     }
 
-    private static func index(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        index(of: byte, in: bytes[...], from: start)
-    }
-
-    /// Whether every byte is visible ASCII (0x21 to 0x7E), eight at a time: a byte below 0x21, a
-    /// byte with its high bit set, or a DEL in a word is found by its arithmetic, as
-    /// `HeadSyntax.allValueBytes` finds its bytes.
+    /// Whether every byte is visible ASCII (0x21 to 0x7E), eight at a time as
+    /// `HeadSyntax.allValueBytes` reads a value: a byte below 0x21, one with its high bit set or
+    /// a DEL in a word is found by its arithmetic.
     private static func allVisibleASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let start = bytes.baseAddress else { return true }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
         var n = 0
         while n + 8 <= bytes.count {
             let word = UnsafeRawPointer(start + n).loadUnaligned(as: UInt64.self)
-            let below = (word &- ones &* 0x21) & ~word & highs
-            let flipped = word ^ (ones &* 0x7F)
-            let delete = (flipped &- ones) & ~flipped & highs
-            if below | delete | (word & highs) != 0 { return false }
+            if HeadSyntax.bytes(below: 0x21, in: word) | HeadSyntax.deletes(in: word) | word & HeadSyntax.highBits != 0 {
+                return false
+            }
             n += 8
         }
         for m in n..<bytes.count where !(bytes[m] > 0x20 && bytes[m] < 0x7F) { return false }
@@ -132,7 +125,7 @@ final class RequestTarget: Sendable {
     /// are left to the application, which routes on the path as sent.
     private static func pathRefusal(_ path: Slice<UnsafeBufferPointer<UInt8>>) -> HTTPTransportError? {
         var index = path.startIndex
-        while let percent = path[index...].firstIndex(of: UInt8(ascii: "%")), percent + 2 < path.endIndex {
+        while let percent = Self.index(of: UInt8(ascii: "%"), in: path, from: index), percent + 2 < path.endIndex {
             let high = path[percent + 1]
             let low = path[percent + 2] | 0x20  // ASCII lowercase
             if (high == UInt8(ascii: "2") && low == UInt8(ascii: "f")) || (high == UInt8(ascii: "0") && low == UInt8(ascii: "0")) {
