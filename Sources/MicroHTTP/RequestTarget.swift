@@ -18,7 +18,7 @@ import Darwin
 /// stores every query parameter as a record in the connection's memory pool
 /// (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`) and ignores running out of it there
 /// (`parse_initial_message_line` drops `MHD_parse_arguments_`'s failure), after which the
-/// connection hangs unanswered: with the default 32 KiB pool, about 500 parameters. So a target
+/// connection hangs unanswered (with a 32 KiB pool, about 500 parameters). So a target
 /// over the limits is refused here, and its query is hidden from the library (see `capture`).
 final class RequestTarget: Sendable {
     /// The path as sent: the target up to its `?`.

@@ -47,8 +47,7 @@ final class ServerContext: Sendable {
 
     init(
         responder: any HTTPResponder, logger: Logger, maxBodyBytes: Int, poolThreads: Int, serialWorkerQueueLimit: Int,
-        connectionLimits: ConnectionGuard.Limits, maxRequestTargetBytes: Int = 8192, maxQueryItems: Int = 100,
-        maxHeadBytes: Int = 32 * 1024
+        connectionLimits: ConnectionGuard.Limits, maxRequestTargetBytes: Int, maxQueryItems: Int, maxHeadBytes: Int
     ) {
         self.maxRequestTargetBytes = maxRequestTargetBytes
         self.maxQueryItems = maxQueryItems

@@ -68,18 +68,18 @@ struct HTTPServerEdgeTests {
     }
 
     /// libmicrohttpd keeps each query parameter in the connection's pool and, out of it, used to
-    /// drop the connection without a word (500 parameters did): now past `maxQueryItems` (100)
-    /// the answer is 414, up to the target the library can hold at all. (5,000 parameters are
-    /// also over the 8 KiB target limit, which is checked first.)
+    /// drop the connection without a word (500 parameters did): now past `maxQueryItems` (48)
+    /// the answer is 414, up to the target the library can hold at all. (1,200 parameters are
+    /// also over the 4 KiB target limit, which is checked first.)
     @Test(arguments: [
-        (500, "more than the limit of 100 query parameters"), (5000, "longer than the limit of 8192 bytes"),
+        (500, "more than the limit of 48 query parameters"), (1200, "longer than the limit of 4096 bytes"),
     ])
     func tooManyQueryParametersAre414(count: Int, reason: String) throws {
         let (server, responder) = try makeServer()
         defer { server.shutdown() }
         let atLimit = try RawHTTPClient(port: server.port)
-        let hundred = Array(repeating: "a=1", count: 100).joined(separator: "&")
-        try atLimit.send("GET /q?\(hundred) HTTP/1.1\r\nHost: t\r\n\r\n")
+        let most = Array(repeating: "a=1", count: 48).joined(separator: "&")
+        try atLimit.send("GET /q?\(most) HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try atLimit.readResponse().status == 200)
 
         let client = try RawHTTPClient(port: server.port)
@@ -97,10 +97,10 @@ struct HTTPServerEdgeTests {
         let (server, responder) = try makeServer()
         defer { server.shutdown() }
         let client = try RawHTTPClient(port: server.port)
-        try client.send("GET /\(String(repeating: "p", count: 9000)) HTTP/1.1\r\nHost: t\r\n\r\n")
+        try client.send("GET /\(String(repeating: "p", count: 4096)) HTTP/1.1\r\nHost: t\r\n\r\n")
         let response = try client.readResponse()
         #expect(response.status == 414)
-        #expect(response.text == "transport: longer than the limit of 8192 bytes")
+        #expect(response.text == "transport: longer than the limit of 4096 bytes")
         #expect(responder.preflighted.isEmpty)
         // Past what the connection's pool can hold, libmicrohttpd answers 414 itself, in its own
         // HTML (the access handler never runs): still an answer, never a silent close.
@@ -108,6 +108,37 @@ struct HTTPServerEdgeTests {
         try huge.send("GET /v1/items?\(Array(repeating: "a=1", count: 20000).joined(separator: "&")) HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try huge.readResponse().status == 414)
         #expect(huge.readsToEndOfStream())
+    }
+
+    /// The connection's pool (14 KiB) holds a request at both target limits at once, a target of
+    /// exactly 4,096 bytes with 48 parameters, beside 5 KB of headers, and twice on one
+    /// connection (the pool is reset between). A head too large for the pool is answered 431 by
+    /// libmicrohttpd itself: an answer, never a silent close.
+    @Test func aRequestAtTheLimitsIsAnswered() throws {
+        let (server, responder) = try makeServer()
+        defer { server.shutdown() }
+        let parameters = (0..<48).map { "k\($0)=" }
+        let filler = 4096 - "/q?".utf8.count - parameters.joined(separator: "&").utf8.count
+        var query = parameters
+        query[47] += String(repeating: "v", count: filler)
+        let target = "/q?" + query.joined(separator: "&")
+        #expect(target.utf8.count == 4096)
+        let headers = (0..<10).map { "X-Pad-\($0): \(String(repeating: "h", count: 500))\r\n" }.joined()
+        let client = try RawHTTPClient(port: server.port)
+        for _ in 0..<2 {
+            try client.send("GET \(target) HTTP/1.1\r\nHost: t\r\n\(headers)\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 200)
+            #expect(response.text.contains("query=\(query.joined(separator: "&"))\n"))
+            #expect(!response.saysClose)
+        }
+        #expect(responder.responded == ["/q", "/q"])
+
+        let large = try RawHTTPClient(port: server.port)
+        try large.send("GET /q HTTP/1.1\r\nHost: t\r\nX-Pad: \(String(repeating: "h", count: 16 * 1024))\r\n\r\n")
+        #expect(try large.readResponse().status == 431)
+        #expect(large.readsToEndOfStream())
+        #expect(responder.responded == ["/q", "/q"])
     }
 
     /// A refusal by preflight (a 401, say) is answered without a `100 Continue` before it, so a
