@@ -16,6 +16,10 @@ connection pool between requests with `rep stosb`, which valgrind counts byte by
 but small cost that inflates an instruction count several times over what it costs in time);
 then, per GET, the calls of the C allocator and the Swift runtime's retains and releases (each
 an atomic read-modify-write, which costs more time than its few instructions say).
+
+With --functions-out FILE, also writes the functions of COMMAND's own binary that the counted
+GETs ran, one per line, `instructions<TAB>symbol`, the most instructions first: what
+`Benchmarks/hot-functions.order` is made of (Benchmarks/README.md, *Hot functions first*).
 """
 
 import argparse
@@ -116,6 +120,49 @@ def calls(dump: str) -> tuple[int, int]:
     return allocations, counted
 
 
+def own_functions(dump: str, binary: str) -> list[tuple[int, str]]:
+    """The functions of `binary` (a path) with the instructions each ran itself in the dump.
+
+    callgrind names an object or a function once, `(id) name`, and by its id after. A cost line right after a `calls=` line is that call's inclusive cost, not the caller's own;
+    a position may be compressed (`+3`, `-2`, `*`)."""
+    names: dict[str, str] = {}
+    objects: dict[str, str] = {}
+    own: dict[str, int] = {}
+    target = os.path.realpath(binary)
+    function = ""
+    in_binary = after_call = False
+    with open(dump) as file:
+        for line in file:
+            if line.startswith("ob="):
+                match = re.match(r"ob=\((\d+)\)(?: (.*))?", line.rstrip("\n"))
+                if match and match.group(2):
+                    objects[match.group(1)] = match.group(2)
+                in_binary = match is not None and os.path.realpath(objects.get(match.group(1), "")) == target
+            elif line.startswith("fn="):
+                match = re.match(r"fn=\((\d+)\)(?: (.*))?", line.rstrip("\n"))
+                if match and match.group(2):
+                    names[match.group(1)] = match.group(2)
+                function = names.get(match.group(1), "") if match else ""
+                after_call = False
+            elif line.startswith(("cfn=", "cob=")):
+                # A name is given where it first appears, a callee's line included.
+                match = re.match(r"c(fn|ob)=\((\d+)\)(?: (.*))?", line.rstrip("\n"))
+                if match and match.group(3):
+                    (names if match.group(1) == "fn" else objects)[match.group(2)] = match.group(3)
+            elif line.startswith("calls="):
+                after_call = True
+            elif line[:1].isdigit() or line[:1] in "+-*":
+                if after_call:
+                    after_call = False
+                elif in_binary and function:
+                    fields = line.split()
+                    if len(fields) >= 2:
+                        # A recursion suffix (`f'2`) is the same symbol.
+                        symbol = function.split("'")[0]
+                        own[symbol] = own.get(symbol, 0) + int(fields[1])
+    return sorted(((count, name) for name, count in own.items() if count > 0), key=lambda entry: (-entry[0], entry[1]))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--label", required=True)
@@ -125,6 +172,7 @@ def main() -> int:
     parser.add_argument("--gets", type=int, default=3000)
     parser.add_argument("--warm-up", type=int, default=300)
     parser.add_argument("--start-timeout", type=float, default=600)
+    parser.add_argument("--functions-out")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     arguments = parser.parse_args()
     command = arguments.command[1:] if arguments.command[:1] == ["--"] else arguments.command
@@ -147,6 +195,10 @@ def main() -> int:
                 raise SystemExit("instructions.py: callgrind wrote no dump")
             total, memset = totals(os.path.join(scratch, dumps[-1]))
             allocations, reference_counting = calls(os.path.join(scratch, dumps[-1]))
+            if arguments.functions_out:
+                with open(arguments.functions_out, "w") as file:
+                    for count, name in own_functions(os.path.join(scratch, dumps[-1]), command[0]):
+                        file.write(f"{count}\t{name}\n")
         finally:
             if process.poll() is None:
                 os.killpg(process.pid, signal.SIGTERM)

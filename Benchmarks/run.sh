@@ -426,7 +426,7 @@ phase_instructions() {
         port=$(free_port)
         log "  $label: keychaind under callgrind"
         timeout 900 "$PY" "$BENCH/instructions.py" --label "$label" --token-file "$token_file" --items "$ITEMS" \
-            --port "$port" --gets "$INSTRUCTION_GETS" -- "$nodebug" serve --data-dir "$WORK/keychain" --allow-root \
+            --port "$port" --gets "$INSTRUCTION_GETS" --functions-out "$WORK/functions-$label.tsv" -- "$nodebug" serve --data-dir "$WORK/keychain" --allow-root \
             --listen "127.0.0.1:$port" --passphrase-file "$WORK/passphrase" --threads 1 >>"$RUNS" \
             2>>"$LOGS/instructions.log" || die "$label under callgrind failed (see $LOGS/instructions.log)"
     done
@@ -437,6 +437,13 @@ phase_instructions() {
         "$WORK/same-work-token" "$port" >>"$RUNS" 2>>"$LOGS/instructions.log" \
         || die "Hi under callgrind failed (see $LOGS/instructions.log)"
     rm -f "$nodebug" "$WORK/admin-token"
+    # The functions B's and B*'s GETs ran, the most instructions first: a fresh
+    # Benchmarks/hot-functions.order (README, *Hot functions first*), and how much of the
+    # committed one this build still has.
+    awk -F '\t' '{ n[$2] += $1 } END { for (f in n) print n[f] "\t" f }' "$WORK"/functions-B*.tsv | sort -t $'\t' -k1,1nr -k2,2 |
+        cut -f2 >"$OUT/hot-functions.order"
+    fact hot_functions "$(wc -l <"$OUT/hot-functions.order")"
+    fact hot_functions_committed_found "$(grep -v '^#' "$ROOT/Benchmarks/hot-functions.order" | grep -cxF -f "$OUT/hot-functions.order") of $(grep -vc '^#' "$ROOT/Benchmarks/hot-functions.order")"
 }
 
 # end_run BEGAN: stops A's and H's servers, records the load and the time since BEGAN ($SECONDS),
