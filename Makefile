@@ -14,10 +14,11 @@ SWIFT ?= swift
 CONFIGURATION ?= debug
 # Extra flags for every swift build/test/run, e.g. SWIFT_FLAGS='--scratch-path .build-ci'.
 SWIFT_FLAGS ?=
-# A release build is optimized across modules when it is linked (README, *Link-time optimization*):
-# the Dockerfile's, the benchmark's and the container and attack suites' builds say the same.
-LTO_FLAGS = $(if $(filter release,$(CONFIGURATION)),--experimental-lto-mode=full)
-SWIFT_BUILD_FLAGS = -c $(CONFIGURATION) $(LTO_FLAGS) $(SWIFT_FLAGS)
+# A release build is optimized across modules when it is linked (README, *Link-time optimization*),
+# with the Swift runtime and Foundation linked in (README, *The Swift runtime linked in*): the
+# Dockerfile's, the benchmark's and the container and attack suites' builds say the same.
+RELEASE_FLAGS = $(if $(filter release,$(CONFIGURATION)),--experimental-lto-mode=full --static-swift-stdlib)
+SWIFT_BUILD_FLAGS = -c $(CONFIGURATION) $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 
 # The versions the conformance run was written against (schemathesis 4's CLI and config).
 SCHEMATHESIS_VERSION ?= 4.32.5

@@ -6,10 +6,11 @@
 #     dockerd with its data root, exec root and socket under a temporary directory, stopped by
 #     its PID at the end (never a host-wide one);
 #   - debian:bookworm-slim from debootstrap (minbase) and the Debian mirror apt uses;
-#   - keychaind built for release on this (bookworm) host, put with the Swift runtime libraries
-#     it links in Deploy/prebuilt/, for the Dockerfile's KEYCHAIND_BUILD=prebuilt stage (the
-#     default stage compiles in the Swift image instead, which cannot be pulled here).
-# Then it checks the image: it runs as uid 10001, ldd finds every library, `keychaind init` and
+#   - keychaind built for release on this (bookworm) host, the Swift runtime linked in, put in
+#     Deploy/prebuilt/ for the Dockerfile's KEYCHAIND_BUILD=prebuilt stage (the default stage
+#     compiles in the Swift image instead, which cannot be pulled here).
+# Then it checks the image: it runs as uid 10001, ldd finds every library (and no Swift runtime
+# library, which the image does not ship), `keychaind init` and
 # `serve` work in it, no layer holds the test's passphrase, instance key or admin token (docker
 # save, searched byte for byte), and it reports the image's size. And it runs Deploy/compose.yaml
 # with Debian's docker-compose (1.29) through Deploy/README.md's steps, published on 127.0.0.1
@@ -53,7 +54,7 @@ export DOCKER_HOST=unix://$engine/docker.sock DOCKER_BUILDKIT=1
 # the stand-in images (downloads and unpacking, mostly) go on beside it. Stopped on an early exit,
 # and then its build folder goes too: an interrupted build can leave a binary that SwiftPM calls
 # up to date while it was built against an old layout.
-swift build -c release --experimental-lto-mode=full --product keychaind --scratch-path "$root/.build-container" >"$tmp/build.log" 2>&1 &
+swift build -c release --experimental-lto-mode=full --static-swift-stdlib --product keychaind --scratch-path "$root/.build-container" >"$tmp/build.log" 2>&1 &
 build_pid=$!
 build_finished() {
     local pid=$build_pid
@@ -108,11 +109,8 @@ printf '%s\n' 'FROM debian:bookworm-slim' \
 
 build_finished || fail_with_log "container: swift build failed" "$tmp/build.log"
 binary="$root/.build-container/release/keychaind"
-mkdir -p "$root/Deploy/prebuilt/swift"
+mkdir -p "$root/Deploy/prebuilt"
 cp "$binary" "$root/Deploy/prebuilt/keychaind"
-# The Swift runtime libraries the binary links (the C ones come from Debian's packages).
-swift_lib=$(dirname "$(ldd "$binary" | awk '/libswiftCore.so/ { print $3 }')")
-ldd "$binary" | awk -v dir="$swift_lib/" 'index($3, dir) == 1 { print $3 }' | xargs -r cp -t "$root/Deploy/prebuilt/swift/"
 
 "$docker" build --network host -f Deploy/Dockerfile --build-arg KEYCHAIND_BUILD=prebuilt -t keychaind:test . \
     >"$tmp/docker-build.log" 2>&1 || fail_with_log "container: docker build failed" "$tmp/docker-build.log"
@@ -122,6 +120,8 @@ run() { "$docker" run --rm --network none "$@"; }
 check "the image runs as uid 10001" test "$(run --entrypoint id keychaind:test -u):$(run --entrypoint id keychaind:test -g)" = "10001:10001"
 check "ldd finds every library keychaind links" \
     bash -c "! $docker run --rm --network none --entrypoint ldd keychaind:test /usr/local/bin/keychaind | grep -q 'not found'"
+check "keychaind links no Swift runtime library (the image ships none)" \
+    bash -c "! $docker run --rm --network none --entrypoint ldd keychaind:test /usr/local/bin/keychaind | grep -q 'libswift\|libFoundation\|libdispatch'"
 
 # A keychain made in the container, on a volume: the secrets the layers must not hold.
 # Bind-mounted as it is: readable by the image's uid 10001 and nobody else (keychaind refuses a
