@@ -343,7 +343,7 @@ compose down || true
 cd "$root"
 
 size=$("$docker" image inspect -f '{{.Size}}' keychaind:test)
-echo "container: image keychaind:test is $((size / 1024 / 1024)) MiB (keychaind release build, the Swift runtime it links, Debian bookworm-slim made here); its layers:"
+echo "container: image keychaind:test is $((size / 1024 / 1024)) MiB (the keychaind release build, the Swift runtime linked in, on Debian bookworm-slim made here); its layers:"
 "$docker" history --format '  {{.Size}}  {{.CreatedBy}}' keychaind:test | cut -c1-140
 
 report container
