@@ -182,7 +182,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as scratch:
         out = os.path.join(scratch, "callgrind.out")
         process = subprocess.Popen(
-            ["taskset", "-c", "0", "valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command],
+            ["taskset", "-c", "0", "valgrind", "--tool=callgrind", "--demangle=no", f"--callgrind-out-file={out}", *command],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         try:
             wait_healthy(arguments.port, process, arguments.start_timeout)
