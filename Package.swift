@@ -26,8 +26,9 @@ let package = Package(
         .systemLibrary(
             name: "CSodium", pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]),
+        // Linked by KeychainSQLite (below), not by its module map: statically in release builds.
         .systemLibrary(
-            name: "CSQLite", pkgConfig: "sqlite3",
+            name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(
             name: "CPostgres", pkgConfig: "libpq",
@@ -48,7 +49,15 @@ let package = Package(
         // Untrusted storage: the store protocol and its records (ciphertext, digests, opaque ids).
         .target(name: "KeychainStorage", dependencies: ["CLinux", "SleepingLock"]),
         // The embedded default store: SQLite in WAL mode.
-        .target(name: "KeychainSQLite", dependencies: ["CSQLite", "KeychainStorage"]),
+        .target(
+            name: "KeychainSQLite", dependencies: ["CSQLite", "KeychainStorage"],
+            linkerSettings: [
+                .linkedLibrary("sqlite3", .when(configuration: .debug)),
+                // Release builds link Debian's libsqlite3.a (libsqlite3-dev): its shared build
+                // calls SQLite's own functions through the PLT, 13,520 call sites; 3% less CPU a
+                // GET (README, *SQLite linked in*).
+                .unsafeFlags(["-Xlinker", "-Bstatic", "-Xlinker", "-lsqlite3", "-Xlinker", "-Bdynamic"], .when(configuration: .release)),
+            ]),
         // Several replicas' shared store: PostgreSQL through libpq.
         .target(name: "KeychainPostgres", dependencies: ["CPostgres", "CLinux", "KeychainStorage", "SleepingLock"]),
         // JSON values, a parser linear in its input, and a serializer: the wire format.
