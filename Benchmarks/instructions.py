@@ -93,24 +93,34 @@ ALLOCATORS = {"malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", 
 REFERENCE_COUNTING = {"swift_retain", "swift_release", "swift_retain_n", "swift_release_n"}
 
 
+def named(line: str, tables: dict[str, dict[str, str]]) -> tuple[str, str] | None:
+    """For an `ob=`, `fn=`, `cob=` or `cfn=` line: (its kind, such as `cfn`, and the name).
+
+    callgrind names an object or a function once, `(id) name`, wherever it first appears (a
+    callee's line included), and by its id after; `tables` keeps the names given so far."""
+    match = re.match(r"(c?)(fn|ob)=\((\d+)\)(?: (.*))?", line.rstrip("\n"))
+    if not match:
+        return None
+    table = tables[match.group(2)]
+    if match.group(4):
+        table[match.group(3)] = match.group(4)
+    return match.group(1) + match.group(2), table.get(match.group(3), "")
+
+
 def calls(dump: str) -> tuple[int, int]:
     """(calls of the allocator, retains and releases) counted in the dump's call lines.
 
-    callgrind names a function once, `(id) name`, and by its id after; a name may carry a
-    recursion suffix (`swift_release'2`) or a symbol version (`malloc@@GLIBC_2.2.5`)."""
-    names: dict[str, str] = {}
+    A name may carry a recursion suffix (`swift_release'2`) or a symbol version
+    (`malloc@@GLIBC_2.2.5`)."""
+    tables: dict[str, dict[str, str]] = {"fn": {}, "ob": {}}
     allocations = counted = 0
     callee = ""
     with open(dump) as file:
         for line in file:
-            if line.startswith(("fn=", "cfn=")):
-                match = re.match(r"c?fn=\((\d+)\)(?: (.*))?", line.rstrip("\n"))
-                if not match:
-                    continue
-                if match.group(2):
-                    names[match.group(1)] = re.split(r"['@]", match.group(2))[0]
-                if line.startswith("cfn="):
-                    callee = names.get(match.group(1), "")
+            if line.startswith(("fn=", "cfn=", "ob=", "cob=")):
+                kind, name = named(line, tables) or ("", "")
+                if kind == "cfn":
+                    callee = re.split(r"['@]", name)[0]
             elif line.startswith("calls="):
                 count = int(line[6:].split()[0])
                 if callee in ALLOCATORS:
@@ -123,32 +133,22 @@ def calls(dump: str) -> tuple[int, int]:
 def own_functions(dump: str, binary: str) -> list[tuple[int, str]]:
     """The functions of `binary` (a path) with the instructions each ran itself in the dump.
 
-    callgrind names an object or a function once, `(id) name`, and by its id after. A cost line right after a `calls=` line is that call's inclusive cost, not the caller's own;
-    a position may be compressed (`+3`, `-2`, `*`)."""
-    names: dict[str, str] = {}
-    objects: dict[str, str] = {}
+    A cost line right after a `calls=` line is that call's inclusive cost, not the caller's
+    own; a position may be compressed (`+3`, `-2`, `*`)."""
+    tables: dict[str, dict[str, str]] = {"fn": {}, "ob": {}}
     own: dict[str, int] = {}
     target = os.path.realpath(binary)
     function = ""
     in_binary = after_call = False
     with open(dump) as file:
         for line in file:
-            if line.startswith("ob="):
-                match = re.match(r"ob=\((\d+)\)(?: (.*))?", line.rstrip("\n"))
-                if match and match.group(2):
-                    objects[match.group(1)] = match.group(2)
-                in_binary = match is not None and os.path.realpath(objects.get(match.group(1), "")) == target
-            elif line.startswith("fn="):
-                match = re.match(r"fn=\((\d+)\)(?: (.*))?", line.rstrip("\n"))
-                if match and match.group(2):
-                    names[match.group(1)] = match.group(2)
-                function = names.get(match.group(1), "") if match else ""
-                after_call = False
-            elif line.startswith(("cfn=", "cob=")):
-                # A name is given where it first appears, a callee's line included.
-                match = re.match(r"c(fn|ob)=\((\d+)\)(?: (.*))?", line.rstrip("\n"))
-                if match and match.group(3):
-                    (names if match.group(1) == "fn" else objects)[match.group(2)] = match.group(3)
+            if line.startswith(("fn=", "cfn=", "ob=", "cob=")):
+                kind, name = named(line, tables) or ("", "")
+                if kind == "ob":
+                    in_binary = os.path.realpath(name) == target if name else False
+                elif kind == "fn":
+                    function = name
+                    after_call = False
             elif line.startswith("calls="):
                 after_call = True
             elif line[:1].isdigit() or line[:1] in "+-*":
