@@ -6,15 +6,16 @@ import MicroHTTP
 import Synchronization
 
 extension KeychainResponder {
-    /// Records the request in the audit log, when there is one. Returns the response, and, when
-    /// it carries a secret, its line's ticket: the response may be sent only once
+    /// Records the request in the audit log, when there is one. Returns, when the response
+    /// carries a secret, its line's ticket: the response may be sent only once
     /// `AuditLog.written` says the line is written, and a 503 (`auditRefusal()`) in its place
     /// otherwise (fail closed, as Vault). Runs for every request that reached the responder,
     /// refused or not.
     func audited(
-        _ head: HTTPRequestHead, body: [UInt8]?, route: Route?, token: AccessToken?, client: String, _ response: consuming HTTPResponse
-    ) -> (response: HTTPResponse, line: AuditLog.Ticket?) {
-        guard let auditLog else { return (response, nil) }
+        _ head: HTTPRequestHead, body: [UInt8]?, route: Route?, token: AccessToken?, client: String,
+        _ response: borrowing HTTPResponse
+    ) -> AuditLog.Ticket? {
+        guard let auditLog else { return nil }
         let answer = Self.answerFacts(response)
         let record = AuditRecord(
             time: clock.now(), requestID: requestIDs.next(), tokenID: token?.id, tokenName: token?.name, client: client,
@@ -23,9 +24,7 @@ extension KeychainResponder {
             refs: answer.refs, status: answer.status, httpStatus: response.status,
             reason: head.headers.withFirstValue(lowercased: "x-keychain-reason") { String(decoding: $0, as: UTF8.self) })
         let line = auditLog.append(record)
-        // Decided before the response goes into the tuple: read after, it was copied there.
-        let waitsForLine = response.status < 300 && answer.carriesSecret
-        return (response, waitsForLine ? line : nil)
+        return response.status < 300 && answer.carriesSecret ? line : nil
     }
 
     /// The answer in place of one carrying a secret whose audit line could not be written; the
@@ -39,7 +38,7 @@ extension KeychainResponder {
 
     /// What an answer says for the audit line: the OSStatus of an error (from its small body),
     /// the persistent refs of the items it touched, and whether it holds a secret.
-    static func answerFacts(_ response: HTTPResponse) -> (status: Int64, refs: [[UInt8]], carriesSecret: Bool) {
+    static func answerFacts(_ response: borrowing HTTPResponse) -> (status: Int64, refs: [[UInt8]], carriesSecret: Bool) {
         let refs = response.touched
         guard response.status >= 400 else { return (0, refs, response.carriesSecret) }
         let status = (try? JSON.parse(response.body))?.objectValue?["status"]?.intValue ?? 0

@@ -8,7 +8,10 @@ public import KeychainCrypto
 /// Derived, not stored: whoever holds the instance key file (the operator, `keychaind audit`)
 /// can search the log for a value and verify the chain, and nobody else can do either, or forge
 /// a line. A value's hash is the same in every line and on every replica that shares the key.
-public struct AuditKeys: Sendable {
+///
+/// A class: every line passes its keys down to each hash, and copies of a struct holding the two
+/// keys' secure memory cost two retains and two releases each.
+public final class AuditKeys: Sendable {
     let values: KeyedDigest
     let chain: KeyedDigest
 
