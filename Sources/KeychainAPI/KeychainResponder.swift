@@ -301,47 +301,28 @@ public final class KeychainResponder: HTTPResponder {
         guard let auditLog, let line = audited(head, body: body, route: route, token: token, client: address, response) else {
             return accounted(head, route: route, token: token, client: address, response)
         }
-        let held = HeldAnswer(
-            consume response, line: line, responder: self, auditLog: auditLog, head: head, route: route, token: token,
-            client: address)
-        return .held(held.release)
+        let held = HeldResponse(consume response)
+        return .held { [self] in
+            guard auditLog.written(line), let answer = held.take() else {
+                return accounted(head, route: route, token: token, client: address, auditRefusal())
+            }
+            return accounted(head, route: route, token: token, client: address, consume answer)
+        }
     }
 
-    /// An answer waiting for its audit line (`finish`), with what `accounted` needs. The
-    /// response is moved in and out, never copied: a closure capturing it copied it twice, a
-    /// retain and a release of each of its fields each time, every answer carrying a secret.
-    private final class HeldAnswer: Sendable {
-        /// Taken once, by `release`, on the polling thread's next pass.
+    /// A response waiting for its audit line (`finish`), moved in and out, never copied: the
+    /// closure that held it captured it by copy, and copied it again to return it, a retain and a
+    /// release of each of its fields each time, every answer carrying a secret.
+    private final class HeldResponse: Sendable {
         private let response: Mutex<HTTPResponse?>
-        private let line: AuditLog.Ticket
-        private let responder: KeychainResponder
-        private let auditLog: AuditLog
-        private let head: HTTPRequestHead
-        private let route: Route?
-        private let token: AccessToken?
-        private let client: String
 
-        init(
-            _ response: consuming HTTPResponse, line: AuditLog.Ticket, responder: KeychainResponder, auditLog: AuditLog,
-            head: HTTPRequestHead, route: Route?, token: AccessToken?, client: String
-        ) {
+        init(_ response: consuming HTTPResponse) {
             self.response = Mutex(consume response)
-            self.line = line
-            self.responder = responder
-            self.auditLog = auditLog
-            self.head = head
-            self.route = route
-            self.token = token
-            self.client = client
         }
 
-        /// The response once its line is written, or the 503 in its place if it cannot be;
-        /// counted and logged.
-        @Sendable func release() -> HTTPResponse {
-            guard auditLog.written(line), let answer = response.withLock({ $0.take() }) else {
-                return responder.accounted(head, route: route, token: token, client: client, responder.auditRefusal())
-            }
-            return responder.accounted(head, route: route, token: token, client: client, consume answer)
+        /// The response, once; `nil` after.
+        func take() -> HTTPResponse? {
+            response.withLock { $0.take() }
         }
     }
 
