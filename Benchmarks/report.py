@@ -201,6 +201,7 @@ def build(runs, facts):
     a, b, d, h = Series(runs, "A"), Series(runs, "B"), Series(runs, "D"), Series(runs, "H")
     a2, b_default = Series(runs, "A2"), Series(runs, "Bdef")
     b_plain, b_audit = Series(runs, "B2"), Series(runs, "Baud")
+    h_plain, h_audit = Series(runs, "H2"), Series(runs, "Haud")
     c, raw, c_audit = Series(runs, "C"), Series(runs, "S"), Series(runs, "Caud")
     b_big, b_small = Series(runs, "B1M"), Series(runs, "Bsm")
     pinned = "`--threads 1`, pinned to core 0"
@@ -285,13 +286,30 @@ def build(runs, facts):
         table.add("B2", f"B again, alternated with Baud (a copy of the same keychain, no audit log), {pinned}",
                   per_second(b_plain.rate), ms(b_plain.p50), ms(b_plain.p99), cpu_text(b_plain),
                   "(Baud's pair)", b_plain.failure() or "info")
+        h_audit_over_d = h_audit.rate / d.rate if h_audit.rate and d.rate else None
+        floor = ""
+        if h_audit.measured:
+            against_floor, _, floor_pairs = paired(b_audit, h_audit)
+            floor = f"; {times(against_floor)} Haud ({floor_pairs} pairs); Haud itself {times(h_audit_over_d)} D"
         table.add("Baud", f"B with the audit log (`--audit-log FILE`, as shipped: each answer carrying a secret waits "
                   f"for its line's write(2), one write for the answers of a pass, no fsync), {pinned}, alternated with B2; "
                   f"{facts.get('audit_lines', '?')} lines written",
                   per_second(b_audit.rate), ms(b_audit.p50), ms(b_audit.p99), cpu_text(b_audit),
-                  f"≥ 0.8 × B and ≥ 10 × D; {measured_against(throughput, cost, pairs, 'B2')}, {times(over_d)} D",
+                  f"≥ 0.8 × B and ≥ 10 × D; {measured_against(throughput, cost, pairs, 'B2')}, {times(over_d)} D{floor}",
                   verdict(None if throughput is None or over_d is None else throughput >= 0.8 and over_d >= 10,
                           b_audit, b_plain))
+        if h_audit.measured:
+            throughput, cost, pairs = paired(h_audit, h_plain)
+            table.add("H2", "H again, alternated with Haud, B2 and Baud (same_work.c, no audit log), pinned to core 0",
+                      per_second(h_plain.rate), ms(h_plain.p50), ms(h_plain.p99), cpu_text(h_plain),
+                      "(Haud's pair)", h_plain.failure() or "info")
+            table.add("Haud", "H writing Baud's audit line by hand (same_work.c with an audit log): the same fields, the "
+                      "query values' and the chain's keyed BLAKE2b, each answer carrying a secret held to the polling "
+                      f"thread's next pass and one write(2) for the lines of a pass; "
+                      f"{facts.get('same_work_audit_lines', '?')} lines written",
+                      per_second(h_audit.rate), ms(h_audit.p50), ms(h_audit.p99), cpu_text(h_audit),
+                      f"(the audit's floor) {measured_against(throughput, cost, pairs, 'H2')}, "
+                      f"{times(h_audit_over_d)} D", h_audit.failure() or "info")
 
     if b_default.measured:
         throughput, cost, pairs = paired(b_default, a2)
