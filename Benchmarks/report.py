@@ -278,6 +278,15 @@ def build(runs, facts):
                       f"{besides_memset('Hi') / besides_memset(label):.2f}{per_get(label)}", "info")
         table.add("H instr.", "H under callgrind, the same GETs", f"{kilo('Hi'):.1f}k", "", "", "",
                   f"(the anchor){per_get('Hi')}", "info")
+        audit_counts = {label: runs.get(label, {}).get(1) for label in ("Baudi", "Haudi")}
+        if all(audit_counts.values()):
+            counts.update(audit_counts)
+            line_b, line_h = kilo("Baudi") - kilo("Bi"), kilo("Haudi") - kilo("Hi")
+            table.add("Baud instr.", "B with the audit log under callgrind, the same GETs", f"{kilo('Baudi'):.1f}k", "", "",
+                      "", f"the audit line {line_b:.1f}k a GET (Baud − B), by hand {line_h:.1f}k (Haud − H){per_get('Baudi')}",
+                      "info")
+            table.add("Haud instr.", "Haud under callgrind, the same GETs", f"{kilo('Haudi'):.1f}k", "", "", "",
+                      f"(the audit's floor){per_get('Haudi')}", "info")
 
     if b_audit.measured:
         # Alternated with B2 (B again, on the same data, without the audit log) round by round.

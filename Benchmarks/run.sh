@@ -20,7 +20,7 @@
 #   BENCH_MIGRATION_ROUNDS=3 rounds of the migration rows (export, import, sqlite3 .backup)
 #   BENCH_CERTS=1            the certificate rows (issue 16): Id and its anchor Ic (identity search
 #                            by subject text), Ccert (certificate adds, alternated with C); 0 skips them
-#   BENCH_INSTRUCTIONS=1     B, B* and H under callgrind: instructions per GET (0 skips them)
+#   BENCH_INSTRUCTIONS=1     B, B*, H, Baud and Haud under callgrind: instructions per GET (0 skips them)
 #   BENCH_INSTRUCTION_GETS=3000  GETs counted for each
 #   BENCH_CERT_ITEMS=10000   certificates in Id's keychain (and Ic's memory), at most 100,000
 #   BENCH_CERT_DURATION      seconds per Id and Ic run (default 6 x BENCH_DURATION: a search takes
@@ -412,8 +412,9 @@ round_order() {
     echo
 }
 
-# phase_instructions: B, B* and H again, each under callgrind on its own (B's keychain stopped
-# meanwhile): instructions per GET, which do not move with the machine as throughput ratios do.
+# phase_instructions: B, B* and H again, and B and H with the audit log, each under callgrind on
+# its own (B's keychain stopped meanwhile): instructions per GET, which do not move with the
+# machine as throughput ratios do.
 # valgrind 3.19 cannot read the DWARF of Swift 6.3's release build: it runs a copy without it.
 phase_instructions() {
     local port nodebug=$WORK/keychaind-nodebug
@@ -430,12 +431,25 @@ phase_instructions() {
             --listen "127.0.0.1:$port" --passphrase-file "$WORK/passphrase" --threads 1 >>"$RUNS" \
             2>>"$LOGS/instructions.log" || die "$label under callgrind failed (see $LOGS/instructions.log)"
     done
+    # Bi with the audit log: what its line costs in instructions, beside Haudi's by hand.
     port=$(free_port)
-    log "  Hi: same_work.c under callgrind"
-    timeout 900 "$PY" "$BENCH/instructions.py" --label Hi --token-file "$WORK/same-work-token" --items "$ITEMS" \
-        --port "$port" --gets "$INSTRUCTION_GETS" -- "$OUT/bin/same_work" "$WORK/same-work.db" "$ITEMS" \
-        "$WORK/same-work-token" "$port" >>"$RUNS" 2>>"$LOGS/instructions.log" \
-        || die "Hi under callgrind failed (see $LOGS/instructions.log)"
+    log "  Baudi: keychaind with the audit log under callgrind"
+    timeout 900 "$PY" "$BENCH/instructions.py" --label Baudi --token-file "$WORK/same-work-token" --items "$ITEMS" \
+        --port "$port" --gets "$INSTRUCTION_GETS" -- "$nodebug" serve --data-dir "$WORK/keychain" --allow-root \
+        --listen "127.0.0.1:$port" --passphrase-file "$WORK/passphrase" --threads 1 --audit-log "$WORK/instructions-audit.log" \
+        >>"$RUNS" 2>>"$LOGS/instructions.log" || die "Baudi under callgrind failed (see $LOGS/instructions.log)"
+    local h_audit
+    for label in Hi Haudi; do
+        h_audit=()
+        [[ $label == Haudi ]] && h_audit=("$WORK/same-work-instructions-audit.log")
+        port=$(free_port)
+        log "  $label: same_work.c${h_audit:+ with the audit log} under callgrind"
+        timeout 900 "$PY" "$BENCH/instructions.py" --label "$label" --token-file "$WORK/same-work-token" --items "$ITEMS" \
+            --port "$port" --gets "$INSTRUCTION_GETS" -- "$OUT/bin/same_work" "$WORK/same-work.db" "$ITEMS" \
+            "$WORK/same-work-token" "$port" "${h_audit[@]}" >>"$RUNS" 2>>"$LOGS/instructions.log" \
+            || die "$label under callgrind failed (see $LOGS/instructions.log)"
+    done
+    rm -f "$WORK/instructions-audit.log" "$WORK/same-work-instructions-audit.log"
     rm -f "$nodebug" "$WORK/admin-token"
     # The functions B's and B*'s GETs ran, the most instructions first: a fresh
     # Benchmarks/hot-functions.order (README, *Hot functions first*), and how much of the
