@@ -431,7 +431,7 @@ phase_instructions() {
             --listen "127.0.0.1:$port" --passphrase-file "$WORK/passphrase" --threads 1 >>"$RUNS" \
             2>>"$LOGS/instructions.log" || die "$label under callgrind failed (see $LOGS/instructions.log)"
     done
-    # Bi with the audit log: what its line costs in instructions, beside Haudi's by hand.
+    # B with the audit log (Baudi): what its line costs in instructions, beside Haudi's by hand.
     port=$(free_port)
     log "  Baudi: keychaind with the audit log under callgrind"
     timeout 900 "$PY" "$BENCH/instructions.py" --label Baudi --token-file "$WORK/same-work-token" --items "$ITEMS" \
@@ -871,8 +871,8 @@ main() {
     # for its line's write(2), which the answers of one pass of the polling thread share.
     # Alternated with B2, the same server without it, and with Haud, H writing the same lines by
     # hand in C the same way (same_work.c with an audit log), and H2, H again beside it: Haud ÷ H2
-    # is what the audit line costs the C floor, Haud ÷ D the most any server doing this work
-    # reaches against etcd here. Round by round in round_order, all pinned to the same core, one
+    # is what the audit line costs the hand-written floor, Haud ÷ D what that floor reaches
+    # against etcd. Round by round in round_order, all pinned to the same core, one
     # loaded at a time. The audit server runs on a copy of the keychain (made while no server
     # holds it). A line is about 370 bytes: some 100 MB a run.
     log "B and H with and without the audit log, alternated: $PAIRS rounds"
