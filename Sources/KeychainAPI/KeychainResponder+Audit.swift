@@ -110,24 +110,14 @@ final class RequestIDs: Sendable {
         prefix = Array((String(UInt32.random(in: 0...UInt32.max), radix: 16) + "-").utf8)
     }
 
-    /// The prefix and the count's digits written into the string's own storage (a small string up
-    /// to 15 bytes): joining two strings cost 0.45k instructions a request.
+    /// The prefix and the count's digits written into the string's own storage, in room for
+    /// exactly them (a small string up to 15 bytes): joining two strings cost 0.45k instructions
+    /// a request.
     func next() -> String {
         let number = counter.add(1, ordering: .relaxed).newValue
-        var digits = 1
-        var limit: UInt64 = 10
-        while digits < 20, number >= limit {
-            digits += 1
-            limit = limit &* 10
-        }
-        return String(unsafeUninitializedCapacity: prefix.count + digits) { out in
-            let start = out.initialize(fromContentsOf: prefix)
-            var rest = number
-            for n in stride(from: start + digits - 1, through: start, by: -1) {
-                out[n] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            }
-            return start + digits
+        return String(atMost: prefix.count + ByteCursor.decimalDigits(number)) { out in
+            prefix.withUnsafeBytes { out.bytes($0) }
+            out.decimal(number)
         }
     }
 }

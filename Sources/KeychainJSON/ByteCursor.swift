@@ -83,14 +83,20 @@ public struct ByteCursor: ~Copyable {
         6 * text.utf8.count + 2
     }
 
-    /// `value` in decimal: at most 20 bytes.
-    public mutating func decimal(_ value: UInt64) {
+    /// The digits of `value` in decimal: 1 to 20.
+    public static func decimalDigits(_ value: UInt64) -> Int {
         var digits = 1
         var limit: UInt64 = 10
         while digits < 20, value >= limit {
             digits += 1
             limit = limit &* 10
         }
+        return digits
+    }
+
+    /// `value` in decimal: at most 20 bytes (`decimalDigits(value)`).
+    public mutating func decimal(_ value: UInt64) {
+        let digits = Self.decimalDigits(value)
         let first = room(digits)
         var rest = value
         for n in stride(from: digits - 1, through: 0, by: -1) {
@@ -125,6 +131,18 @@ extension [UInt8] {
                 body(&cursor)
                 initialized += cursor.count
             }
+        }
+    }
+}
+
+extension String {
+    /// The string of what `body` writes through a cursor, in room for `bound` bytes (a small
+    /// string, stored inline, when `bound` is at most 15). A write past `bound` traps.
+    public init(atMost bound: Int, _ body: (inout ByteCursor) -> Void) {
+        self.init(unsafeUninitializedCapacity: bound) { room in
+            var cursor = ByteCursor(room)
+            body(&cursor)
+            return cursor.count
         }
     }
 }
