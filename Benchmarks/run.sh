@@ -325,22 +325,25 @@ start_etcd() {
     [[ $answer != 200 ]] || die "etcd: a range without a token succeeded: auth is not on"
 }
 
-# start_same_work COUNT: H, same_work.c, on its own database of COUNT items, accepting the reader
-# token only. Checks that it answers item 0 with exactly keychaind's bytes, and a wrong token with 401.
+# start_same_work NAME COUNT [AUDIT_LOG]: same_work.c (H, or Haud with AUDIT_LOG) on its own
+# database of COUNT items, accepting the reader token only; sets SAME_WORK_URL and SERVER_PID.
+# Checks that it answers item 0 with exactly the bytes keychaind at KC_URL answers, and a wrong
+# token with 401.
+SAME_WORK_URL=''
 start_same_work() {
-    local port body expected answer
+    local name=$1 count=$2 port body expected answer
+    shift 2
     port=$(free_port)
-    H_URL=http://127.0.0.1:$port
+    SAME_WORK_URL=http://127.0.0.1:$port
     printf '%s\n' "$READER_TOKEN" >"$WORK/same-work-token"
-    start_server same-work "$H_URL/v1/health" \
-        "$OUT/bin/same_work" "$WORK/same-work.db" "$1" "$WORK/same-work-token" "$port"
-    H_PID=$SERVER_PID
+    start_server "$name" "$SAME_WORK_URL/v1/health" \
+        "$OUT/bin/same_work" "$WORK/same-work.db" "$count" "$WORK/same-work-token" "$port" "$@"
     local query='v1/items?service=svc-0&account=acct-0&returnData=true'
-    body=$(curl -sS --max-time 5 -H "Authorization: Bearer $READER_TOKEN" "$H_URL/$query") || die "same_work does not answer"
+    body=$(curl -sS --max-time 5 -H "Authorization: Bearer $READER_TOKEN" "$SAME_WORK_URL/$query") || die "$name does not answer"
     expected=$(curl -sS --max-time 5 -H "Authorization: Bearer $READER_TOKEN" "$KC_URL/$query") || die "keychaind does not answer"
-    [[ $body == "$expected" ]] || die "same_work answers $body where keychaind answers $expected"
-    answer=$(curl -sS -o /dev/null -w '%{http_code}' --max-time 5 -H "Authorization: Bearer x$READER_TOKEN" "$H_URL/$query")
-    [[ $answer == 401 ]] || die "same_work answered $answer to a wrong token"
+    [[ $body == "$expected" ]] || die "$name answers $body where keychaind answers $expected"
+    answer=$(curl -sS -o /dev/null -w '%{http_code}' --max-time 5 -H "Authorization: Bearer x$READER_TOKEN" "$SAME_WORK_URL/$query")
+    [[ $answer == 401 ]] || die "$name answered $answer to a wrong token"
 }
 
 # --- the phases -------------------------------------------------------------------------------
@@ -831,7 +834,9 @@ main() {
     [[ $(curl -sS --max-time 5 "$A_URL/" | wc -c) == 60 ]] || die "minimal_mhd does not answer 60 bytes"
 
     log "starting the hand-written C server doing B's work (creating its $ITEMS items)"
-    start_same_work "$ITEMS"
+    start_same_work same-work "$ITEMS"
+    H_URL=$SAME_WORK_URL
+    H_PID=$SERVER_PID
 
     log "starting etcd with authentication"
     start_etcd
@@ -887,16 +892,10 @@ main() {
         --allow-root --listen "127.0.0.1:$audit_port" --passphrase-file "$WORK/passphrase" --threads 1 \
         --audit-log "$WORK/audit.log"
     audit_pid=$SERVER_PID
-    local h_audit_port h_audit_url h_audit_pid
-    h_audit_port=$(free_port)
-    h_audit_url=http://127.0.0.1:$h_audit_port
-    start_server same-work-audit "$h_audit_url/v1/health" "$OUT/bin/same_work" "$WORK/same-work.db" "$ITEMS" \
-        "$WORK/same-work-token" "$h_audit_port" "$WORK/same-work-audit.log"
+    local h_audit_url h_audit_pid
+    start_same_work same-work-audit "$ITEMS" "$WORK/same-work-audit.log"
+    h_audit_url=$SAME_WORK_URL
     h_audit_pid=$SERVER_PID
-    local query='v1/items?service=svc-0&account=acct-0&returnData=true' body expected
-    body=$(curl -sS --max-time 5 -H "Authorization: Bearer $READER_TOKEN" "$h_audit_url/$query") || die "same_work with an audit log does not answer"
-    expected=$(curl -sS --max-time 5 -H "Authorization: Bearer $READER_TOKEN" "$audit_url/$query") || die "keychaind with an audit log does not answer"
-    [[ $body == "$expected" ]] || die "same_work with an audit log answers $body where keychaind answers $expected"
     KEYCHAIND_TOKEN=$READER_TOKEN warm_up "$KC_URL/" "$BENCH/get_random.lua" "$ITEMS"
     KEYCHAIND_TOKEN=$READER_TOKEN warm_up "$audit_url/" "$BENCH/get_random.lua" "$ITEMS"
     KEYCHAIND_TOKEN=$READER_TOKEN warm_up "$h_audit_url/" "$BENCH/get_random.lua" "$ITEMS"
