@@ -82,10 +82,7 @@ let package = Package(
         // The audit log's records, keyed hashes and hash chain, and its verification.
         .target(
             name: "KeychainAudit",
-            dependencies: [
-                "KeychainCrypto", "KeychainJSON", "KeychainLog", "SleepingLock",
-                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
-            ],
+            dependencies: ["KeychainCrypto", "KeychainJSON", "KeychainLog", "SleepingLock"],
             swiftSettings: strictSettings),
         // HTTP/1.1 transport on libmicrohttpd: framing, limits, keep-alive, suspend/resume.
         .target(
@@ -162,7 +159,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/TestSupport"),
-        .testTarget(name: "KeychainCryptoTests", dependencies: ["KeychainCrypto"]),
+        .testTarget(name: "KeychainCryptoTests", dependencies: ["KeychainCrypto", "CSodium"]),
         .testTarget(name: "KeychainJSONTests", dependencies: ["KeychainJSON"]),
         .testTarget(name: "KeychainX509Tests", dependencies: ["KeychainX509", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets"], path: "Fuzz/Tests"),

@@ -1,4 +1,3 @@
-import ExtrasBase64
 import KeychainJSON
 public import KeychainCrypto
 
@@ -61,9 +60,6 @@ public final class AuditKeys: Sendable {
     }
 
     private static func appendBase64url(_ digest: InlineArray<16, UInt8>, to out: inout ByteCursor) {
-        out.write(atMost: macBytes) { room in
-            var span = room.mutableSpan
-            return Base64.encode(bytes: digest.span, into: &span, options: [.base64UrlAlphabet, .omitPaddingCharacter])
-        }
+        digest.span.withUnsafeBytes { out.base64url($0) }
     }
 }

@@ -1,4 +1,3 @@
-import ExtrasBase64
 import KeychainJSON
 
 /// What one request did, as the audit log records it: who, from where, what, on which items,
@@ -112,11 +111,7 @@ public struct AuditRecord: Sendable {
         for n in refs.indices {
             if n > 0 { out.byte(UInt8(ascii: ",")) }
             out.byte(UInt8(ascii: "\""))
-            let ref = refs[n]
-            out.write(atMost: Self.base64Bound(ref.count)) { room in
-                var span = room.mutableSpan
-                return Base64.encode(bytes: ref.span, into: &span, options: [.base64UrlAlphabet, .omitPaddingCharacter])
-            }
+            refs[n].withUnsafeBytes { out.base64url($0) }
             out.byte(UInt8(ascii: "\""))
         }
         out.literal(#"],"status":"#)
@@ -145,12 +140,9 @@ public struct AuditRecord: Sendable {
             bound += min(ByteCursor.jsonStringBound(entry.name), nameBound) + 2
             bound += entry.inClear ? min(ByteCursor.jsonStringBound(entry.value), nameBound) : AuditKeys.hashBytes + 2
         }
-        for ref in refs { bound += Self.base64Bound(ref.count) + 3 }
+        for ref in refs { bound += ByteCursor.base64urlCount(ref.count) + 3 }
         return bound
     }
-
-    /// The characters of `count` bytes in unpadded base64.
-    static func base64Bound(_ count: Int) -> Int { (count * 4 + 2) / 3 }
 
     /// Whether `text` is a short word, at most 32 bytes of letters, digits, `-` and `_`: what a
     /// query option's value must be to be written in clear (`QueryEntry.inClear`).

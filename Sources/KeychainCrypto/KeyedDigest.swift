@@ -7,22 +7,30 @@ internal import CSodium
 public struct KeyedDigest: Sendable {
     /// Digest length in bytes (128 bits: collision-resistant enough for equality and uniqueness).
     public static let length = 16
-    /// The BLAKE2b state once the key has been absorbed (the key's block waits in it), in
-    /// secure memory: a digest starts from a copy of it rather than from the key, which saves
-    /// `crypto_generichash_init`'s parameter block and key padding on every digest.
+    /// The BLAKE2b state once the key has been absorbed, in secure memory: a digest starts from
+    /// a copy of it rather than from the key, which saves `crypto_generichash_init`'s parameter
+    /// block and key padding on every digest, and, with `compressesKeyBlockOnce`, the key
+    /// block's compression (`kcd_generichash_init_key_compressed` in `CSodium/shim.h`).
     private let keyed: SecureBytes
+
+    /// Whether the key block was compressed once, here, rather than in every digest: one of the
+    /// two compressions of a short value's digest (the lookup digests of every search, the
+    /// audit line's hashes). `false` only where libsodium's state is not laid out as 1.0.18's,
+    /// and digests are then the same bytes, one compression slower.
+    public let compressesKeyBlockOnce: Bool
 
     /// `key` must be 32 bytes.
     public init(key: SecureBytes) throws(CryptoError) {
         guard key.count == Int(crypto_generichash_KEYBYTES) else { throw .invalidLength("digest key") }
         keyed = try SecureBytes(count: crypto_generichash_statebytes())
         let keyed = keyed
-        Self.withState { state in
-            key.withUnsafeBytes { k in
-                _ = crypto_generichash_init(state, k.baseAddress!.assumingMemoryBound(to: UInt8.self), k.count, Self.length)
+        compressesKeyBlockOnce = Self.withState { state in
+            let compressed = key.withUnsafeBytes { k in
+                kcd_generichash_init_key_compressed(state, k.baseAddress!.assumingMemoryBound(to: UInt8.self), k.count, Self.length) == 0
             }
             keyed.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: UnsafeRawPointer(state), byteCount: $0.count) }
             sodium_memzero(UnsafeMutableRawPointer(state), crypto_generichash_statebytes())
+            return compressed
         }
     }
 
@@ -36,12 +44,19 @@ public struct KeyedDigest: Sendable {
         }
     }
 
-    /// The digest of `parts`, each length-prefixed so that ("ab","c") and ("a","bc") differ.
+    /// `withState`, and a count of the parts appended beside it.
+    private static func withState<R>(_ body: (OpaquePointer, UnsafeMutablePointer<Int>) -> R) -> R {
+        var parts = 0
+        return withState { state in body(state, &parts) }
+    }
+
+    /// The digest of `parts` (at least one), each length-prefixed so that ("ab","c") and
+    /// ("a","bc") differ.
     public func digest(_ parts: [UInt8]...) -> [UInt8] {
         digest(parts: parts)
     }
 
-    /// The digest of `parts`, each length-prefixed.
+    /// The digest of `parts` (at least one), each length-prefixed.
     public func digest(parts: [[UInt8]]) -> [UInt8] {
         digest { input in
             for part in parts { input.append(part) }
@@ -56,10 +71,13 @@ public struct KeyedDigest: Sendable {
 
     /// `digest(_:)`, held inline rather than in an array: for a caller that only encodes it
     /// (the audit log, once per query value of every request).
+    /// - Precondition: `build` appends at least one part (a state whose key block is compressed
+    /// cannot digest the empty message).
     public func inlineDigest(_ build: (Input) -> Void) -> InlineArray<16, UInt8> {
-        Self.withState { state in
+        Self.withState { state, parts in
             keyed.withUnsafeBytes { UnsafeMutableRawPointer(state).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-            build(Input(state: state))
+            build(Input(state: state, parts: parts))
+            precondition(parts.pointee > 0, "KeyedDigest: a digest takes at least one part")
             var out = InlineArray<16, UInt8>(repeating: 0)
             var span = out.mutableSpan
             span.withUnsafeMutableBufferPointer { _ = crypto_generichash_final(state, $0.baseAddress!, Self.length) }
@@ -72,6 +90,7 @@ public struct KeyedDigest: Sendable {
     /// The parts of a digest being computed; valid only inside `digest(_:)`'s closure.
     public struct Input {
         fileprivate let state: OpaquePointer
+        fileprivate let parts: UnsafeMutablePointer<Int>
 
         /// Appends one part: its length (4 bytes, little-endian), then its bytes.
         public func append(_ part: UnsafeRawBufferPointer) {
@@ -90,6 +109,7 @@ public struct KeyedDigest: Sendable {
 
         /// Appends one part made of `tag` followed by `rest`.
         public func append(tag: UInt8?, _ rest: UnsafeRawBufferPointer) {
+            parts.pointee += 1
             let length = UInt32(rest.count + (tag == nil ? 0 : 1)).littleEndian
             withUnsafeBytes(of: length) { update($0) }
             if let tag { withUnsafeBytes(of: tag) { update($0) } }

@@ -1,3 +1,4 @@
+import CSodium
 import KeychainCrypto
 import Testing
 
@@ -42,6 +43,35 @@ import Testing
         let digest = try testKey()
         #expect(digest.digest(parts: [[], [1]]) != digest.digest(parts: [[1]]))
         #expect(digest.digest { $0.append(""); $0.append([1]) } == digest.digest(parts: [[], [1]]))
+    }
+
+    /// The keyed state's key block is compressed once (libsodium 1.0.18, as CI installs it), and
+    /// digests are still libsodium's own keyed BLAKE2b of the length-prefixed message: every part
+    /// length from 0 to 600, so messages of 4 to 604 bytes, across each block boundary.
+    @Test func aCompressedKeyBlockGivesLibsodiumsKeyedDigest() throws {
+        let key = try SecureBytes.random(count: 32)
+        let digest = try KeyedDigest(key: key)
+        #expect(digest.compressesKeyBlockOnce)
+        for count in 0...600 {
+            let part = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ count) }
+            let message = withUnsafeBytes(of: UInt32(count).littleEndian, Array.init) + part
+            var expected = [UInt8](repeating: 0, count: KeyedDigest.length)
+            key.withUnsafeBytes { k in
+                _ = crypto_generichash(
+                    &expected, expected.count, message, UInt64(message.count), k.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                    k.count)
+            }
+            #expect(digest.digest(part) == expected, "a part of \(count) bytes")
+        }
+    }
+
+    /// A digest of no parts would be the empty message's, which a state past its key block
+    /// cannot give: it stops the process rather than answer a wrong digest.
+    @Test func aDigestOfNoPartsTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let key = try SecureBytes.random(count: 32)
+            _ = try KeyedDigest(key: key).digest(parts: [])
+        }
     }
 
     @Test func shortHashesAreStablePerKeyAndDifferAcrossKeys() throws {

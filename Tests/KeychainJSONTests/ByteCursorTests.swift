@@ -1,3 +1,4 @@
+import Foundation
 import KeychainJSON
 import Testing
 
@@ -37,6 +38,25 @@ import Testing
             var written: [UInt8] = []
             written.append(atMost: 20) { $0.decimal(value) }
             #expect(String(decoding: written, as: UTF8.self) == String(value))
+        }
+    }
+
+    /// Every length from 0 to 70 (each remainder of three, the audit line's 16-byte digests and
+    /// refs among them), of random bytes and of the bytes that use the alphabet's last symbols:
+    /// the same characters as Foundation's base64 with the URL alphabet and no padding, in
+    /// exactly `base64urlCount` bytes.
+    @Test func base64urlIsFoundationsEncodingInTheURLAlphabetUnpadded() {
+        var generator = SystemRandomNumberGenerator()
+        for count in 0...70 {
+            for bytes in [(0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }, [UInt8](repeating: 0xFF, count: count)] {
+                let expected = Data(bytes).base64EncodedString()
+                    .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                    .replacingOccurrences(of: "=", with: "")
+                var written: [UInt8] = []
+                written.append(atMost: ByteCursor.base64urlCount(count)) { cursor in bytes.withUnsafeBytes { cursor.base64url($0) } }
+                #expect(String(decoding: written, as: UTF8.self) == expected, "\(bytes)")
+                #expect(written.count == ByteCursor.base64urlCount(count))
+            }
         }
     }
 
