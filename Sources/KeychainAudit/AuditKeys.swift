@@ -1,5 +1,5 @@
-import KeychainJSON
 public import KeychainCrypto
+import KeychainJSON
 
 /// The audit log's two keys, derived from the instance key (`crypto_kdf`, context `kcdaudit`):
 /// one for the keyed hashes of query values, one for the chain of lines.

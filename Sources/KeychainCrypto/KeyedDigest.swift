@@ -26,7 +26,8 @@ public struct KeyedDigest: Sendable {
         let keyed = keyed
         compressesKeyBlockOnce = Self.withState { state in
             let compressed = key.withUnsafeBytes { k in
-                kcd_generichash_init_key_compressed(state, k.baseAddress!.assumingMemoryBound(to: UInt8.self), k.count, Self.length) == 0
+                let bytes = k.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                return kcd_generichash_init_key_compressed(state, bytes, k.count, Self.length) == 0
             }
             keyed.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: UnsafeRawPointer(state), byteCount: $0.count) }
             sodium_memzero(UnsafeMutableRawPointer(state), crypto_generichash_statebytes())
@@ -45,7 +46,7 @@ public struct KeyedDigest: Sendable {
     }
 
     /// `withState`, and a count of the parts appended beside it.
-    private static func withState<R>(_ body: (OpaquePointer, UnsafeMutablePointer<Int>) -> R) -> R {
+    private static func withCountedState<R>(_ body: (OpaquePointer, UnsafeMutablePointer<Int>) -> R) -> R {
         var parts = 0
         return withState { state in body(state, &parts) }
     }
@@ -74,7 +75,7 @@ public struct KeyedDigest: Sendable {
     /// - Precondition: `build` appends at least one part (a state whose key block is compressed
     /// cannot digest the empty message).
     public func inlineDigest(_ build: (Input) -> Void) -> InlineArray<16, UInt8> {
-        Self.withState { state, parts in
+        Self.withCountedState { state, parts in
             keyed.withUnsafeBytes { UnsafeMutableRawPointer(state).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
             build(Input(state: state, parts: parts))
             precondition(parts.pointee > 0, "KeyedDigest: a digest takes at least one part")
