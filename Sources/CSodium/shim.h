@@ -51,6 +51,8 @@ static inline int kcd_generichash_init_key_compressed(crypto_generichash_state *
              crypto_generichash_update(&copy, message, lengths[n]) == 0 &&
              crypto_generichash_final(&copy, got, outlen) == 0 && sodium_memcmp(expected, got, outlen) == 0;
         sodium_memzero(&copy, sizeof copy);
+        sodium_memzero(expected, sizeof expected);
+        sodium_memzero(got, sizeof got);
     }
     if (ok) return 0;
 plain:
