@@ -48,12 +48,15 @@ import Testing
     @Test func base64urlIsFoundationsEncodingInTheURLAlphabetUnpadded() {
         var generator = SystemRandomNumberGenerator()
         for count in 0...70 {
-            for bytes in [(0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }, [UInt8](repeating: 0xFF, count: count)] {
+            let random = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            for bytes in [random, [UInt8](repeating: 0xFF, count: count)] {
                 let expected = Data(bytes).base64EncodedString()
                     .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
                     .replacingOccurrences(of: "=", with: "")
                 var written: [UInt8] = []
-                written.append(atMost: ByteCursor.base64urlCount(count)) { cursor in bytes.withUnsafeBytes { cursor.base64url($0) } }
+                written.append(atMost: ByteCursor.base64urlCount(count)) { cursor in
+                    bytes.withUnsafeBytes { cursor.base64url($0) }
+                }
                 #expect(String(decoding: written, as: UTF8.self) == expected, "\(bytes)")
                 #expect(written.count == ByteCursor.base64urlCount(count))
             }
