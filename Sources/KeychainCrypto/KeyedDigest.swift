@@ -12,6 +12,9 @@ public struct KeyedDigest: Sendable {
     /// block and key padding on every digest, and, with `compressesKeyBlockOnce`, the key
     /// block's compression (`kcd_generichash_init_key_compressed` in `CSodium/shim.h`).
     private let keyed: SecureBytes
+    /// `keyed`'s bytes, which live as long as `keyed`, held here, does: a digest copies its state
+    /// from here without touching `keyed` (two retains and releases a digest fewer).
+    nonisolated(unsafe) private let keyedState: UnsafeRawPointer
 
     /// Whether the key block was compressed once, here, rather than in every digest: one of the
     /// two compressions of a short value's digest (the lookup digests of every search, the
@@ -23,6 +26,7 @@ public struct KeyedDigest: Sendable {
     public init(key: SecureBytes) throws(CryptoError) {
         guard key.count == Int(crypto_generichash_KEYBYTES) else { throw .invalidLength("digest key") }
         keyed = try SecureBytes(count: crypto_generichash_statebytes())
+        keyedState = keyed.unsafeBaseAddress
         let keyed = keyed
         compressesKeyBlockOnce = Self.withState { state in
             let compressed = key.withUnsafeBytes { k in
@@ -75,8 +79,11 @@ public struct KeyedDigest: Sendable {
     /// - Precondition: `build` appends at least one part (a state whose key block is compressed
     /// cannot digest the empty message).
     public func inlineDigest(_ build: (Input) -> Void) -> InlineArray<16, UInt8> {
-        Self.withCountedState { state, parts in
-            keyed.withUnsafeBytes { UnsafeMutableRawPointer(state).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        // The closure reads the address alone: one that read `self` took a copy of it, a retain
+        // and a release of `keyed` twice a digest.
+        let keyedState = keyedState
+        return Self.withCountedState { state, parts in
+            UnsafeMutableRawPointer(state).copyMemory(from: keyedState, byteCount: crypto_generichash_statebytes())
             build(Input(state: state, parts: parts))
             precondition(parts.pointee > 0, "KeyedDigest: a digest takes at least one part")
             var out = InlineArray<16, UInt8>(repeating: 0)

@@ -56,6 +56,11 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible {
         try body(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 
+    /// The bytes' address, for a holder that keeps this object alive as long as it reads them
+    /// (`KeyedDigest`, whose every digest copies its state from here): reading through it costs
+    /// no retain and release of this object, as a `withUnsafeBytes` call in a closure did.
+    var unsafeBaseAddress: UnsafeRawPointer { UnsafeRawPointer(pointer) }
+
     /// Calls `body` with the mutable bytes; the pointer must not escape.
     public func withUnsafeMutableBytes<R, E: Error>(_ body: (UnsafeMutableRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try body(UnsafeMutableRawBufferPointer(start: pointer, count: count))
