@@ -8,7 +8,7 @@ import KeychainJSON
 /// `time` is declared last so that the two take their labels in different orders. See
 /// `ItemRecord` for why.
 public struct AuditRecord: Sendable {
-    public var requestID: String
+    public var requestID: AuditRequestID
     /// The token's public id and name; `nil` for a request without a valid token.
     public var tokenID: String?
     public var tokenName: String?
@@ -71,8 +71,9 @@ public struct AuditRecord: Sendable {
     func write(to out: inout ByteCursor, keys: AuditKeys) {
         out.literal(#"{"time":"#)
         out.decimal(time)
-        out.literal(#","request":"#)
-        out.quoted(requestID)
+        out.literal(#","request":""#)
+        requestID.write(to: &out)
+        out.byte(UInt8(ascii: "\""))
         if let tokenID {
             out.literal(#","token":{"id":"#)
             out.jsonString(tokenID)
@@ -132,7 +133,7 @@ public struct AuditRecord: Sendable {
     /// The most bytes `write(to:keys:)` writes: its keys and punctuation (under 170 bytes),
     /// four numbers of at most 20, and each string at its longest, escaped.
     var lineBound: Int {
-        var bound = 170 + 4 * 20 + requestID.utf8.count + route.utf8.count + operation.utf8.count + 6
+        var bound = 170 + 4 * 20 + AuditRequestID.maxBytes + route.utf8.count + operation.utf8.count + 6
         bound += ByteCursor.jsonStringBound(tokenID ?? "") + ByteCursor.jsonStringBound(tokenName ?? "")
         bound += ByteCursor.jsonStringBound(client) + ByteCursor.jsonStringBound(reason ?? "")
         let nameBound = 6 * Self.maxNameBytes + 2
@@ -174,7 +175,7 @@ public struct AuditRecord: Sendable {
 
 extension AuditRecord {
     public init(
-        time: Int64, requestID: String, tokenID: String? = nil, tokenName: String? = nil, client: String, route: String,
+        time: Int64, requestID: AuditRequestID, tokenID: String? = nil, tokenName: String? = nil, client: String, route: String,
         operation: String, query: [QueryEntry] = [], refs: [[UInt8]] = [], status: Int64, httpStatus: Int,
         reason: String? = nil
     ) {
@@ -182,5 +183,38 @@ extension AuditRecord {
             requestID: requestID, tokenID: tokenID, tokenName: tokenName, client: client, route: route, operation: operation,
             query: query, refs: refs, status: status, httpStatus: httpStatus,
             reason: reason.map { Self.bounded($0, to: Self.maxReasonBytes) }, time: time)
+    }
+}
+
+/// A request's id in the audit log, `prefix-count`: this process's random prefix in hex and the
+/// request's count in decimal.
+///
+/// Numbers, written into the line as it is built: a string of the id lived on the heap once the
+/// count passed 999,999 (past the 15 bytes of UTF-8 a string holds inline), an allocation, a
+/// retain and a release every request of a server that has answered a million.
+public struct AuditRequestID: Sendable, Equatable, CustomStringConvertible {
+    public var prefix: UInt32
+    public var count: UInt64
+
+    public init(prefix: UInt32, count: UInt64) {
+        self.prefix = prefix
+        self.count = count
+    }
+
+    public var description: String { String(prefix, radix: 16) + "-" + String(count) }
+
+    /// The most bytes `write(to:)` writes: 8 hex digits, `-` and 20 decimal ones.
+    static let maxBytes = 29
+
+    /// `prefix` in lowercase hex without leading zeros (`0` for zero), `-`, `count` in decimal.
+    func write(to out: inout ByteCursor) {
+        let digits: StaticString = "0123456789abcdef"
+        var shift = max(0, (31 - prefix.leadingZeroBitCount) / 4 * 4)
+        while shift >= 0 {
+            out.byte(digits.utf8Start[Int((prefix >> UInt32(shift)) & 0xF)])
+            shift -= 4
+        }
+        out.byte(UInt8(ascii: "-"))
+        out.decimal(count)
     }
 }

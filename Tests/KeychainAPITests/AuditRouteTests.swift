@@ -44,7 +44,7 @@ import Testing
     /// Request ids count in decimal after the prefix, across every change of their number of digits.
     @Test func requestIDsCountAfterOnePrefix() {
         let ids = RequestIDs()
-        let all = (1...1_001).map { _ in ids.next() }
+        let all = (1...1_001).map { _ in ids.next().description }
         let prefix = String(all[0].dropLast())
         #expect(prefix.hasSuffix("-") && prefix.count >= 2 && prefix.count <= 9)
         #expect(all == (1...1_001).map { prefix + String($0) })

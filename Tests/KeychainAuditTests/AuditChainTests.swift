@@ -15,7 +15,7 @@ import Testing
 
     func record(_ n: Int, reason: String? = nil) -> AuditRecord {
         AuditRecord(
-            time: 1_795_000_000_000 + Int64(n), requestID: "r\(n)", tokenID: "tok_00000000000000\(n)0", tokenName: "ci",
+            time: 1_795_000_000_000 + Int64(n), requestID: AuditRequestID(prefix: 0xa, count: UInt64(n)), tokenID: "tok_00000000000000\(n)0", tokenName: "ci",
             client: "10.0.0.\(n)", route: "/v1/items", operation: "search",
             query: [.init("service", "payroll-db"), .init("account", "alice-\(n)")],
             refs: [[UInt8](repeating: UInt8(n), count: 16)], status: 0, httpStatus: 200, reason: reason)
@@ -34,11 +34,26 @@ import Testing
         #expect(keys.hash("payroll-db") == "hmac:fXxmNFQuG7wC1r-0OsEJVQ")
         var chain = AuditChain(keys: keys)
         let line = chain.line(for: AuditRecord(
-            time: 1_790_000_000_000, requestID: "r-1", tokenID: "tok_1", tokenName: #"n"q"#, client: "127.0.0.1",
+            time: 1_790_000_000_000, requestID: AuditRequestID(prefix: 0xa1, count: 1), tokenID: "tok_1", tokenName: #"n"q"#, client: "127.0.0.1",
             route: "/v1/items", operation: "search", query: [.init("service", "payroll-db")],
             refs: [[UInt8](repeating: 0, count: 16)], status: -25300, httpStatus: 404, reason: "ticket 7"))
-        #expect(String(decoding: line, as: UTF8.self) == #"{"time":1790000000000,"request":"r-1","token":{"id":"tok_1","name":"n\"q"},"client":"127.0.0.1","route":"/v1/items","operation":"search","query":{"service":"hmac:fXxmNFQuG7wC1r-0OsEJVQ"},"refs":["AAAAAAAAAAAAAAAAAAAAAA"],"status":-25300,"httpStatus":404,"reason":"ticket 7","prev":null,"mac":"mMjDFIfihzoYzrLaZr5LkA"}"#)
-        #expect(chain.last == "mMjDFIfihzoYzrLaZr5LkA")
+        #expect(String(decoding: line, as: UTF8.self) == #"{"time":1790000000000,"request":"a1-1","token":{"id":"tok_1","name":"n\"q"},"client":"127.0.0.1","route":"/v1/items","operation":"search","query":{"service":"hmac:fXxmNFQuG7wC1r-0OsEJVQ"},"refs":["AAAAAAAAAAAAAAAAAAAAAA"],"status":-25300,"httpStatus":404,"reason":"ticket 7","prev":null,"mac":"8AJOfinRfDa1AaeBESsNOg"}"#)
+        #expect(chain.last == "8AJOfinRfDa1AaeBESsNOg")
+    }
+
+    /// A request id is written as its description says: the prefix in hex without leading
+    /// zeros, `-`, the count in decimal, past the counts a string holds inline.
+    @Test func requestIDsAreWrittenAsTheirDescription() throws {
+        var chain = AuditChain(keys: keys)
+        for prefix: UInt32 in [0, 0xa, 0x10, 0xabcdef, 0x0fff_ffff, .max] {
+            for count: UInt64 in [0, 9, 999_999, 1_000_000, 10_000_000_000, .max] {
+                var record = record(1)
+                record.requestID = AuditRequestID(prefix: prefix, count: count)
+                let object = try #require(JSON.parse(chain.line(for: record)).objectValue)
+                #expect(object["request"] == .string(String(prefix, radix: 16) + "-" + String(count)))
+                #expect(record.requestID.description == String(prefix, radix: 16) + "-" + String(count))
+            }
+        }
     }
 
     @Test func anUntouchedLogVerifies() {
@@ -165,7 +180,7 @@ extension AuditChainTests {
     @Test func aLineOfEveryStringEscapedIsWrittenWhole() throws {
         let control = String(repeating: "\u{1}", count: 64)
         let record = AuditRecord(
-            time: Int64.min, requestID: "r-1", tokenID: control, tokenName: control, client: control, route: "/v1/items",
+            time: Int64.min, requestID: AuditRequestID(prefix: .max, count: .max), tokenID: control, tokenName: control, client: control, route: "/v1/items",
             operation: "search",
             query: [.init(control, control, inClear: true), .init(control, control), .init("", "", inClear: true)],
             refs: [[UInt8](repeating: 0, count: 16), []], status: Int64.min, httpStatus: Int.max,
@@ -176,6 +191,7 @@ extension AuditChainTests {
         let object = try #require(JSON.parse(second, allowingDuplicateKeys: true).objectValue)
         #expect(object["token"]?.objectValue?["name"] == .string(control))
         #expect(object["client"] == .string(control))
+        #expect(object["request"] == .string("ffffffff-18446744073709551615"))
         #expect(object["query"]?.objectValue?.entries.map(\.key) == [control, control, ""])
         #expect(object["query"]?.objectValue?.entries.first?.value == .string(control))
         #expect(object["reason"] == .string(record.reason!))
@@ -190,7 +206,7 @@ extension AuditChainTests {
     /// its line still verifies: a client cannot make the chain look broken by repeating a key.
     @Test func aRepeatedParameterKeepsTheChainVerifiable() throws {
         let repeated = AuditRecord(
-            time: 1_795_000_000_000, requestID: "r1", client: "10.0.0.1", route: "/v1/items", operation: "search",
+            time: 1_795_000_000_000, requestID: AuditRequestID(prefix: 0, count: 1), client: "10.0.0.1", route: "/v1/items", operation: "search",
             query: [.init("service", "a"), .init("service", "b")], status: -25293, httpStatus: 401)
         var chain = AuditChain(keys: keys)
         let lines = [chain.line(for: repeated), chain.line(for: record(2)), chain.line(for: repeated)]
@@ -218,7 +234,7 @@ extension AuditChainTests {
         var query: [AuditRecord.QueryEntry] = [.init(longName, "v"), .init("class", String(repeating: "w", count: 300), inClear: true)]
         query += (0..<998).map { .init("k\($0)", "v\($0)") }
         let record = AuditRecord(
-            time: 1, requestID: "r1", client: "10.0.0.1", route: "/v1/items", operation: "add", query: query, status: -50,
+            time: 1, requestID: AuditRequestID(prefix: 0, count: 1), client: "10.0.0.1", route: "/v1/items", operation: "add", query: query, status: -50,
             httpStatus: 400)
         var chain = AuditChain(keys: keys)
         let line = chain.line(for: record)
