@@ -255,10 +255,13 @@ public struct HTTPResponse: Sendable {
     /// sends what `release` gives. What the answer waits for (its audit line's `write`) is thus
     /// done once for every request of a pass. Answered anywhere else (a worker, a deferred
     /// reply), `release` is called at once.
+    ///
+    /// Built through the memberwise initializer: assigning `release` to a response built first
+    /// copied it and dropped the copy, six retains and six releases every held answer.
     public static func held(_ release: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
-        var response = HTTPResponse(status: 500)
-        response.release = release
-        return response
+        HTTPResponse(
+            status: 500, headers: [], body: [], bodyFile: nil, bodyStream: nil, closeConnection: false, touched: [],
+            carriesSecret: false, release: release)
     }
 
     /// The response itself, or, for a held one, what its `release` gives now. Consuming: the
