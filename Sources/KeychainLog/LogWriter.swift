@@ -85,7 +85,7 @@ public final class LogWriter: Sendable {
             let before = state.buffer.count
             line(state.timestamp, &state.buffer)
             state.buffer.append(0x0A)
-            if state.oldest == 0 { state.oldest = DispatchTime.now().uptimeNanoseconds }
+            if state.oldest == 0 { state.oldest = Self.monotonicNanoseconds() }
             if state.buffer.count >= capacity { return .writeNow }
             return urgent || (before < flushThreshold && state.buffer.count >= flushThreshold) ? .wakeWriter : .none
         }
@@ -140,7 +140,7 @@ public final class LogWriter: Sendable {
                 stoppedSignal.signal()
                 return
             }
-            let now = DispatchTime.now().uptimeNanoseconds
+            let now = Self.monotonicNanoseconds()
             if oldest != 0, now &- oldest >= intervalNanoseconds || state.withLock({ $0.buffer.count >= flushThreshold }) {
                 flushNow()
                 continue
@@ -168,6 +168,14 @@ public final class LogWriter: Sendable {
                 }
             }
         }
+    }
+
+    /// `CLOCK_MONOTONIC`, as `DispatchTime.now().uptimeNanoseconds` reads it on Linux, without
+    /// libdispatch's code on the path of the first line of every batch.
+    private static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
     private static func realtimeSecond() -> Int {
