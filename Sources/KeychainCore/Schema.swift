@@ -385,19 +385,25 @@ public enum Schema {
 
     /// Whether `spelling` names a query option (`Role.isOption`: `class`, `kSecMatchLimit`,
     /// `r_Data`, …) and no attribute: the audit log writes such a key's value in clear. One
-    /// lookup in a table of the options' spellings alone.
-    public static func isOption(named spelling: String) -> Bool { optionSpellings[spelling] != nil }
+    /// lookup in a table of the options' spellings alone, and none for a name whose first byte
+    /// begins no option's spelling (`service`, `account`: most of a query's names).
+    public static func isOption(named spelling: String) -> Bool {
+        guard let first = spelling.utf8.first, optionSpellings.firstBytes.contains(first) else { return false }
+        return optionSpellings.table[spelling] != nil
+    }
 
-    private static let optionSpellings: NameTable = {
+    private static let optionSpellings: (table: NameTable, firstBytes: ASCIISet) = {
         let attributeSpellings = Set(attributes.flatMap(\.spellings))
         var seen = Set<String>()
         var entries: [(name: String, value: Int32)] = []
+        var firstBytes = ASCIISet()
         for key in keys where key.role.isOption {
             for spelling in key.spellings where !attributeSpellings.contains(spelling) && seen.insert(spelling).inserted {
                 entries.append((spelling, Int32(key.number)))
+                if let first = spelling.utf8.first { firstBytes.insert(first) }
             }
         }
-        return NameTable(entries)
+        return (NameTable(entries), firstBytes)
     }()
 
     /// Every spelling → the number of the first key with it: one lookup per query key.
@@ -462,5 +468,22 @@ public enum Schema {
             problems.append("\(itemClass.name): no primary key")
         }
         return problems
+    }
+}
+
+/// A set of ASCII bytes in two words: a byte's membership in a few instructions.
+struct ASCIISet: Sendable {
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+
+    /// `byte` must be ASCII (below 0x80).
+    mutating func insert(_ byte: UInt8) {
+        precondition(byte < 0x80, "ASCIISet: not an ASCII byte")
+        if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
+    }
+
+    /// `false` for any byte not inserted, a byte beyond ASCII among them.
+    func contains(_ byte: UInt8) -> Bool {
+        byte < 64 ? low & (1 << UInt64(byte)) != 0 : byte < 128 && high & (1 << UInt64(byte - 64)) != 0
     }
 }

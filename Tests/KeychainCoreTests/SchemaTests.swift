@@ -9,6 +9,28 @@ import Testing
         #expect(Schema.problems() == [])
     }
 
+    /// Every spelling of every key is an option's exactly when its key is an option and no
+    /// attribute is spelled so (the audit log writes options' values in clear); so is nothing
+    /// else: a spelling's prefix, a longer name, bytes beyond ASCII, the empty name.
+    @Test func theOptionsAreExactlyTheOptionKeysSpellings() {
+        let attributeSpellings = Set(Schema.keys.filter { !$0.role.isOption }.flatMap(\.spellings))
+        var checked = 0
+        for key in Schema.keys {
+            for spelling in key.spellings {
+                let expected = key.role.isOption && !attributeSpellings.contains(spelling)
+                #expect(Schema.isOption(named: spelling) == expected, "\(spelling)")
+                checked += expected ? 1 : 0
+            }
+        }
+        #expect(checked >= 20)
+        for name in ["", "c", "classes", "Class", "returnDat", "r_", "kSec", "\u{e9}", "\u{e9}returnData", "service", "account"] {
+            #expect(!Schema.isOption(named: name), "\(name)")
+        }
+        for name in ["class", "kSecMatchLimit", "m_Limit", "r_Data", "deleteAll"] {
+            #expect(Schema.isOption(named: name), "\(name)")
+        }
+    }
+
     /// The order is the digest's: moving a row would orphan every stored item of the class.
     @Test(arguments: [
         (ItemClass.genericPassword, ["account", "service"]),
