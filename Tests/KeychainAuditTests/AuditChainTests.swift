@@ -15,7 +15,8 @@ import Testing
 
     func record(_ n: Int, reason: String? = nil) -> AuditRecord {
         AuditRecord(
-            time: 1_795_000_000_000 + Int64(n), requestID: AuditRequestID(prefix: 0xa, count: UInt64(n)), tokenID: "tok_00000000000000\(n)0", tokenName: "ci",
+            time: 1_795_000_000_000 + Int64(n), requestID: AuditRequestID(prefix: 0xa, count: UInt64(n)),
+            tokenID: "tok_00000000000000\(n)0", tokenName: "ci",
             client: "10.0.0.\(n)", route: "/v1/items", operation: "search",
             query: [.init("service", "payroll-db"), .init("account", "alice-\(n)")],
             refs: [[UInt8](repeating: UInt8(n), count: 16)], status: 0, httpStatus: 200, reason: reason)
@@ -33,11 +34,16 @@ import Testing
         let keys = try AuditKeys(instanceKey: SecureBytes(consuming: &raw))
         #expect(keys.hash("payroll-db") == "hmac:fXxmNFQuG7wC1r-0OsEJVQ")
         var chain = AuditChain(keys: keys)
-        let line = chain.line(for: AuditRecord(
-            time: 1_790_000_000_000, requestID: AuditRequestID(prefix: 0xa1, count: 1), tokenID: "tok_1", tokenName: #"n"q"#, client: "127.0.0.1",
-            route: "/v1/items", operation: "search", query: [.init("service", "payroll-db")],
-            refs: [[UInt8](repeating: 0, count: 16)], status: -25300, httpStatus: 404, reason: "ticket 7"))
-        #expect(String(decoding: line, as: UTF8.self) == #"{"time":1790000000000,"request":"a1-1","token":{"id":"tok_1","name":"n\"q"},"client":"127.0.0.1","route":"/v1/items","operation":"search","query":{"service":"hmac:fXxmNFQuG7wC1r-0OsEJVQ"},"refs":["AAAAAAAAAAAAAAAAAAAAAA"],"status":-25300,"httpStatus":404,"reason":"ticket 7","prev":null,"mac":"8AJOfinRfDa1AaeBESsNOg"}"#)
+        let line = chain.line(
+            for: AuditRecord(
+                time: 1_790_000_000_000, requestID: AuditRequestID(prefix: 0xa1, count: 1), tokenID: "tok_1", tokenName: #"n"q"#,
+                client: "127.0.0.1",
+                route: "/v1/items", operation: "search", query: [.init("service", "payroll-db")],
+                refs: [[UInt8](repeating: 0, count: 16)], status: -25300, httpStatus: 404, reason: "ticket 7"))
+        #expect(
+            String(decoding: line, as: UTF8.self)
+                == #"{"time":1790000000000,"request":"a1-1","token":{"id":"tok_1","name":"n\"q"},"client":"127.0.0.1","route":"/v1/items","operation":"search","query":{"service":"hmac:fXxmNFQuG7wC1r-0OsEJVQ"},"refs":["AAAAAAAAAAAAAAAAAAAAAA"],"status":-25300,"httpStatus":404,"reason":"ticket 7","prev":null,"mac":"8AJOfinRfDa1AaeBESsNOg"}"#
+        )
         #expect(chain.last == "8AJOfinRfDa1AaeBESsNOg")
     }
 
@@ -69,7 +75,8 @@ import Testing
     @Test func anEditedLineIsFoundAtItself() {
         var chain = AuditChain(keys: keys)
         var lines = log(chain: &chain)
-        let text = String(decoding: lines[2], as: UTF8.self).replacingOccurrences(of: "\"httpStatus\":200", with: "\"httpStatus\":403")
+        let text = String(decoding: lines[2], as: UTF8.self).replacingOccurrences(
+            of: "\"httpStatus\":200", with: "\"httpStatus\":403")
         lines[2] = Array(text.utf8)
         let report = AuditVerifier.verify(lines.flatMap { $0 }, keys: keys)
         #expect(report.problem?.line == 3)
@@ -162,9 +169,11 @@ extension AuditChainTests {
         _ = chain.line(for: record(1))
         let line = chain.line(for: record(2, reason: "a \"quoted\" reason\n"))
         let object = try #require(JSON.parse(line).objectValue)
-        #expect(object.entries.map(\.key) == [
-            "time", "request", "token", "client", "route", "operation", "query", "refs", "status", "httpStatus", "reason", "prev", "mac",
-        ])
+        #expect(
+            object.entries.map(\.key) == [
+                "time", "request", "token", "client", "route", "operation", "query", "refs", "status", "httpStatus", "reason",
+                "prev", "mac",
+            ])
         #expect(object["token"]?.objectValue?["name"] == "ci")
         #expect(object["reason"] == .string("a \"quoted\" reason\n"))
         // A ref's 16 bytes, written as the API writes refs: base64url, unpadded.
@@ -180,7 +189,8 @@ extension AuditChainTests {
     @Test func aLineOfEveryStringEscapedIsWrittenWhole() throws {
         let control = String(repeating: "\u{1}", count: 64)
         let record = AuditRecord(
-            time: Int64.min, requestID: AuditRequestID(prefix: .max, count: .max), tokenID: control, tokenName: control, client: control, route: "/v1/items",
+            time: Int64.min, requestID: AuditRequestID(prefix: .max, count: .max), tokenID: control, tokenName: control,
+            client: control, route: "/v1/items",
             operation: "search",
             query: [.init(control, control, inClear: true), .init(control, control), .init("", "", inClear: true)],
             refs: [[UInt8](repeating: 0, count: 16), []], status: Int64.min, httpStatus: Int.max,
@@ -206,7 +216,8 @@ extension AuditChainTests {
     /// its line still verifies: a client cannot make the chain look broken by repeating a key.
     @Test func aRepeatedParameterKeepsTheChainVerifiable() throws {
         let repeated = AuditRecord(
-            time: 1_795_000_000_000, requestID: AuditRequestID(prefix: 0, count: 1), client: "10.0.0.1", route: "/v1/items", operation: "search",
+            time: 1_795_000_000_000, requestID: AuditRequestID(prefix: 0, count: 1), client: "10.0.0.1", route: "/v1/items",
+            operation: "search",
             query: [.init("service", "a"), .init("service", "b")], status: -25293, httpStatus: 401)
         var chain = AuditChain(keys: keys)
         let lines = [chain.line(for: repeated), chain.line(for: record(2)), chain.line(for: repeated)]
@@ -231,10 +242,13 @@ extension AuditChainTests {
     /// makes a line of bounded size, and as many keyed hashes.
     @Test func aLineHoldsABoundedQuery() throws {
         let longName = String(repeating: "n", count: 300)
-        var query: [AuditRecord.QueryEntry] = [.init(longName, "v"), .init("class", String(repeating: "w", count: 300), inClear: true)]
+        var query: [AuditRecord.QueryEntry] = [
+            .init(longName, "v"), .init("class", String(repeating: "w", count: 300), inClear: true),
+        ]
         query += (0..<998).map { .init("k\($0)", "v\($0)") }
         let record = AuditRecord(
-            time: 1, requestID: AuditRequestID(prefix: 0, count: 1), client: "10.0.0.1", route: "/v1/items", operation: "add", query: query, status: -50,
+            time: 1, requestID: AuditRequestID(prefix: 0, count: 1), client: "10.0.0.1", route: "/v1/items", operation: "add",
+            query: query, status: -50,
             httpStatus: 400)
         var chain = AuditChain(keys: keys)
         let line = chain.line(for: record)
@@ -247,10 +261,12 @@ extension AuditChainTests {
         #expect(written.entries.last?.key == "k61")
         #expect(written["k61"] == .string(keys.hash("v61")))
         #expect(object["queryLeftOut"] == .int(1_000 - Int64(AuditRecord.maxQueryEntries)))
-        #expect(object.entries.map(\.key) == [
-            "time", "request", "token", "client", "route", "operation", "query", "queryLeftOut", "refs", "status", "httpStatus",
-            "prev", "mac",
-        ])
+        #expect(
+            object.entries.map(\.key) == [
+                "time", "request", "token", "client", "route", "operation", "query", "queryLeftOut", "refs", "status",
+                "httpStatus",
+                "prev", "mac",
+            ])
         #expect(AuditVerifier.verify(line + [0x0A], keys: keys).problem == nil)
         // A query that fits says nothing of entries left out.
         #expect(try JSON.parse(chain.line(for: self.record(1))).objectValue?["queryLeftOut"] == nil)

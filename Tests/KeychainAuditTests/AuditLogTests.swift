@@ -17,7 +17,8 @@ import Testing
 
     func record(_ n: Int) -> AuditRecord {
         AuditRecord(
-            time: Int64(n), requestID: AuditRequestID(prefix: 0xa, count: UInt64(n)), client: "127.0.0.1", route: "/v1/items", operation: "search",
+            time: Int64(n), requestID: AuditRequestID(prefix: 0xa, count: UInt64(n)), client: "127.0.0.1", route: "/v1/items",
+            operation: "search",
             query: [.init("service", "s\(n)")], status: 0, httpStatus: 200)
     }
 
