@@ -171,18 +171,6 @@ extension [UInt8] {
     }
 }
 
-extension String {
-    /// The string of what `body` writes through a cursor, in room for `bound` bytes (a small
-    /// string, stored inline, when `bound` is at most 15). A write past `bound` traps.
-    public init(atMost bound: Int, _ body: (inout ByteCursor) -> Void) {
-        self.init(unsafeUninitializedCapacity: bound) { room in
-            var cursor = ByteCursor(room)
-            body(&cursor)
-            return cursor.count
-        }
-    }
-}
-
 extension JSON {
     /// Whether a JSON string writes `byte` escaped: a quote, a backslash, a control byte.
     @inlinable
