@@ -43,7 +43,7 @@ public final class AccessToken: Sendable, Equatable {
     /// Public id (`tok_…`): safe for logs.
     public let id: String
     public let name: String
-    /// Exact group names; `"*"` means every group.
+    /// Exact group names, compared by their bytes (`ExactName`); `"*"` means every group.
     public let accessGroups: [String]
     public let capabilities: Set<Capability>
     /// Milliseconds since 1970; `nil` never expires.
@@ -54,7 +54,7 @@ public final class AccessToken: Sendable, Equatable {
     /// Every group, through `"*"`.
     public let allGroups: Bool
     /// `accessGroups` for `grants(group:)`: hashed once per token, not per request.
-    private let groupSet: Set<String>
+    private let groupSet: Set<ExactName>
     /// The keyed digests of `accessGroups` as the store holds them, computed once when the
     /// token is opened (then cached with it), so a request never hashes its token's groups.
     let groupDigests: [[UInt8]]?
@@ -79,31 +79,32 @@ public final class AccessToken: Sendable, Equatable {
         self.accessGroups = accessGroups
         self.capabilities = capabilities
         self.capabilityBits = capabilities.reduce(0) { $0 | $1.bit }
-        self.allGroups = accessGroups.contains("*")
-        self.groupSet = Set(accessGroups)
+        self.allGroups = accessGroups.contains { $0.isSameBytes(as: "*") }
+        self.groupSet = Set(accessGroups.map(ExactName.init))
         self.groupDigests = groupDigests
         self.expiresAt = expiresAt
         self.createdAt = createdAt
     }
 
     public static func == (lhs: AccessToken, rhs: AccessToken) -> Bool {
-        lhs.id == rhs.id && lhs.name == rhs.name && lhs.accessGroups == rhs.accessGroups
+        lhs.id.isSameBytes(as: rhs.id) && lhs.name.isSameBytes(as: rhs.name)
+            && lhs.accessGroups.map(ExactName.init) == rhs.accessGroups.map(ExactName.init)
             && lhs.capabilities == rhs.capabilities && lhs.expiresAt == rhs.expiresAt && lhs.createdAt == rhs.createdAt
     }
 
-    public func grants(group: String) -> Bool { allGroups || groupSet.contains(group) }
+    public func grants(group: String) -> Bool { allGroups || groupSet.contains(ExactName(group)) }
 
     /// Whether every group of `groups` is one of this token's: a token with `*` covers all,
     /// and `*` itself is covered only by `*`.
     public func covers(groups: [String]) -> Bool {
-        allGroups || groups.allSatisfy { $0 != "*" && groupSet.contains($0) }
+        allGroups || groups.allSatisfy { !$0.isSameBytes(as: "*") && groupSet.contains(ExactName($0)) }
     }
 
     public func has(_ capability: Capability) -> Bool { capabilityBits & capability.bit != 0 }
 
     /// The group an add goes to when it names none: the first group, or `default` for a `*` token.
     public var defaultGroup: String {
-        guard let first = accessGroups.first, first != "*" else { return Keychain.defaultGroup }
+        guard let first = accessGroups.first, !first.isSameBytes(as: "*") else { return Keychain.defaultGroup }
         return first
     }
 }

@@ -201,7 +201,7 @@ extension Keychain {
         query.accessible = item.protection
         query.synchronizable = .only(item.synchronizable)
         try query.check(for: .add)
-        guard !item.group.isEmpty, item.group != "*" else { throw .param("accessGroup: the bundle holds an item without a group") }
+        guard !item.group.isEmpty, !item.group.isSameBytes(as: "*") else { throw .param("accessGroup: the bundle holds an item without a group") }
         for (key, value) in item.attributes {
             if case .enumeration(let enumeration) = key.type, case .string(let name) = value, !name.isEmpty,
                 !enumeration.values.contains(where: { $0.name == name })

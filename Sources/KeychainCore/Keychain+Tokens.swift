@@ -57,7 +57,7 @@ extension Keychain {
         guard !capabilities.isEmpty else { throw .param("capabilities: expected at least one capability") }
         if let expiresAt, expiresAt <= clock.now() { throw .param("expiresAt: already in the past") }
         if let caller {
-            if !caller.allGroups, let group = accessGroups.first(where: { $0 == "*" || !caller.grants(group: $0) }) {
+            if !caller.allGroups, let group = accessGroups.first(where: { $0.isSameBytes(as: "*") || !caller.grants(group: $0) }) {
                 throw .missingEntitlement("accessGroups: the calling token lacks group \"\(group)\"")
             }
             if let capability = capabilities.sorted().first(where: { !caller.has($0) }) {
@@ -94,7 +94,7 @@ extension Keychain {
         try requireAdmin(caller)
         let barrier = try barrier()
         let removed = try transaction { [self] writer in
-            guard let record = try writer.tokens().first(where: { $0.id == id }) else { return false }
+            guard let record = try writer.tokens().first(where: { $0.id.isSameBytes(as: id) }) else { return false }
             if let caller, !caller.covers(groups: try openToken(record, barrier: barrier).accessGroups) { return false }
             guard try writer.deleteToken(id: id) else { return false }
             try Self.countRevocation(in: writer)

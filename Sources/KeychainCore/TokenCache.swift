@@ -65,7 +65,7 @@ final class TokenCache: Sendable {
     func revoke(id: String) {
         state.withLock { state in
             state.epoch &+= 1
-            state.entries = state.entries.filter { $0.value.token.id != id }
+            state.entries = state.entries.filter { !$0.value.token.id.isSameBytes(as: id) }
         }
     }
 

@@ -51,6 +51,28 @@ import Testing
         #expect(try s.f.call("DELETE", "/v1/tokens/\(s.teamID)", headers: s.scoped).status == 204)
     }
 
+    /// An admin of `\u{212A}ube` (KELVIN SIGN), which Swift's `String ==` equates with `Kube`,
+    /// administers nothing of `Kube`: groups are compared by their bytes.
+    @Test func aScopedAdminOfAnEquivalentGroupNameAdministersNothingOfTheOther() throws {
+        let f = try APIFixture()
+        let admin = try f.call("POST", "/v1/tokens", json: #"{"name":"kelvin-admin","accessGroups":["\u212Aube"],"capabilities":["admin","read","write"]}"#)
+        #expect(admin.status == 201)
+        let scoped = [("Authorization", "Bearer \(try #require(admin.json["token"]?.stringValue))")]
+        let kube = try #require(
+            f.call("POST", "/v1/tokens", json: #"{"name":"kube-app","accessGroups":["Kube"],"capabilities":["read"]}"#).json["id"]?.stringValue)
+        let listed = try f.call("GET", "/v1/tokens", headers: scoped)
+        #expect(listed.status == 200)
+        #expect(listed.json["tokens"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue } == ["kelvin-admin"])
+        try f.call("POST", "/v1/tokens", json: #"{"name":"x","accessGroups":["Kube"],"capabilities":["read"]}"#, headers: scoped)
+            .expectError(403, -34018, naming: "Kube")
+        try f.call("DELETE", "/v1/tokens/\(kube)", headers: scoped).expectError(404, -25300)
+        #expect(try f.call("GET", "/v1/tokens").json["tokens"]?.arrayValue?.count == 3, "nothing revoked")
+        #expect(try f.call("POST", "/v1/items", json: #"{"class":"genericPassword","service":"s","accessGroup":"Kube","valueData":"c2VjcmV0"}"#).status == 201)
+        try f.call("GET", "/v1/items?accessGroup=Kube&returnData=true", headers: scoped).expectError(403, -34018, naming: "accessGroup")
+        try f.call("POST", "/v1/items", json: #"{"class":"genericPassword","service":"t","accessGroup":"Kube","valueData":"c2VjcmV0"}"#, headers: scoped)
+            .expectError(403, -34018, naming: "accessGroup")
+    }
+
     @Test func aScopedAdminGrantsNothingItLacks() throws {
         let s = try Scene()
         let call = { (body: String) in try s.f.call("POST", "/v1/tokens", json: body, headers: s.scoped) }

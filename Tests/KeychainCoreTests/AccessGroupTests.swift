@@ -55,4 +55,31 @@ import Testing
             _ = try f.keychain.createToken(name: "n", accessGroups: ["a"], capabilities: [.read], expiresAt: nil, caller: writer)
         }
     }
+
+    /// Pairs of group names that Swift's `String ==` calls equal (canonical equivalence) but whose
+    /// bytes differ: each is a group of its own, as the store's digests of their bytes are.
+    static let equivalentNames: [(String, String)] = [
+        ("\u{212A}ube", "Kube"),  // KELVIN SIGN
+        ("cafe\u{301}", "caf\u{E9}"),  // NFD against NFC
+        ("\u{212B}", "\u{C5}"),  // ANGSTROM SIGN
+    ]
+
+    @Test(arguments: equivalentNames)
+    func aGroupEquivalentToAnotherIsStillAnotherGroup(held: String, other: String) throws {
+        #expect(held == other, "Swift calls the two names equal")
+        let f = try Fixture()
+        try f.addGeneric(service: "db", account: "u", secret: "theirs", group: other)
+        let token = try f.token([held], [.read, .write, .delete])
+        #expect(!token.grants(group: other))
+        #expect(!token.covers(groups: [other]))
+        expectError(.anyMissingEntitlement, naming: "accessGroup") {
+            _ = try f.keychain.search(["accessGroup": .string(other), "returnData": true], token: token)
+        }
+        expectError(.anyMissingEntitlement, naming: "accessGroup") {
+            try f.addGeneric(service: "new", account: "u", group: other, token: token)
+        }
+        expectError(.itemNotFound) { _ = try f.keychain.search(["service": "db", "returnData": true], token: token) }
+        expectError(.itemNotFound) { _ = try f.keychain.delete(["service": "db"], token: token) }
+        #expect(try f.keychain.search(["service": "db", "matchLimit": "all"], token: f.admin).count == 1)
+    }
 }
