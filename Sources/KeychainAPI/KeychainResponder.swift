@@ -83,8 +83,10 @@ public final class KeychainResponder: HTTPResponder {
         }
     }
 
-    /// Routes, checks the method, and authenticates, once per request. Argon2id goes to the
-    /// serial worker; durable writes to the pool, where concurrent ones commit together and a
+    /// Routes, checks the method, authenticates, and checks the token's capabilities for the
+    /// route (`admit`), once per request and before any body is read. Unlocks' and passphrase
+    /// changes' Argon2id goes to the serial worker, imports' and exports' derivations to the
+    /// transfer worker; durable writes to the pool, where concurrent ones commit together and a
     /// polling thread never waits for fsync, and backups (seconds of copying) there too; reads
     /// stay on the polling thread.
     ///
@@ -102,7 +104,7 @@ public final class KeychainResponder: HTTPResponder {
         }
         let execution: HTTPExecution =
             if route.runsKDF {
-                .serialWorker
+                route.transfers ? .transferWorker : .serialWorker
             } else if route.answersLater(method: head.method), Self.wantsPKCS12(head) {
                 // A PKCS#12 answer is sealed with PBKDF2: never on a polling thread.
                 .workerPool
@@ -125,7 +127,9 @@ public final class KeychainResponder: HTTPResponder {
             return .proceed(execution, plan: Plan(route: route, token: nil), maxBodyBytes: bodyLimit)
         }
         do {
-            return .proceed(execution, plan: Plan(route: route, token: try authenticate(head)), maxBodyBytes: bodyLimit)
+            let token = try authenticate(head)
+            try admit(route, method: head.method, head: head, token: token)
+            return .proceed(execution, plan: Plan(route: route, token: token), maxBodyBytes: bodyLimit)
         } catch {
             return .refuse(finish(head, route: route, token: nil, APIError.response(error)))
         }
@@ -201,6 +205,8 @@ public final class KeychainResponder: HTTPResponder {
         case .bodyTooLarge(let limit): APIError.response(.dataTooLarge("body: larger than the limit of \(limit) bytes"))
         case .serialWorkerBusy(let waiting):
             derivationsBusy(waiting: waiting)
+        case .transferWorkerBusy(let waiting):
+            transfersBusy(waiting: waiting)
         case .malformedHead(let field, let reason): APIError.response(.param("\(field): \(reason)"))
         case .requestTargetTooLong(let reason): APIError.response(.param("request-target: \(reason)"), httpStatus: 414)
         }
@@ -216,6 +222,14 @@ public final class KeychainResponder: HTTPResponder {
         return APIError.response(
             .notAvailable(
                 "passphrase: \(waiting) passphrase derivations (Argon2id, one at a time) are already waiting; retry after \(seconds) s"),
+            httpStatus: 429, headers: [(name: "Retry-After", value: String(seconds))])
+    }
+
+    /// 429 while `waiting` imports or exports wait for the transfer worker, with a `Retry-After`.
+    static func transfersBusy(waiting: Int) -> HTTPResponse {
+        let seconds = (waiting + 2) / 2
+        return APIError.response(
+            .notAvailable("body: \(waiting) imports or exports (one at a time) are already waiting; retry after \(seconds) s"),
             httpStatus: 429, headers: [(name: "Retry-After", value: String(seconds))])
     }
 

@@ -96,6 +96,11 @@ enum Route: Sendable, Equatable {
         self == .unlock || self == .passphrase || self == .exportBundle || self == .importBundle || self == .itemsImport
     }
 
+    /// Whether the route's derivation is of a key its caller brings (a bundle's Argon2id, a
+    /// PKCS#12's PBKDF2): it runs on the transfer worker, so that no token holder's imports and
+    /// exports can fill the queue that unlocks wait in.
+    var transfers: Bool { self == .exportBundle || self == .importBundle || self == .itemsImport }
+
     /// Whether the route copies the whole database (seconds on a large keychain): it runs on the
     /// worker pool, never on a polling thread.
     var copiesDatabase: Bool { self == .backup }

@@ -484,7 +484,7 @@ extension Keychain {
 
     // MARK: helpers
 
-    static func lacksGroup(_ group: String) -> KeychainError {
+    public static func lacksGroup(_ group: String) -> KeychainError {
         .missingEntitlement("accessGroup: the token lacks group \"\(group)\"")
     }
 
@@ -492,7 +492,7 @@ extension Keychain {
         .interactionNotAllowed("\(key): the keychain is locked and the item's protection class needs it unlocked")
     }
 
-    func require(_ capability: Capability, _ token: AccessToken, for operation: String) throws(KeychainError) {
+    public func require(_ capability: Capability, _ token: AccessToken, for operation: String) throws(KeychainError) {
         guard token.has(capability) else {
             throw .missingEntitlement("token: the token lacks the \(capability.rawValue) capability needed to \(operation)")
         }

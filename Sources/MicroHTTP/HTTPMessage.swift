@@ -333,6 +333,10 @@ public enum HTTPExecution: Sendable, Equatable {
     case pollingThread
     /// On the one serial worker, one request at a time: CPU- and memory-heavy work (Argon2id).
     case serialWorker
+    /// On the transfer worker, one request at a time, apart from the serial worker: heavy work
+    /// that any token holder may ask for (an import's key derivation), which must never fill the
+    /// queue that the serial worker's requests (unlocks) wait in.
+    case transferWorker
     /// On a pool of workers: work that blocks without using the CPU (a durable commit waiting
     /// for fsync), so that concurrent requests of this kind can overlap (and commit together).
     case workerPool
@@ -360,6 +364,8 @@ public enum HTTPTransportError: Sendable, Equatable {
     /// The serial worker already has `serialWorkerQueueLimit` requests waiting (each one, say,
     /// an Argon2id derivation): answered at once instead of queued.
     case serialWorkerBusy(queued: Int)
+    /// The transfer worker already has `serialWorkerQueueLimit` requests waiting.
+    case transferWorkerBusy(queued: Int)
     /// A part of the head that a proxy in front could read differently from this server, so
     /// refused (400) before any routing or authentication: `field` names the part ("method",
     /// "path", "request-line", "header", "Host", "Authorization"), `reason` says what is wrong.

@@ -67,6 +67,7 @@ public final class HTTPServer: Sendable {
         guard let started else {
             let reason = String(cString: strerror(errno))
             context.serialWorker.stop()
+            context.transferWorker.stop()
             context.pool.stop()
             context.connectionGuard.stop()
             Unmanaged<ServerContext>.fromOpaque(contextPointer).release()
@@ -107,6 +108,7 @@ public final class HTTPServer: Sendable {
             }
             _ = context.inFlight.wait(timeout: .now() + .seconds(drainSeconds))
             context.serialWorker.stop()
+            context.transferWorker.stop()
             context.pool.stop()
             context.deferred.wait()
             MHD_stop_daemon(running)

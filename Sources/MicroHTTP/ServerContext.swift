@@ -34,6 +34,8 @@ final class ServerContext: Sendable {
     let discardLimit: Int
     /// Argon2id and the like, one at a time.
     let serialWorker: OffloadWorker
+    /// Imports' and exports' derivations, one at a time, apart from the serial worker's.
+    let transferWorker: OffloadWorker
     /// Blocking work (durable commits), overlapping.
     let pool: OffloadWorker
     /// Entered when a request's state is created, left when libmicrohttpd completes it.
@@ -54,6 +56,7 @@ final class ServerContext: Sendable {
         self.maxHeadBytes = maxHeadBytes
         connectionGuard = ConnectionGuard(limits: connectionLimits)
         serialWorker = OffloadWorker(threads: 1, name: "http-serial")
+        transferWorker = OffloadWorker(threads: 1, name: "http-transfer")
         pool = OffloadWorker(threads: poolThreads, name: "http-pool")
         self.responder = responder
         self.logger = logger
@@ -274,6 +277,9 @@ final class ServerContext: Sendable {
             case .serialWorker:
                 return offload(
                     request, plan: plan, to: serialWorker, queueLimit: serialWorkerQueueLimit, state: state, connection: connection)
+            case .transferWorker:
+                return offload(
+                    request, plan: plan, to: transferWorker, queueLimit: serialWorkerQueueLimit, state: state, connection: connection)
             case .workerPool:
                 return offload(request, plan: plan, to: pool, state: state, connection: connection)
             case .deferred:
@@ -317,7 +323,7 @@ final class ServerContext: Sendable {
     }
 
     /// Suspends the connection and lets `worker` answer; the worker resumes it when done.
-    /// With `queueLimit` jobs already waiting, answers `serialWorkerBusy` at once instead.
+    /// With `queueLimit` jobs already waiting, answers that the worker is busy at once instead.
     private func offload(
         _ request: HTTPRequest, plan: (any HTTPPlan)?, to worker: OffloadWorker, queueLimit: Int = .max, state: RequestState,
         connection: OpaquePointer
@@ -340,10 +346,12 @@ final class ServerContext: Sendable {
             return .YES
         case .full(let waiting):
             state.progress.withLock { $0.phase = .answered }
+            let transfer = worker === transferWorker
             log(
-                "refused request: serial worker busy",
+                transfer ? "refused request: transfer worker busy" : "refused request: serial worker busy",
                 ["http.method": "\(LogText.sanitized(request.head.method, maxBytes: LogText.maxMethodBytes))", "waiting": "\(waiting)"])
-            return send(responder.transportError(.serialWorkerBusy(queued: waiting), head: request.head), on: connection)
+            let busy: HTTPTransportError = transfer ? .transferWorkerBusy(queued: waiting) : .serialWorkerBusy(queued: waiting)
+            return send(responder.transportError(busy, head: request.head), on: connection)
         case .stopped:
             // Only while the server is stopping: close rather than block a polling thread.
             return .NO

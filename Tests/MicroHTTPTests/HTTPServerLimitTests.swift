@@ -106,6 +106,49 @@ struct HTTPServerLimitTests {
         #expect(responder.responded.count == 2)
     }
 
+    /// Transfers (imports, exports) queue apart from the serial worker: with the transfer worker
+    /// busy and its queue full, a serial-worker request (an unlock) still runs at once, and one
+    /// more transfer is refused 429.
+    @Test func transfersNeverFillTheSerialWorkersQueue() throws {
+        let (server, responder) = try makeServer(threads: 1, serialWorkerQueueLimit: 1)
+        defer { server.shutdown() }
+        let running = try RawHTTPClient(port: server.port)
+        try running.send("POST /transfer/0 HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n")
+        try #require(responder.transferStarted.wait(timeout: .now() + 10) == .success)
+        let clients = try (1...2).map { n in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send("POST /transfer/\(n) HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n")
+            return client
+        }
+        let answers = Mutex<[(status: Int, text: String)]>([])
+        let answered = DispatchSemaphore(value: 0)
+        let readers = DispatchGroup()
+        for client in clients {
+            let owned = OwnedClient(client: client)  // read by this reader alone from here on
+            DispatchQueue.global().async(group: readers) {
+                if let response = try? owned.client.readResponse() {
+                    answers.withLock { $0.append((status: response.status, text: response.text)) }
+                }
+                answered.signal()
+            }
+        }
+        // The first answer comes while the transfer worker is held: the refusal of the third.
+        try #require(answered.wait(timeout: .now() + 10) == .success)
+        #expect(answers.withLock { $0.first?.status } == 429)
+        #expect(answers.withLock { $0.first?.text } == "transport: 1 transfers waiting")
+
+        let unlock = try RawHTTPClient(port: server.port)
+        try unlock.send("POST /slow/unlock HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n")
+        #expect(responder.slowStarted.wait(timeout: .now() + 10) == .success, "the serial worker is free")
+        responder.slowGate.signal()
+        #expect(try unlock.readResponse().text == "slow done")
+        responder.transferGate.signal()
+        responder.transferGate.signal()
+        #expect(try running.readResponse().text == "transfer done")
+        try #require(readers.wait(timeout: .now() + 10) == .success)
+        #expect(answers.withLock { $0.map(\.status).sorted() } == [200, 429])
+    }
+
     @Test func chunkedUploadThatNeverEndsIsCutOff() throws {
         // A long idle timeout, so that only the cut-off (not a timeout) can close within the client's guard.
         let (server, responder) = try makeServer(maxBodyBytes: 1024, connectionTimeoutSeconds: 120)

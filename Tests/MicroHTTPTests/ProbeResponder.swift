@@ -17,6 +17,7 @@ import Darwin
 /// - `/small…`: echoes, with a body limit of 16 bytes from preflight.
 /// - `/slow…`: runs on the serial worker; `respond` signals `slowStarted`, then waits for `slowGate`.
 /// - `/pooled…`: runs on the worker pool, and blocks the same way as `/slow…`.
+/// - `/transfer…`: runs on the transfer worker; signals `transferStarted`, then waits for `transferGate`.
 /// - `/deferred-now…`: deferred, and replied to before `respond` returns.
 /// - `/deferred…`: deferred; `respond` keeps the reply and signals `deferredStarted`, and
 ///   `replyToDeferred()` replies from the caller's thread.
@@ -28,6 +29,8 @@ import Darwin
 final class ProbeResponder: HTTPResponder {
     let slowStarted = DispatchSemaphore(value: 0)
     let slowGate = DispatchSemaphore(value: 0)
+    let transferStarted = DispatchSemaphore(value: 0)
+    let transferGate = DispatchSemaphore(value: 0)
     let deferredStarted = DispatchSemaphore(value: 0)
     private let deferredReplies = Mutex<[@Sendable (HTTPResponse) -> Void]>([])
     private let preflightPaths = Mutex<[String]>([])
@@ -56,6 +59,7 @@ final class ProbeResponder: HTTPResponder {
         if head.path.hasPrefix("/small") { return .proceed(.pollingThread, plan: PathPlan(path: head.path), maxBodyBytes: 16) }
         if head.path.hasPrefix("/slow") { return .proceed(.serialWorker, plan: nil) }
         if head.path.hasPrefix("/pooled") { return .proceed(.workerPool, plan: nil) }
+        if head.path.hasPrefix("/transfer") { return .proceed(.transferWorker, plan: nil) }
         if head.path.hasPrefix("/deferred") { return .proceed(.deferred, plan: nil) }
         if head.path.hasPrefix("/offheld") { return .proceed(.workerPool, plan: nil) }
         return .proceed(.pollingThread, plan: PathPlan(path: head.path))
@@ -78,6 +82,11 @@ final class ProbeResponder: HTTPResponder {
                 releaseCount.withLock { $0 += 1 }
                 return HTTPResponse(status: 200, body: Array("released \(path)".utf8))
             }
+        }
+        if request.head.path.hasPrefix("/transfer") {
+            transferStarted.signal()
+            transferGate.wait()
+            return HTTPResponse(status: 200, body: Array("transfer done".utf8))
         }
         if request.head.path.hasPrefix("/slow") || request.head.path.hasPrefix("/pooled") {
             slowStarted.signal()
@@ -139,6 +148,8 @@ final class ProbeResponder: HTTPResponder {
             return HTTPResponse(status: 413, body: Array("transport: over \(limit)".utf8))
         case .serialWorkerBusy(let waiting):
             return HTTPResponse(status: 429, body: Array("transport: \(waiting) waiting".utf8))
+        case .transferWorkerBusy(let waiting):
+            return HTTPResponse(status: 429, body: Array("transport: \(waiting) transfers waiting".utf8))
         case .malformedHead(let field, let reason):
             return HTTPResponse(status: 400, body: Array("transport: \(field): \(reason)".utf8))
         case .requestTargetTooLong(let reason):

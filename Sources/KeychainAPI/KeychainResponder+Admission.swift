@@ -1,0 +1,37 @@
+import KeychainCore
+import MicroHTTP
+
+extension KeychainResponder {
+    /// Refuses, from the head alone, a request its token may not make: before any of its body is
+    /// read or queued, before `100 Continue`, and before a key derivation runs on its behalf.
+    ///
+    /// These are the capabilities the route needs whatever the body says; the handlers check
+    /// again with what only the body tells (a search returning data needs `read`, not `list`).
+    func admit(_ route: Route, method: String, head: HTTPRequestHead, token: AccessToken) throws(KeychainError) {
+        switch (route, method) {
+        case (.items, "POST"): try keychain.require(.write, token, for: "add")
+        case (.items, "PATCH"), (.item, "PATCH"): try keychain.require(.write, token, for: "update")
+        case (.items, "DELETE"), (.item, "DELETE"): try keychain.require(.delete, token, for: "delete")
+        case (.items, _), (.itemsSearch, _), (.item, _):
+            guard token.has(.read) || token.has(.list) else {
+                throw .missingEntitlement("token: the token lacks the read or list capability")
+            }
+        case (.itemsImport, _):
+            try keychain.require(.write, token, for: "import")
+            // The group is known from the URL: a token without it derives no PKCS#12 key.
+            let group = head.queryItems.last { $0.name == "accessGroup" }?.value ?? token.defaultGroup
+            guard token.grants(group: group) else { throw Keychain.lacksGroup(group) }
+        case (.lock, _):
+            guard token.has(.lock) else { throw .missingEntitlement("Authorization: the token lacks the lock capability") }
+        case (.passphrase, _): try keychain.requireKeychainAdmin(token, for: "changing the passphrase")
+        case (.settings, "PUT"): try keychain.requireKeychainAdmin(token, for: "changing the settings")
+        case (.exportBundle, _): try keychain.requireKeychainAdmin(token, for: "exporting the keychain")
+        case (.importBundle, _): try keychain.requireKeychainAdmin(token, for: "importing a bundle")
+        case (.backup, _): try keychain.requireKeychainAdmin(token, for: "taking a backup")
+        case (.tokens, _), (.token, _): try keychain.requireAdmin(token)
+        case (.metrics, _):
+            guard token.has(.metrics) else { throw .missingEntitlement("token: the token lacks the metrics capability") }
+        case (.keychain, _), (.settings, _), (.tokenSelf, _), (.unlock, _), (.health, _): break
+        }
+    }
+}
