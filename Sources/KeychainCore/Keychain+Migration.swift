@@ -25,7 +25,7 @@ extension Keychain {
     // MARK: export
 
     /// A migration bundle of every item that may leave this instance (never a `…ThisDeviceOnly`
-    /// one), sealed under `passphrase` (Argon2id with this keychain's KDF limits, then
+    /// one, nor a key that is not extractable), sealed under `passphrase` (Argon2id with this keychain's KDF limits, then
     /// `crypto_secretstream`), to be read piece by piece from the `BundleExport` returned.
     /// Needs an admin of every group (`nil`: local administration) and the keychain unlocked:
     /// every item's secret is opened to be sealed again. Runs Argon2id, here, before returning.
@@ -49,6 +49,11 @@ extension Keychain {
             let item = try DecodedItem(record, barrier: barrier, logger: logger)
             guard !item.protection.isThisDeviceOnly else {
                 manifest.leftBehind[item.protection.name, default: 0] += 1
+                continue
+            }
+            // A key added with `isExtractable: false` never leaves, not even sealed in a bundle.
+            guard Self.isExtractable(item) else {
+                manifest.leftBehind[BundleManifest.notExtractable, default: 0] += 1
                 continue
             }
             manifest.count(item.itemClass, group: item.group, protection: item.protection)

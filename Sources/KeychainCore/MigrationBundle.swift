@@ -15,8 +15,12 @@ public struct BundleManifest: Sendable, Equatable {
     public var groups: [String: Int]
     /// Items per protection class, by canonical name.
     public var accessible: [String: Int]
-    /// `…ThisDeviceOnly` items left behind, per protection class.
+    /// Items left behind: `…ThisDeviceOnly` ones per protection class, and keys that are not
+    /// extractable under `notExtractable`.
     public var leftBehind: [String: Int]
+
+    /// `leftBehind`'s entry for keys added with `isExtractable: false`, which never leave.
+    public static let notExtractable = "notExtractable"
 
     /// A manifest that counts no item yet (`count` adds them), with `leftBehind` as given.
     init(created: Int64, leftBehind: [String: Int]) {

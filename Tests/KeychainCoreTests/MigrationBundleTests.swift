@@ -295,6 +295,33 @@ import Testing
         #expect(try Self.count(c) == 0)
     }
 
+    /// A key added with `isExtractable: false` is not in the bundle, even sealed: opened with the
+    /// bundle passphrase (the documented format), no message holds its bytes, and the manifest
+    /// counts it as left behind.
+    @Test func aKeyThatIsNotExtractableStaysBehind() throws {
+        let a = try Fixture()
+        let k = Keys.shared
+        try a.addKey(k.p256.privateKey, type: "ec", keyClass: "private", group: "group-one")
+        try a.addKey(k.rsa.privateKey, type: "rsa", keyClass: "private", group: "group-one", extra: ["isExtractable": false])
+        let export = try a.keychain.exportBundle(passphrase: SecureBytes(utf8: Self.bundlePassphrase), caller: a.admin)
+        #expect(export.manifest.leftBehind == [BundleManifest.notExtractable: 1])
+        #expect(export.manifest.classes == ["key": 1])
+        let bundle = try export.joined()
+        let header = try MigrationBundle.header(of: bundle)
+        let key = try PasswordHash.deriveKey(
+            passphrase: SecureBytes(utf8: Self.bundlePassphrase), salt: header.salt, limits: header.limits)
+        let (manifest, items) = try MigrationBundle.open(bundle, key: key, streamHeader: header.streamHeader)
+        #expect(manifest.leftBehind == [BundleManifest.notExtractable: 1])
+        #expect(items.count == 1)
+        #expect(!items.contains { $0.secret == k.rsa.privateKey }, "the key's bytes are in no message")
+
+        let b = try Fixture(passphrase: Self.otherPassphrase)
+        let imported = try Self.importInto(b, bundle)
+        #expect(imported.imported == 1)
+        #expect(imported.manifest.leftBehind == [BundleManifest.notExtractable: 1])
+        expectError(.itemNotFound) { _ = try b.keychain.search(["class": "key", "keyType": "rsa"], token: b.admin) }
+    }
+
     /// A bundle of `items`, sealed as an export seals one (for shapes an export never makes).
     static func craft(_ items: [BundleItem]) throws -> [UInt8] {
         let salt = Sodium.randomBytes(PasswordHash.saltLength)
