@@ -98,15 +98,26 @@ extension KeychainResponder {
     func patchItem(_ ref: String, _ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         let changes = try QueryParser.parse(Self.bodyObject(request))
         let results = try keychain.update(
-            ItemQuery(persistentRef: Self.checkedRef(ref)), attributesToUpdate: changes, token: token,
-            expectedVersion: try Self.ifMatch(request))
+            Self.refQuery(ref, request.head), attributesToUpdate: changes, token: token, expectedVersion: try Self.ifMatch(request))
         return Self.updated(200, results, token, headers: [Self.etag(results[0])])
     }
 
-    /// `DELETE /v1/items/{persistentRef}`; `If-Match` honoured.
+    /// `DELETE /v1/items/{persistentRef}`; `If-Match` honoured. With `?class=identity`, the
+    /// identity named by its certificate's ref: its certificate and its private key, in one
+    /// transaction, as a delete by query removes them.
     func deleteItem(_ ref: String, _ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
-        return Self.deleted(try keychain.deleteItems(
-            ItemQuery(persistentRef: Self.checkedRef(ref)), token: token, expectedVersion: try Self.ifMatch(request)))
+        Self.deleted(try keychain.deleteItems(Self.refQuery(ref, request.head), token: token, expectedVersion: try Self.ifMatch(request)))
+    }
+
+    /// The query of a change to one item by its ref: the ref, and the `class` URL parameter
+    /// (an identity is named by its certificate's ref); any other parameter is errSecParam.
+    private static func refQuery(_ ref: String, _ head: HTTPRequestHead) throws(KeychainError) -> ItemQuery {
+        for (key, _) in head.queryItems where key != "class" {
+            throw .param("\(key): only class applies to a change of one item")
+        }
+        var query = try QueryParser.parse(parameters: head.queryItems)
+        query.persistentRef = try checkedRef(ref)
+        return query
     }
 
     // MARK: helpers

@@ -107,6 +107,30 @@ import Testing
         try f.call("POST", "/v1/items/search", json: #"{"class":"certificate"}"#).expectError(404, -25300)
     }
 
+    /// By its ref with `class=identity`, an identity is deleted whole, as by query: the answer
+    /// counts both rows and neither the key nor the certificate remains. Without the class, the
+    /// ref names the certificate alone.
+    @Test func anIdentityDeletedByItsRefLeavesNoKey() throws {
+        let f = try APIFixture()
+        let added = try Self.addIdentity(f)
+        let ref = try #require(added.items.first?["persistentRef"]?.stringValue)
+        try f.call("DELETE", "/v1/items/\(ref)?class=identity&service=x").expectError(400, -50, naming: "service")
+        let relabelled = try f.call("PATCH", "/v1/items/\(ref)?class=identity", json: #"{"label":"both"}"#)
+        #expect(relabelled.status == 200, "\(relabelled.text)")
+        #expect(try f.call("POST", "/v1/items/search", json: #"{"class":"key","label":"both"}"#).status == 200)
+        #expect(try f.call("POST", "/v1/items/search", json: #"{"class":"certificate","label":"both"}"#).status == 200)
+        let deleted = try f.call("DELETE", "/v1/items/\(ref)?class=identity")
+        #expect(deleted.status == 200 && deleted.json["deleted"] == .int(2), "\(deleted.text)")
+        try f.call("POST", "/v1/items/search", json: #"{"class":"key"}"#).expectError(404, -25300)
+        try f.call("POST", "/v1/items/search", json: #"{"class":"certificate"}"#).expectError(404, -25300)
+        try f.call("DELETE", "/v1/items/\(ref)?class=identity").expectError(404, -25300)
+
+        let again = try #require(Self.addIdentity(f).items.first?["persistentRef"]?.stringValue)
+        let certificateOnly = try f.call("DELETE", "/v1/items/\(again)")
+        #expect(certificateOnly.status == 200 && certificateOnly.json["deleted"] == .int(1), "\(certificateOnly.text)")
+        #expect(try f.call("POST", "/v1/items/search", json: #"{"class":"key"}"#).status == 200)
+    }
+
     /// `Accept: application/x-pem-file`: the certificate then the PKCS#8 key, which openssl reads
     /// back as the same certificate and the private key of its public key.
     @Test func anIdentityAnswersAsPEMThatOpenSSLReads() throws {
