@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Every attempt is counted as a failure when it is let through (`admit`) and the count is
 /// cleared when it succeeds (`succeeded`): an attempt whose outcome is lost (an abort, a store
-/// that cannot record it) still counts. One address meets the ladder after 4 failures, while the
+/// that cannot record it) still counts. One address's sixth attempt meets the ladder, while the
 /// keychain's own budget (`UnlockThrottle.freeFailures`) is shared by every address: failures
 /// from other addresses cannot make the right passphrase wait, up to that budget.
 ///
@@ -16,7 +16,7 @@ import Synchronization
 /// list's tail as calls go by, never by a scan. A dropped address starts again from zero;
 /// the keychain's budget bounds what an attacker gains by flooding the table.
 final class AddressThrottle: Sendable {
-    /// Failures of one address before its ladder starts: Apple's 4.
+    /// `delaySeconds`'s `free` for one address: five failures go unthrottled, the sixth attempt waits.
     static let freeFailures = 4
     /// An address's count is forgotten this long after it was last seen.
     static let forgetMilliseconds: Int64 = 24 * 3_600_000

@@ -18,7 +18,9 @@ extension KeychainResponder {
         guard let auditLog else { return nil }
         let answer = Self.answerFacts(response)
         let record = AuditRecord(
-            time: clock.now(), requestID: requestIDs.next(), tokenID: token?.id, tokenName: token?.name, client: client,
+            time: clock.now(), requestID: requestIDs.next(), tokenID: token?.id, tokenName: token?.name,
+            // Bounded as the access line's: a trusted proxy's forwarded hop is the client's text.
+            client: LogText.sanitized(client, maxBytes: LogText.maxAddressBytes),
             route: route?.template ?? "-", operation: route?.operation(method: head.method) ?? "none",
             query: Self.auditedQuery(head, body: body, route: route),
             refs: answer.refs, status: answer.status, httpStatus: response.status,

@@ -128,7 +128,13 @@ public final class Keychain: Sendable {
 
     /// Whether one read of the store succeeds now (the health check's own view of the database).
     public func storeIsReachable() -> Bool {
-        (try? snapshot { try $0.meta(Settings.lockInterval) }) != nil
+        // A read that succeeds finding nothing (an uninitialized store) still reached the store.
+        do {
+            _ = try snapshot { try $0.meta(Settings.lockInterval) }
+            return true
+        } catch {
+            return false
+        }
     }
 
     /// The barrier, or errSecNotAvailable when uninitialized. Applies a due auto-lock first.
@@ -214,8 +220,8 @@ public final class Keychain: Sendable {
     /// touches the auto-lock timer (so wrong guesses cannot keep a keychain open).
     ///
     /// From the network, a wrong passphrase is errSecAuthFailed and counts toward the keychain's
-    /// failure budget, kept in the store so that a restart keeps it: the first
-    /// `UnlockThrottle.freeFailures` failures since the last success are free, then Apple's
+    /// failure budget, kept in the store so that a restart keeps it: failures since the last
+    /// success are free while at most `UnlockThrottle.freeFailures`, then Apple's
     /// ladder applies (1 min, 5 min, 15 min, then 1 h). The attempt is counted *before* the
     /// passphrase is derived, and cleared on success: an attempt whose count cannot be written
     /// (a full disk) is refused with errSecNotAvailable whatever the passphrase, so it gives

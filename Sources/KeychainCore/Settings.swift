@@ -56,11 +56,12 @@ public struct UnlockThrottle: Equatable, Sendable {
 
     var encoded: [UInt8] { Settings.encodeInt(Int64(failures)) + Settings.encodeInt(lastFailure) }
 
-    /// Failures of the whole keychain, from any addresses, before its ladder starts.
+    /// `delaySeconds`'s `free` for the whole keychain: 21 failures from any addresses go
+    /// unthrottled, the 22nd attempt waits.
     public static let freeFailures = 20
 
-    /// Apple's ladder after `free` failures: no wait for those, then 1 min, 5 min, 15 min, and
-    /// 1 h from the fourth step on. Apple's own is `free` = 4.
+    /// Apple's ladder: no wait while `failures` is at most `free`, then 1 min, 5 min, 15 min,
+    /// and 1 h from the fourth step on.
     public static func delaySeconds(afterFailures failures: Int, free: Int = freeFailures) -> Int {
         switch failures - free {
         case ..<1: 0

@@ -2,6 +2,7 @@ import Foundation
 import KeychainAudit
 import KeychainCrypto
 import Logging
+import MicroHTTP
 import TestSupport
 import Testing
 @testable import KeychainAPI
@@ -149,6 +150,23 @@ import Testing
         #expect(lines.first?["queryLeftOut"]?.intValue == Int64(1_001 - AuditRecord.maxQueryEntries))
         let size = (FileManager.default.contents(atPath: s.path) ?? Data()).count
         #expect(size < 8_192, "\(size) bytes")
+    }
+
+    /// The client's address is bounded as in the access line: a trusted proxy forwards what the
+    /// client wrote, and 5,000 bytes of it used to reach the audit line whole.
+    @Test func aForwardedClientIsBoundedInTheLine() throws {
+        let s = try Scene()
+        var api = APIConfiguration()
+        api.auditLog = s.log
+        api.trustedProxies = ["127.0.0.1"]
+        let client = InProcessClient(KeychainResponder(keychain: s.f.keychain, configuration: api, logger: Logger(label: "test")))
+        let forged = String(repeating: "A", count: 5_000) + "\u{1b}"
+        #expect(client.request("GET", "/v1/keychain", headers: s.f.auth + [("X-Forwarded-For", forged)]).status == 200)
+        #expect(client.request("GET", "/v1/keychain", headers: s.f.auth + [("X-Forwarded-For", "203.0.113.7")]).status == 200)
+        let lines = try s.lines()
+        #expect(lines.map { $0["client"]?.stringValue } == [
+            String(repeating: "A", count: LogText.maxAddressBytes) + "…[4937 bytes cut]", "203.0.113.7",
+        ])
     }
 
     /// Every other route gives its line too, under its own operation, the refused ones with their

@@ -143,6 +143,15 @@ import Testing
         #expect(unreachable.json["storage"] == "unavailable")
     }
 
+    /// A year past 9999 used to wrap in the parser: `100000000-…` read as a past date.
+    @Test(arguments: ["100000000-01-01T00:00:00Z", "200000000-01-01T00:00:00Z", "99999-12-31T00:00:00Z"])
+    func anExpiryNoRFC3339DateCanHoldIsRefused(expiresAt: String) throws {
+        let f = try APIFixture()
+        try f.call("POST", "/v1/tokens", json: #"{"name":"far","accessGroups":["a"],"capabilities":["read"],"expiresAt":"\#(expiresAt)"}"#)
+            .expectError(400, -50, naming: "expiresAt")
+        #expect(try f.call("GET", "/v1/tokens").json["tokens"]?.arrayValue?.count == 1)
+    }
+
     @Test func tokensAreCreatedListedAndRevoked() throws {
         let f = try APIFixture()
         let created = try f.call(

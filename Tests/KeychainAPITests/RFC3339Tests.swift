@@ -43,4 +43,35 @@ import Testing
         #expect(RFC3339.format(milliseconds: .max) == "9999-12-31T23:59:59.999Z")
         #expect(RFC3339.format(milliseconds: .min) == "0000-01-01T00:00:00.000Z")
     }
+
+    /// Every instant `format` writes reads back as itself, and Foundation reads the same.
+    @Test(arguments: instants.filter { $0 >= 0 })
+    func parseReadsWhatFormatWrote(milliseconds: Int64) {
+        let text = RFC3339.format(milliseconds: milliseconds)
+        #expect(RFC3339.parse(text) == milliseconds)
+        let foundation = ISO8601DateFormatter()
+        foundation.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        #expect(foundation.date(from: text).map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } == milliseconds)
+    }
+
+    @Test func offsetsFractionsAndCaseAreRead() {
+        #expect(RFC3339.parse("2026-11-28T12:00:00+01:30") == RFC3339.parse("2026-11-28T10:30:00Z"))
+        #expect(RFC3339.parse("2026-11-28t10:30:00z") == RFC3339.parse("2026-11-28T10:30:00Z"))
+        #expect(RFC3339.parse("1970-01-01T00:00:00.1Z") == 100)
+        #expect(RFC3339.parse("1970-01-01T00:00:00.12345Z") == 123)
+        #expect(RFC3339.parse("1970-01-01T00:00:00.9996Z") == 1000)
+        #expect(RFC3339.parse("2000-02-29T00:00:00Z") == 951_782_400_000)
+    }
+
+    /// A year of more than four digits used to wrap in Foundation's parser (`100000000-…` read
+    /// as a past date, `200000000-…` as year 9999): it is no RFC 3339 date, and neither are these.
+    @Test(arguments: [
+        "100000000-01-01T00:00:00Z", "200000000-01-01T00:00:00Z", "10000-01-01T00:00:00Z", "+2026-01-01T00:00:00Z",
+        "2026-13-01T00:00:00Z", "2026-02-29T00:00:00Z", "2026-04-31T00:00:00Z", "2026-01-01T24:00:00Z", "2026-01-01T00:60:00Z",
+        "2026-01-01T00:00:00", "2026-01-01T00:00:00.Z", "2026-01-01T00:00:00+25:00", "2026-01-01 00:00:00Z",
+        "2026-01-01T00:00:00Zjunk", "2026-1-01T00:00:00Z", "",
+    ])
+    func whatIsNoRFC3339DateIsRefused(text: String) {
+        #expect(RFC3339.parse(text) == nil)
+    }
 }
