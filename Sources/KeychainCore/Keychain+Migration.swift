@@ -109,15 +109,13 @@ extension Keychain {
         let barrier = try unlockedBarrier("import")
         let header = try MigrationBundle.header(of: bundle)
         let key = try deriveBundleKey(passphrase, salt: header.salt, limits: header.limits)
-        var (manifest, items) = try MigrationBundle.open(bundle, key: key, streamHeader: header.streamHeader)
-        defer {
-            for n in items.indices where items[n].secret != nil { Sodium.wipe(&items[n].secret!) }
-        }
+        // Each item is sealed under this keychain's keys as its message is opened: one batch of
+        // secrets in clear at a time (`MigrationBundle.open` wipes them), never the whole bundle's.
         var records: [(record: ItemRecord, itemClass: ItemClass)] = []
-        records.reserveCapacity(items.count)
         var refs = Set<[UInt8]>()
         var keys = Set<[UInt8]>()
-        for item in items {
+        var manifest = try MigrationBundle.open(bundle, key: key, streamHeader: header.streamHeader) {
+            (item: BundleItem) throws(KeychainError) in
             try check(item)
             let record = try importedRecord(item, barrier: barrier)
             guard refs.insert(record.ref).inserted, keys.insert(record.primaryKey).inserted else {

@@ -258,6 +258,18 @@ enum MigrationBundle {
     static func open(_ bundle: [UInt8], key: SecureBytes, streamHeader: [UInt8]) throws(KeychainError)
         -> (manifest: BundleManifest, items: [BundleItem])
     {
+        var items: [BundleItem] = []
+        let manifest = try open(bundle, key: key, streamHeader: streamHeader) { items.append($0) }
+        return (manifest, items)
+    }
+
+    /// `open`, handing each item to `each` as its message is opened rather than holding them
+    /// all: one batch of opened secrets at a time, wiped once handed over (`each` keeps none). The
+    /// manifest is checked against the items once the last is handed over; a caller must
+    /// discard what it made of them when this throws.
+    static func open(
+        _ bundle: [UInt8], key: SecureBytes, streamHeader: [UInt8], each: (BundleItem) throws(KeychainError) -> Void
+    ) throws(KeychainError) -> BundleManifest {
         let header = Array(bundle[0..<headerLength])
         let stream: SecretStream.Puller
         do { stream = try SecretStream.Puller(key: key, header: streamHeader) } catch {
@@ -265,7 +277,7 @@ enum MigrationBundle {
         }
         var offset = headerLength
         var manifest: BundleManifest?
-        var items: [BundleItem] = []
+        var recount = BundleManifest(created: 0, leftBehind: [:])
         var message = 0
         while !stream.finished {
             guard bundle.count - offset >= 4 else { throw truncated }
@@ -286,7 +298,14 @@ enum MigrationBundle {
                 guard let opened = BundleManifest(decoding: plaintext) else { throw .decode("bundle: its manifest is malformed") }
                 manifest = opened
             } else {
-                try readBatch(plaintext, message: message, into: &items)
+                var batch: [BundleItem] = []
+                // The batch holds the only copy of each opened secret once `each` returns.
+                defer { for n in batch.indices where batch[n].secret != nil { Sodium.wipe(&batch[n].secret!) } }
+                try readBatch(plaintext, message: message, into: &batch)
+                for item in batch {
+                    recount.count(item.itemClass, group: item.group, protection: item.protection)
+                    try each(item)
+                }
             }
             message += 1
         }
@@ -294,11 +313,12 @@ enum MigrationBundle {
             throw .decode("bundle: \(bundle.count - offset) bytes follow its final message")
         }
         guard let manifest else { throw truncated }
-        let recount = BundleManifest(items: items, created: manifest.created, leftBehind: manifest.leftBehind)
+        recount.created = manifest.created
+        recount.leftBehind = manifest.leftBehind
         guard recount == manifest else {
-            throw .decode("bundle: its manifest does not count the \(items.count) items it holds")
+            throw .decode("bundle: its manifest does not count the \(recount.itemCount) items it holds")
         }
-        return (manifest, items)
+        return manifest
     }
 
     private static let truncated = KeychainError.authFailed("bundle: truncated: it ends before its final message")
