@@ -2,8 +2,10 @@
 # Slow clients and anonymous load against a release build of keychaind with no proxy in front
 # (issue 14): Tests/attack/attack.py for 15 s from one address, then 15 s from 40. Fails when a
 # well-behaved client waited more than 1 s for an answer, or the server's memory grew by more than
-# 64 MiB. Then Tests/attack/hoard.py (issue 18): 60 clients that ask for 20,000 items each and
-# never read, which may grow the server by at most 128 MiB. About 40 s once the release build is there (it shares Tests/container's scratch path,
+# 64 MiB. Then Tests/attack/imports.py: costly PKCS#12 imports from nine connections while the
+# operator unlocks, every unlock 200. Then Tests/attack/hoard.py: 60 clients that ask for 20,000
+# items each and never read, which may grow the server by at most 128 MiB. About 50 s once the
+# release build is there (it shares Tests/container's scratch path,
 # built by that suite just before).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -32,6 +34,11 @@ for mode in one spread; do
         exit 1
     fi
 done
+if ! python3 "$root/Tests/attack/imports.py" "$port" "$tmp/token" "$tmp/passphrase" 10; then
+    tail -5 "$tmp/server.log" >&2
+    echo "attack: failed (imports)" >&2
+    exit 1
+fi
 if ! python3 "$root/Tests/attack/hoard.py" "$port" "$server" "$tmp/token" "$tmp/server.log"; then
     tail -5 "$tmp/server.log" >&2
     echo "attack: failed (hoard)" >&2
