@@ -3,10 +3,17 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <fcntl.h>
 #include <malloc.h>
 #include <stddef.h>
 #include <sched.h>
 #include <sys/prctl.h>
+
+// A file without a name in `directory`, read and write, 0600 (O_TMPFILE needs _GNU_SOURCE, and
+// open is variadic): -1 and errno when the file system cannot make one.
+static inline int kcd_open_unnamed_file(const char *directory) {
+    return open(directory, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+}
 
 // prctl is variadic: Swift cannot call it directly.
 static inline int kcd_set_not_dumpable(void) { return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }

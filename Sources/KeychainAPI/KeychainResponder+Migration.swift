@@ -39,7 +39,8 @@ extension KeychainResponder {
     }
 
     /// `POST /v1/keychain/import?conflict=fail|skip|replace`, the bundle as the body: imports
-    /// it whole or not at all; answers the counts and the bundle's manifest.
+    /// it whole or not at all; answers the counts and the bundle's manifest. The body arrives
+    /// spooled to a file when the server has a spool directory (keychaind's data directory).
     func importBundle(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         try keychain.requireKeychainAdmin(token, for: "importing a bundle")
         var conflict = ConflictPolicy.fail
@@ -50,9 +51,19 @@ extension KeychainResponder {
             }
             conflict = policy
         }
-        guard !request.body.isEmpty else { throw .param("body: expected a migration bundle, got an empty body") }
+        guard !request.hasNoBody else { throw .param("body: expected a migration bundle, got an empty body") }
         let passphrase = try Self.bundlePassphrase(request.head)
-        let result = try keychain.importBundle(request.body, passphrase: passphrase, conflict: conflict, caller: token)
+        let result: BundleImport
+        if let spooled = request.spooled {
+            // Read where it was written, mapped: the bundle never sits in the heap whole.
+            let imported = try spooled.withBytes { bytes throws(KeychainError) in
+                try keychain.importBundle(bytes, passphrase: passphrase, conflict: conflict, caller: token)
+            }
+            guard let imported else { throw .notAvailable("body: the spooled upload could not be read back; retry later") }
+            result = imported
+        } else {
+            result = try keychain.importBundle(request.body, passphrase: passphrase, conflict: conflict, caller: token)
+        }
         return Self.json(200, .object([
             "imported": .int(Int64(result.imported)), "skipped": .int(Int64(result.skipped)),
             "replaced": .int(Int64(result.replaced)), "manifest": Self.manifestJSON(result.manifest),

@@ -207,6 +207,7 @@ public final class KeychainResponder: HTTPResponder {
             derivationsBusy(waiting: waiting)
         case .transferWorkerBusy(let waiting):
             transfersBusy(waiting: waiting)
+        case .spoolFailed: APIError.response(.notAvailable("body: the upload could not be written to its spool file; retry later"))
         case .malformedHead(let field, let reason): APIError.response(.param("\(field): \(reason)"))
         case .requestTargetTooLong(let reason): APIError.response(.param("request-target: \(reason)"), httpStatus: 414)
         }

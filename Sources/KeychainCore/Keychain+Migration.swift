@@ -96,12 +96,21 @@ extension Keychain {
     public func importBundle(_ bundle: [UInt8], passphrase: SecureBytes, conflict: ConflictPolicy, caller: AccessToken?)
         throws(KeychainError) -> BundleImport
     {
+        try bundle.withUnsafeBytes { bytes in
+            Result { () throws(KeychainError) in try importBundle(bytes, passphrase: passphrase, conflict: conflict, caller: caller) }
+        }.get()
+    }
+
+    /// `importBundle` of bytes wherever they lie: a spooled upload's mapped file.
+    public func importBundle(_ bundle: UnsafeRawBufferPointer, passphrase: SecureBytes, conflict: ConflictPolicy, caller: AccessToken?)
+        throws(KeychainError) -> BundleImport
+    {
         // The bundle's items, opened and sealed again, are freed when the import returns.
         defer { releaseFreedMemory() }
         return try importWholeBundle(bundle, passphrase: passphrase, conflict: conflict, caller: caller)
     }
 
-    private func importWholeBundle(_ bundle: [UInt8], passphrase: SecureBytes, conflict: ConflictPolicy, caller: AccessToken?)
+    private func importWholeBundle(_ bundle: UnsafeRawBufferPointer, passphrase: SecureBytes, conflict: ConflictPolicy, caller: AccessToken?)
         throws(KeychainError) -> BundleImport
     {
         try requireKeychainAdmin(caller, for: "importing a bundle")

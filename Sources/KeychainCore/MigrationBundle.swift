@@ -234,6 +234,12 @@ enum MigrationBundle {
     /// The header's parts; errSecDecode when `bundle` does not start with a version-1 header
     /// whose limits this build accepts.
     static func header(of bundle: [UInt8]) throws(KeychainError) -> (limits: KDFLimits, salt: [UInt8], streamHeader: [UInt8]) {
+        try bundle.withUnsafeBytes { bytes in Result { () throws(KeychainError) in try header(of: bytes) } }.get()
+    }
+
+    static func header(of bundle: UnsafeRawBufferPointer) throws(KeychainError)
+        -> (limits: KDFLimits, salt: [UInt8], streamHeader: [UInt8])
+    {
         guard bundle.count >= headerLength, Array(bundle[0..<8]) == magic else {
             throw .decode("bundle: not a keychaind migration bundle (no KCBUNDLE header)")
         }
@@ -259,7 +265,9 @@ enum MigrationBundle {
         -> (manifest: BundleManifest, items: [BundleItem])
     {
         var items: [BundleItem] = []
-        let manifest = try open(bundle, key: key, streamHeader: streamHeader) { items.append($0) }
+        let manifest = try bundle.withUnsafeBytes { bytes in
+            Result { () throws(KeychainError) in try open(bytes, key: key, streamHeader: streamHeader) { items.append($0) } }
+        }.get()
         return (manifest, items)
     }
 
@@ -268,7 +276,7 @@ enum MigrationBundle {
     /// manifest is checked against the items once the last is handed over; a caller must
     /// discard what it made of them when this throws.
     static func open(
-        _ bundle: [UInt8], key: SecureBytes, streamHeader: [UInt8], each: (BundleItem) throws(KeychainError) -> Void
+        _ bundle: UnsafeRawBufferPointer, key: SecureBytes, streamHeader: [UInt8], each: (BundleItem) throws(KeychainError) -> Void
     ) throws(KeychainError) -> BundleManifest {
         let header = Array(bundle[0..<headerLength])
         let stream: SecretStream.Puller
@@ -286,7 +294,7 @@ enum MigrationBundle {
             guard length <= maxMessageBytes, bundle.count - offset >= length else { throw truncated }
             var plaintext: [UInt8]
             do {
-                plaintext = try stream.pull(bundle[offset..<offset + length], associatedData: header)
+                plaintext = try stream.pull(UnsafeRawBufferPointer(rebasing: bundle[offset..<offset + length]), associatedData: header)
             } catch {
                 throw message == 0
                     ? .authFailed("bundlePassphrase: the passphrase is wrong, or the bundle's header was altered")

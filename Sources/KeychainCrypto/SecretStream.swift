@@ -78,17 +78,22 @@ public enum SecretStream {
         /// The next message, opened; `authenticationFailed` when it is not the next message the
         /// pusher sealed under this key with this associated data (or comes after the FINAL one).
         public func pull(_ sealed: ArraySlice<UInt8>, associatedData: [UInt8]) throws(CryptoError) -> [UInt8] {
+            try sealed.withUnsafeBytes { sealed in Result { () throws(CryptoError) in try pull(sealed, associatedData: associatedData) } }
+                .get()
+        }
+
+        /// `pull` of bytes wherever they lie (a mapped file's).
+        public func pull(_ sealed: UnsafeRawBufferPointer, associatedData: [UInt8]) throws(CryptoError) -> [UInt8] {
             guard !finished else { throw .authenticationFailed }
             guard sealed.count >= SecretStream.overhead else { throw .authenticationFailed }
             var out = [UInt8](repeating: 0, count: sealed.count - SecretStream.overhead)
             var tag: UInt8 = 0
             let rc = state.withUnsafeMutableBytes { s in
-                sealed.withUnsafeBufferPointer { c in
-                    associatedData.withUnsafeBufferPointer { a in
-                        crypto_secretstream_xchacha20poly1305_pull(
-                            s.baseAddress!.assumingMemoryBound(to: crypto_secretstream_xchacha20poly1305_state.self), &out, nil,
-                            &tag, c.baseAddress, UInt64(c.count), a.baseAddress, UInt64(a.count))
-                    }
+                associatedData.withUnsafeBufferPointer { a in
+                    crypto_secretstream_xchacha20poly1305_pull(
+                        s.baseAddress!.assumingMemoryBound(to: crypto_secretstream_xchacha20poly1305_state.self), &out, nil,
+                        &tag, sealed.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(sealed.count), a.baseAddress,
+                        UInt64(a.count))
                 }
             }
             guard rc == 0 else { throw .authenticationFailed }

@@ -219,11 +219,18 @@ public final class HTTPRequestHead: Sendable {
 public struct HTTPRequest: Sendable {
     public var head: HTTPRequestHead
     public var body: [UInt8]
+    /// The body, when it was written to a file as it arrived (`HTTPSpooledBody`); `body` is
+    /// then empty.
+    public var spooled: HTTPSpooledBody?
 
-    public init(head: HTTPRequestHead, body: [UInt8] = []) {
+    public init(head: HTTPRequestHead, body: [UInt8] = [], spooled: HTTPSpooledBody? = nil) {
         self.head = head
         self.body = body
+        self.spooled = spooled
     }
+
+    /// Whether the request carries no body, held or spooled.
+    public var hasNoBody: Bool { body.isEmpty && (spooled?.count ?? 0) == 0 }
 }
 
 /// A whole response. The server adds `Content-Length` (and `Connection`) itself, or chunks a
@@ -366,6 +373,8 @@ public enum HTTPTransportError: Sendable, Equatable {
     case serialWorkerBusy(queued: Int)
     /// The transfer worker already has `serialWorkerQueueLimit` requests waiting.
     case transferWorkerBusy(queued: Int)
+    /// A large body could not be written to its spool file (a full disk): 503.
+    case spoolFailed
     /// A part of the head that a proxy in front could read differently from this server, so
     /// refused (400) before any routing or authentication: `field` names the part ("method",
     /// "path", "request-line", "header", "Host", "Authorization"), `reason` says what is wrong.

@@ -35,7 +35,7 @@ public final class HTTPServer: Sendable {
             throw HTTPServerError.invalidConfiguration("host is not an IPv4 or IPv6 literal")
         }
         let context = ServerContext(
-            responder: responder, logger: logger, maxBodyBytes: configuration.maxBodyBytes,
+            responder: responder, logger: logger, maxBodyBytes: configuration.maxBodyBytes, spoolDirectory: configuration.spoolDirectory,
             poolThreads: configuration.workerPoolThreads, serialWorkerQueueLimit: configuration.serialWorkerQueueLimit,
             connectionLimits: ConnectionGuard.Limits(
                 headTimeoutNanoseconds: UInt64(configuration.headTimeoutSeconds * 1e9),

@@ -60,6 +60,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxQueryItems: Int = 48
     /// The largest request body accepted, declared or counted; more is refused with 413.
     public var maxBodyBytes: Int = 1 << 20
+    /// Where a body that may exceed `maxBodyBytes` (`HTTPResponder.largeBodyLimit(for:)`) is
+    /// written as it arrives, in a file without a name (`HTTPSpooledBody`); `nil`: held in memory.
+    public var spoolDirectory: String?
     /// Threads for requests the responder sends to the worker pool (durable writes): how many
     /// such requests can wait for their commit at once, and so how many can share one fsync.
     public var workerPoolThreads: Int = 16

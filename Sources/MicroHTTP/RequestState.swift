@@ -48,6 +48,8 @@ final class RequestState: Sendable {
     let maxBodyBytes: Int
     /// Whether the head announced a body (a length above 0, or chunks).
     let expectsBody: Bool
+    /// Where the body goes instead of `Progress.body`, for a large upload.
+    let spool: HTTPSpooledBody?
 
     /// The body (`Progress.body`, kept after it is handed on) is zeroed when the request's
     /// state goes: it may carry a passphrase, a secret being added or a migration bundle's items.
@@ -62,15 +64,16 @@ final class RequestState: Sendable {
 
     init(
         head: HTTPRequestHead, plan: (execution: HTTPExecution, plan: (any HTTPPlan)?)?, pendingAnswer: HTTPResponse?,
-        expectedLength: Int?, maxBodyBytes: Int, expectsBody: Bool = false
+        expectedLength: Int?, maxBodyBytes: Int, expectsBody: Bool = false, spool: HTTPSpooledBody? = nil
     ) {
         self.expectsBody = expectsBody
+        self.spool = spool
         self.head = head
         self.plan = plan
         self.maxBodyBytes = maxBodyBytes
         var progress = Progress()
         progress.pendingAnswer = pendingAnswer
-        if pendingAnswer == nil, let expectedLength {
+        if pendingAnswer == nil, spool == nil, let expectedLength {
             progress.body.reserveCapacity(min(expectedLength, maxBodyBytes))
         }
         self.progress = Mutex(progress)

@@ -18,6 +18,8 @@ final class ServerContext: Sendable {
     let responder: any HTTPResponder
     let logger: Logger
     let maxBodyBytes: Int
+    /// Where large bodies are spooled (`HTTPServerConfiguration.spoolDirectory`).
+    let spoolDirectory: String?
     /// The request target's limits, applied when its request line is complete.
     let maxRequestTargetBytes: Int
     let maxQueryItems: Int
@@ -48,7 +50,8 @@ final class ServerContext: Sendable {
     let isShuttingDown = Atomic(false)
 
     init(
-        responder: any HTTPResponder, logger: Logger, maxBodyBytes: Int, poolThreads: Int, serialWorkerQueueLimit: Int,
+        responder: any HTTPResponder, logger: Logger, maxBodyBytes: Int, spoolDirectory: String?, poolThreads: Int,
+        serialWorkerQueueLimit: Int,
         connectionLimits: ConnectionGuard.Limits, maxRequestTargetBytes: Int, maxQueryItems: Int, maxHeadBytes: Int
     ) {
         self.maxRequestTargetBytes = maxRequestTargetBytes
@@ -61,6 +64,7 @@ final class ServerContext: Sendable {
         self.responder = responder
         self.logger = logger
         self.maxBodyBytes = maxBodyBytes
+        self.spoolDirectory = spoolDirectory
         self.serialWorkerQueueLimit = serialWorkerQueueLimit
         let (limit, overflow) = maxBodyBytes.addingReportingOverflow(max(maxBodyBytes, 64 * 1024))
         self.discardLimit = overflow ? Int.max : limit
@@ -174,9 +178,11 @@ final class ServerContext: Sendable {
                     state.progress.withLock { $0.phase = .answered }
                     return (state, refusal)
                 }
+                // A large upload goes to a file as it arrives, not to memory.
+                let spool = routeLimit != nil && expectsBody ? spoolDirectory.flatMap(HTTPSpooledBody.init(directory:)) : nil
                 state = RequestState(
                     head: head, plan: (execution, plan), pendingAnswer: nil, expectedLength: framing.declaredLength,
-                    maxBodyBytes: limit, expectsBody: expectsBody)
+                    maxBodyBytes: limit, expectsBody: expectsBody, spool: spool)
             }
             return (state, nil)
         }
@@ -189,7 +195,7 @@ final class ServerContext: Sendable {
     /// up to `discardLimit` bytes in all, past which the connection is dropped unanswered.
     /// - Returns: `false` to make libmicrohttpd close the connection.
     private func consume(_ chunk: UnsafeRawBufferPointer, into state: RequestState) -> Bool {
-        enum Outcome { case kept, discarded, overLimit, abort }
+        enum Outcome { case kept, discarded, overLimit, unspooled, abort }
         let outcome: Outcome = state.progress.withLock { progress in
             progress.received += chunk.count
             let answered: Bool
@@ -205,11 +211,16 @@ final class ServerContext: Sendable {
                 progress.body = []
                 return .overLimit
             }
+            if let spool = state.spool { return spool.append(chunk) ? .kept : .unspooled }
             WipedBytes.append(chunk, to: &progress.body)
             return .kept
         }
         switch outcome {
         case .kept, .discarded:
+            return true
+        case .unspooled:
+            let refusal = transportRefusal(.spoolFailed, head: state.head)
+            state.progress.withLock { $0.pendingAnswer = refusal }
             return true
         case .abort:
             log("dropped connection: body far over the limit", ["http.method": "\(LogText.sanitized(state.head.method, maxBytes: LogText.maxMethodBytes))"])
@@ -262,7 +273,7 @@ final class ServerContext: Sendable {
         case .respond(let body):
             // A request without a pending answer was let through by preflight, with a plan.
             guard let (execution, plan) = state.plan else { return .NO }
-            let request = HTTPRequest(head: state.head, body: body)
+            let request = HTTPRequest(head: state.head, body: body, spooled: state.spool)
             switch execution {
             case .pollingThread:
                 state.progress.withLock { $0.phase = .answered }

@@ -143,6 +143,8 @@ extension Keychaind {
             unlock?.run(keychain, when: "at start")
             let audit = try openAuditLog(configuration)
             api.auditLog = audit
+            // An imported bundle is written beside the keychain as it arrives, not held in memory.
+            http.spoolDirectory = configuration.dataDirectory
             let server = try KeychainServer(keychain: keychain, http: http, api: api, metricsListener: metricsListener, logger: logger)
             var serving: Logger.Metadata = [
                 "listen": "\(host):\(server.port)", "keychain.state": "\(keychain.state.rawValue)", "threads": "\(http.threads)",

@@ -51,6 +51,8 @@ final class APIFixture {
         adminToken = initialize ? try keychain.initialize(passphrase: SecureBytes(utf8: passphrase)).secret : ""
         var http = HTTPServerConfiguration(host: "127.0.0.1", port: 0)
         http.maxBodyBytes = maxBodyBytes
+        // As keychaind serves: a bundle upload is spooled beside the keychain.
+        http.spoolDirectory = directory.path
         var api = APIConfiguration()
         api.trustedProxies = trustedProxies
         api.anonymousLogLinesPerSecond = anonymousLogLinesPerSecond

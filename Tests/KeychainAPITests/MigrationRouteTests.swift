@@ -179,4 +179,26 @@ import Testing
         try f.client().request("POST", "/v1/keychain/import", headers: [(Self.passphraseHeader, "x")], body: large)
             .expectError(401, -25293)
     }
+
+    /// A bundle larger than the server's body limit, uploaded over the socket, is spooled to a
+    /// file without a name in the data directory and imported from it whole; nothing is left.
+    @Test func aLargeBundleIsImportedFromItsSpoolFile() throws {
+        let a = try APIFixture()
+        for n in 0..<400 {
+            try a.add(service: "spool-\(n)", secret: Base64.encode(Array(repeating: UInt8(n % 251), count: 200)))
+        }
+        let headers = [(Self.passphraseHeader, Self.bundlePassphrase)]
+        let bundle = try a.call("POST", "/v1/keychain/export", headers: a.auth + headers)
+        #expect(bundle.status == 200)
+        #expect(bundle.body.count > 64 * 1024)
+
+        let b = try APIFixture(maxBodyBytes: 64 * 1024, passphrase: "another passphrase")
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: b.directory.path))
+        let imported = try b.client().request("POST", "/v1/keychain/import", headers: b.auth + headers, body: bundle.body)
+        #expect(imported.status == 200, "\(imported.text)")
+        #expect(imported.json["imported"] == .int(400))
+        let found = try b.call("GET", "/v1/items?service=spool-7&returnData=true")
+        #expect(found.items.first?["valueData"]?.stringValue == Base64.encode(Array(repeating: 7, count: 200)))
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: b.directory.path)) == before, "no spool file is left")
+    }
 }

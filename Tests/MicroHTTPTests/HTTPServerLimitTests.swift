@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Logging
 import Synchronization
 import MicroHTTP
@@ -104,6 +105,38 @@ struct HTTPServerLimitTests {
         #expect(answers.withLock { $0.values.map(\.status).sorted() } == [200, 429])
         #expect(try running.readResponse().text == "slow done")
         #expect(responder.responded.count == 2)
+    }
+
+    /// A large upload goes to a file without a name in the spool directory as it arrives, not to
+    /// memory; the responder reads it mapped, byte for byte, and nothing is left in the directory.
+    /// Without a spool directory the same body is held in memory.
+    @Test(arguments: [true, false])
+    func aLargeUploadIsSpooledToAnUnnamedFile(spooling: Bool) throws {
+        let directory = TemporaryDirectory()
+        let (server, _) = try makeServer(maxBodyBytes: 1024) { configuration in
+            if spooling { configuration.spoolDirectory = directory.path }
+        }
+        defer { server.shutdown() }
+        let body = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let sum = body.reduce(0) { $0 + Int($1) }
+        for chunked in [false, true] {
+            let client = try RawHTTPClient(port: server.port)
+            if chunked {
+                try client.send("POST /upload HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n")
+                for part in stride(from: 0, to: body.count, by: 65_536) {
+                    let piece = body[part..<min(part + 65_536, body.count)]
+                    try client.send(String(piece.count, radix: 16) + "\r\n")
+                    try client.send(Array(piece) + Array("\r\n".utf8))
+                }
+                try client.send("0\r\n\r\n")
+            } else {
+                try client.send("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: \(body.count)\r\n\r\n")
+                try client.send(body)
+            }
+            let expected = spooling ? "held=0 spooled=\(body.count) sum=\(sum)" : "held=\(body.count) spooled=0 sum=\(sum)"
+            #expect(try client.readResponse().text == expected, "chunked: \(chunked)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "the spool files have no name")
     }
 
     /// Transfers (imports, exports) queue apart from the serial worker: with the transfer worker

@@ -18,6 +18,9 @@ import Darwin
 /// - `/slow…`: runs on the serial worker; `respond` signals `slowStarted`, then waits for `slowGate`.
 /// - `/pooled…`: runs on the worker pool, and blocks the same way as `/slow…`.
 /// - `/transfer…`: runs on the transfer worker; signals `transferStarted`, then waits for `transferGate`.
+/// - `/upload…`: takes a body of up to 1 MiB whatever the server's limit (`largeBodyLimit`), and
+///   answers how it arrived: `held=<bytes in memory> spooled=<bytes in the spool> sum=<byte sum>`,
+///   the spool's bytes read through its mapping.
 /// - `/deferred-now…`: deferred, and replied to before `respond` returns.
 /// - `/deferred…`: deferred; `respond` keeps the reply and signals `deferredStarted`, and
 ///   `replyToDeferred()` replies from the caller's thread.
@@ -65,7 +68,16 @@ final class ProbeResponder: HTTPResponder {
         return .proceed(.pollingThread, plan: PathPlan(path: head.path))
     }
 
+    func largeBodyLimit(for head: HTTPRequestHead) -> Int? { head.path.hasPrefix("/upload") ? 1 << 20 : nil }
+
     func respond(to request: HTTPRequest, plan: (any HTTPPlan)?) -> HTTPResponse {
+        if request.head.path.hasPrefix("/upload") {
+            respondedPaths.withLock { $0.append(request.head.path) }
+            let spooled = request.spooled?.withBytes { $0.reduce(0) { $0 + Int($1) } } ?? 0
+            let sum = request.body.reduce(0) { $0 + Int($1) } + spooled
+            let text = "held=\(request.body.count) spooled=\(request.spooled?.count ?? 0) sum=\(sum)"
+            return HTTPResponse(status: 200, body: Array(text.utf8))
+        }
         if let plan {
             // The plan preflight gave comes back with its own request.
             #expect((plan as? PathPlan)?.path == request.head.path)
@@ -150,6 +162,8 @@ final class ProbeResponder: HTTPResponder {
             return HTTPResponse(status: 429, body: Array("transport: \(waiting) waiting".utf8))
         case .transferWorkerBusy(let waiting):
             return HTTPResponse(status: 429, body: Array("transport: \(waiting) transfers waiting".utf8))
+        case .spoolFailed:
+            return HTTPResponse(status: 503, body: Array("transport: not spooled".utf8))
         case .malformedHead(let field, let reason):
             return HTTPResponse(status: 400, body: Array("transport: \(field): \(reason)".utf8))
         case .requestTargetTooLong(let reason):
