@@ -169,7 +169,8 @@ let package = Package(
             dependencies: ["KeychainCore", "KeychainStorage", "KeychainCrypto", "KeychainJSON", "KeychainX509", "TestSupport"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["CrashFrames", "MicroHTTP", "TestSupport"]),
         .testTarget(
-            name: "KeychainAuditTests", dependencies: ["KeychainAudit", "KeychainCrypto", "KeychainJSON"], swiftSettings: strictSettings),
+            name: "KeychainAuditTests", dependencies: ["KeychainAudit", "KeychainCrypto", "KeychainJSON", "TestSupport"],
+            swiftSettings: strictSettings),
         .testTarget(name: "KeychainLogTests", dependencies: ["KeychainLog", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "KeychainAPITests",

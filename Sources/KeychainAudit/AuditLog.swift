@@ -14,11 +14,15 @@ import Synchronization
 ///   lines of several requests share one `write` (the polling thread answers each on its next
 ///   pass, `HTTPResponse.held`). Other lines are written in batches, a second at most after they
 ///   were appended.
+/// - A write that fails part-way (a full disk) leaves no torn line: the bytes it got out are cut
+///   off the file, or, where they cannot be (standard output), the next write ends their line
+///   first. The lines it held are lost, and the next line's `prev` shows the gap.
 /// - Durability: lines are written (`write(2)`), not synced: a crash of the process loses none
 ///   that an answer waited for, a power loss may lose the last second's.
 /// - A file is opened `O_APPEND|O_CREAT|O_NOFOLLOW`, mode 0600, and its chain continues from its
-///   last line; `reopen()` (on SIGHUP, after logrotate moved the file) opens the path again and
-///   the new file's first line continues the old file's chain.
+///   last audit line (`openWarning` names lines after it that are not); `reopen()` (on SIGHUP,
+///   after logrotate moved the file) opens the path again and the new file's first line
+///   continues the old file's chain.
 public final class AuditLog: Sendable {
     public enum Destination: Sendable, Equatable {
         case file(String)
@@ -41,11 +45,24 @@ public final class AuditLog: Sendable {
         let failuresBefore: UInt64
     }
 
-    public init(destination: Destination, keys: AuditKeys) throws(AuditLogError) {
+    /// What the server should log about the file it opened: its last lines were cut short or
+    /// are not audit lines, and the chain continues from the audit line before them.
+    public let openWarning: String?
+
+    /// `write(2)`, or a test's stand-in for it (one that fails part-way, as a full disk does).
+    typealias WriteFunction = @Sendable (_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int
+
+    public convenience init(destination: Destination, keys: AuditKeys) throws(AuditLogError) {
+        try self.init(destination: destination, keys: keys) { fd, bytes, count in Foundation.write(fd, bytes, count) }
+    }
+
+    init(destination: Destination, keys: AuditKeys, write: @escaping WriteFunction) throws(AuditLogError) {
         self.destination = destination
-        let (fd, last) = try Self.open(destination)
-        sink = Sink(fd: fd)
-        chain = Mutex(AuditChain(keys: keys, continuing: last))
+        let opened = try Self.open(destination)
+        // Only a file opened `O_APPEND` by this process is known to end with this write's bytes.
+        sink = Sink(fd: opened.fd, write: write, canCut: destination != .standardOutput)
+        chain = Mutex(AuditChain(keys: keys, continuing: opened.last))
+        openWarning = opened.warning
         let sink = sink
         writer = LogWriter { chunk in sink.write(chunk) }
     }
@@ -90,8 +107,7 @@ public final class AuditLog: Sendable {
     public func reopen() throws(AuditLogError) {
         guard case .file = destination else { return }
         writer.flush()
-        let (fd, _) = try Self.open(destination)
-        sink.replace(fd)
+        sink.replace(try Self.open(destination).fd)
     }
 
     /// Writes what is buffered and closes the file.
@@ -100,57 +116,86 @@ public final class AuditLog: Sendable {
         sink.replace(-1)
     }
 
-    /// The descriptor, and the `mac` of the file's last complete line when there is one.
-    private static func open(_ destination: Destination) throws(AuditLogError) -> (Int32, String?) {
-        guard case .file(let path) = destination else { return (dup(1), nil) }
+    /// The descriptor, the `mac` of the file's last audit line when there is one, and what the
+    /// server should be told about the lines after it.
+    private static func open(_ destination: Destination) throws(AuditLogError) -> (fd: Int32, last: String?, warning: String?) {
+        guard case .file(let path) = destination else { return (dup(1), nil, nil) }
         let fd = Foundation.open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw AuditLogError("audit log \(path) cannot be opened: \(String(cString: strerror(errno)))") }
-        let (mac, cut) = tail(path)
+        let end = tail(path)
         // A line cut by a crash is ended, so the next line starts on a line of its own (and the
         // verifier names the cut one).
-        if cut { _ = Foundation.write(fd, [0x0A], 1) }
-        return (fd, mac)
+        if end.cut { _ = Foundation.write(fd, [0x0A], 1) }
+        guard end.cut || end.notAuditLines > 0 else { return (fd, end.mac, nil) }
+        let after = end.mac == nil ? "a new chain starts" : "the chain continues from the last audit line before"
+        let lines = end.notAuditLines + (end.cut ? 1 : 0)
+        let warning =
+            "audit log \(path): its last \(lines == 1 ? "line is" : "\(lines) lines are") not an audit line "
+            + "(cut short by a crash or a failed write, or edited); \(after), and `keychaind audit verify` names the first"
+        return (fd, end.mac, warning)
     }
 
-    /// The `mac` of the last complete line of the file at `path`, and whether its last line
-    /// lacks its newline. Read from the file's end, in a window that doubles from 64 KiB until
-    /// it holds that line whole (a line of many refs can be longer): linear in the line's size.
-    static func tail(_ path: String) -> (mac: String?, cut: Bool) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return (nil, false) }
+    /// The end of an audit log's file: the `mac` of its last audit line, whether its last line
+    /// lacks its newline, and how many whole lines after that audit line are not audit lines.
+    struct Tail: Equatable {
+        var mac: String?
+        var cut: Bool
+        var notAuditLines: Int
+    }
+
+    /// The end of the file at `path`. Read from the file's end, in a window that doubles from
+    /// 64 KiB until it holds its last audit line whole (a line of many refs can be longer):
+    /// linear in the size of what follows that line's start.
+    static func tail(_ path: String) -> Tail {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return Tail(mac: nil, cut: false, notAuditLines: 0) }
         defer { try? handle.close() }
-        guard let size = try? handle.seekToEnd(), size > 0 else { return (nil, false) }
+        guard let size = try? handle.seekToEnd(), size > 0 else { return Tail(mac: nil, cut: false, notAuditLines: 0) }
         var window: UInt64 = 65_536
         while true {
             let start = size > window ? size - window : 0
             try? handle.seek(toOffset: start)
-            guard let bytes = try? handle.readToEnd(), !bytes.isEmpty else { return (nil, false) }
+            guard let bytes = try? handle.readToEnd(), !bytes.isEmpty else { return Tail(mac: nil, cut: false, notAuditLines: 0) }
             let cut = bytes.last != 0x0A
             var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: true)
-            // Past a cut line, the chain goes on from the complete one before it; a window that
+            // Past a cut line, the chain goes on from a complete one before it; a window that
             // starts inside the file may start inside a line.
             if cut { lines.removeLast() }
             if start > 0, !lines.isEmpty { lines.removeFirst() }
-            guard let complete = lines.last else {
-                if start == 0 { return (nil, cut) }
-                window *= 2
-                continue
+            for (skipped, line) in lines.reversed().enumerated() {
+                if let mac = auditMAC(line) { return Tail(mac: mac, cut: cut, notAuditLines: skipped) }
             }
-            // Its `mac` is its last key; a key before may repeat (a request's repeated parameter).
-            guard let last = (try? JSON.parse(Array(complete), allowingDuplicateKeys: true))?.objectValue?.entries.last,
-                last.key == "mac", case .string(let mac) = last.value
-            else { return (nil, cut) }
-            return (mac, cut)
+            if start == 0 { return Tail(mac: nil, cut: cut, notAuditLines: lines.count) }
+            window *= 2
         }
+    }
+
+    /// The `mac` of `line` when it is an audit line: JSON whose last key is `mac` (a key before
+    /// may repeat: a request's repeated parameter).
+    private static func auditMAC(_ line: Data.SubSequence) -> String? {
+        guard let last = (try? JSON.parse(Array(line), allowingDuplicateKeys: true))?.objectValue?.entries.last,
+            last.key == "mac", case .string(let mac) = last.value
+        else { return nil }
+        return mac
     }
 
     /// The file descriptor lines go to, and whether the last write reached it.
     private final class Sink: Sendable {
-        private let fd: Mutex<Int32>
+        private struct Output {
+            var fd: Int32
+            /// A write failed part-way and its bytes could not be cut off: the next one ends their line.
+            var torn = false
+        }
+
+        private let output: Mutex<Output>
+        private let writeBytes: WriteFunction
+        private let canCut: Bool
         private let failing = Atomic<Bool>(false)
         private let failureCount = Atomic<UInt64>(0)
 
-        init(fd: Int32) {
-            self.fd = Mutex(fd)
+        init(fd: Int32, write: @escaping WriteFunction, canCut: Bool) {
+            output = Mutex(Output(fd: fd))
+            writeBytes = write
+            self.canCut = canCut
         }
 
         var isFailing: Bool { failing.load(ordering: .acquiring) }
@@ -158,30 +203,53 @@ public final class AuditLog: Sendable {
         var failures: UInt64 { failureCount.load(ordering: .acquiring) }
 
         func write(_ chunk: [UInt8]) {
-            let written = fd.withLock { fd in
-                chunk.withUnsafeBytes { bytes in
-                    var offset = 0
-                    while offset < bytes.count {
-                        let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                        if n > 0 {
-                            offset += n
-                        } else if n < 0, errno == EINTR {
-                            continue
-                        } else {
-                            return false
-                        }
-                    }
-                    return true
+            let written = output.withLock { output in
+                if output.torn {
+                    guard writeAll([0x0A], to: output.fd) == 1 else { return false }
+                    output.torn = false
                 }
+                let sent = writeAll(chunk, to: output.fd)
+                guard sent < chunk.count else { return true }
+                if sent > 0, !cutOff(sent, from: output.fd) { output.torn = true }
+                return false
             }
             if !written { failureCount.add(1, ordering: .releasing) }
             failing.store(!written, ordering: .releasing)
         }
 
+        /// The bytes of `bytes` written before a write failed; all of them when none did.
+        private func writeAll(_ bytes: [UInt8], to fd: Int32) -> Int {
+            bytes.withUnsafeBytes { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let n = writeBytes(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                    if n > 0 {
+                        offset += n
+                    } else if n < 0, errno == EINTR {
+                        continue
+                    } else {
+                        break
+                    }
+                }
+                return offset
+            }
+        }
+
+        /// Cuts the last `count` bytes off the file: with `O_APPEND` they are its end, so the file
+        /// ends with its last whole line again. `false` for what cannot be cut (a pipe, a terminal,
+        /// an append-only file).
+        private func cutOff(_ count: Int, from fd: Int32) -> Bool {
+            var status = stat()
+            guard canCut, fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size >= off_t(count) else {
+                return false
+            }
+            return ftruncate(fd, status.st_size - off_t(count)) == 0
+        }
+
         func replace(_ new: Int32) {
-            fd.withLock { fd in
-                if fd >= 0 { Foundation.close(fd) }
-                fd = new
+            output.withLock { output in
+                if output.fd >= 0 { Foundation.close(output.fd) }
+                output = Output(fd: new)
             }
         }
     }

@@ -142,6 +142,7 @@ extension Keychaind {
             }
             unlock?.run(keychain, when: "at start")
             let audit = try openAuditLog(configuration)
+            if let warning = audit?.openWarning { logger.warning("\(warning)") }
             api.auditLog = audit
             // An imported bundle is written beside the keychain as it arrives, not held in memory.
             http.spoolDirectory = configuration.dataDirectory

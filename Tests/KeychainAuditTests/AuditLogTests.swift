@@ -1,7 +1,9 @@
 import Foundation
-import KeychainAudit
 import KeychainCrypto
+import KeychainJSON
+import TestSupport
 import Testing
+@testable import KeychainAudit
 
 /// The audit log's file: lines in chain order, the chain continued across restarts and
 /// rotations, and a failed write reported to the request that waits for it.
@@ -157,6 +159,99 @@ import Testing
         let second = log.append(record(1))
         #expect(!log.written(second))
         #expect(!log.written(first))
+    }
+
+    /// The `mac`, or `prev`, of a line of the log.
+    func chainValue(_ key: String, of line: ArraySlice<UInt8>) -> String? {
+        (try? JSON.parse(Array(line)))?.objectValue?[key]?.stringValue
+    }
+
+    /// A disk that fills mid-line: the bytes the failed write got out are cut off, so the file
+    /// ends with its last whole line; once there is room, the next line is whole and readable,
+    /// and verify reports the lost line as a gap (the line after it follows a removed line),
+    /// the lines from there on verifying.
+    @Test func aWriteThatFailsPartWayLeavesTheFileAtItsLastWholeLine() throws {
+        let path = directory + "/audit.log"
+        let disk = LimitedDisk()
+        let log = try AuditLog(destination: .file(path), keys: keys, write: disk.write)
+        #expect(log.record(record(0), mustBeWritten: true))
+        let before = read(path)
+        disk.fill(leaving: 40)
+        #expect(!log.record(record(1), mustBeWritten: true))
+        #expect(log.isFailing)
+        #expect(read(path) == before, "the 40 bytes of the lost line are cut off")
+        disk.free()
+        #expect(log.record(record(2), mustBeWritten: true))
+        #expect(!log.isFailing)
+        #expect(log.record(record(3), mustBeWritten: true))
+        log.close()
+        let bytes = read(path)
+        #expect(bytes.last == 0x0A)
+        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 3)
+        #expect(lines.allSatisfy { chainValue("mac", of: $0) != nil }, "every line whole")
+        let report = AuditVerifier.verify(bytes, keys: keys)
+        #expect(report.problem?.line == 2)
+        #expect(report.problem?.reason.contains("a line before it was removed") == true, "\(String(describing: report.problem))")
+        let after = AuditVerifier.verify(Array(bytes[before.count...]), keys: keys)
+        #expect(after.problem == nil)
+        #expect(after.lines == 2)
+        #expect(after.continuesEarlierLog)
+    }
+
+    /// On a pipe nothing can be cut off: the next write ends the torn line first, so the line
+    /// after it is whole and readable, and verify names the torn one.
+    @Test func aWriteThatFailsPartWayOnAPipeIsEndedByTheNextWrite() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let disk = LimitedDisk()
+        let writeEnd = ends[1]
+        let log = try AuditLog(destination: .standardOutput, keys: keys) { _, bytes, count in disk.write(writeEnd, bytes, count) }
+        #expect(log.record(record(0), mustBeWritten: true))
+        disk.fill(leaving: 40)
+        #expect(!log.record(record(1), mustBeWritten: true))
+        disk.free()
+        #expect(log.record(record(2), mustBeWritten: true))
+        log.close()
+        close(writeEnd)
+        let bytes = Array(FileHandle(fileDescriptor: ends[0], closeOnDealloc: false).readDataToEndOfFile())
+        #expect(bytes.last == 0x0A)
+        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
+        #expect(lines.map(\.count).dropFirst().first == 40, "the torn line is on a line of its own")
+        #expect(lines.count == 3)
+        #expect(chainValue("mac", of: lines[lines.startIndex + 2]) != nil, "the line after it is whole")
+        let report = AuditVerifier.verify(bytes, keys: keys)
+        #expect(report.problem?.line == 2)
+        #expect(report.problem?.reason.hasPrefix("not an audit line (cut short") == true)
+        #expect(AuditVerifier.verify(Array(lines[lines.startIndex + 2]) + [0x0A], keys: keys).problem == nil)
+    }
+
+    /// A last line that is whole but not an audit line (a torn line a later one was appended to,
+    /// or an edit): a restart continues the chain from the audit line before it and says so, and
+    /// verify names the line.
+    @Test func aRestartAfterALastLineThatIsNotAnAuditLineContinuesTheChainAndSaysSo() throws {
+        let path = directory + "/audit.log"
+        let first = try AuditLog(destination: .file(path), keys: keys)
+        #expect(first.openWarning == nil)
+        #expect(first.record(record(0), mustBeWritten: true))
+        first.close()
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"time":1,"req{"time":2,"request":"a-2"}"#.utf8 + [0x0A]))
+        try handle.close()
+        let again = try AuditLog(destination: .file(path), keys: keys)
+        #expect(again.openWarning?.contains(path) == true)
+        #expect(again.openWarning?.contains("not an audit line") == true)
+        #expect(again.record(record(2), mustBeWritten: true))
+        again.close()
+        let lines = read(path).split(separator: 0x0A)
+        #expect(lines.count == 3)
+        #expect(chainValue("prev", of: lines[2]) == chainValue("mac", of: lines[0]), "not a new chain")
+        let report = AuditVerifier.verify(read(path), keys: keys)
+        #expect(report.problem?.line == 2)
+        #expect(report.problem?.reason.hasPrefix("not an audit line") == true)
+        #expect(AuditVerifier.verify(Array(lines[0]) + [0x0A] + Array(lines[2]) + [0x0A], keys: keys).problem == nil)
     }
 
     @Test func aLinkAtThePathIsNotFollowed() throws {
