@@ -7,10 +7,10 @@ import Synchronization
 
 extension KeychainResponder {
     /// Records the request in the audit log, when there is one. Returns, when the response
-    /// carries a secret, its line's ticket: the response may be sent only once
-    /// `AuditLog.written` says the line is written, and a 503 (`auditRefusal()`) in its place
-    /// otherwise (fail closed, as Vault). Runs for every request that reached the responder,
-    /// refused or not.
+    /// carries a secret or says a change was made, its line's ticket: the response may be sent
+    /// only once `AuditLog.written` says the line is written, and a 503 (`auditRefusal`) in its
+    /// place otherwise (fail closed, as Vault). Runs for every request that reached the
+    /// responder, refused or not.
     func audited(
         _ head: HTTPRequestHead, body: [UInt8]?, route: Route?, token: AccessToken?, client: String,
         _ response: borrowing HTTPResponse
@@ -26,16 +26,37 @@ extension KeychainResponder {
             refs: answer.refs, status: answer.status, httpStatus: response.status,
             reason: head.headers.withFirstValue(lowercased: "x-keychain-reason") { String(decoding: $0, as: UTF8.self) })
         let line = auditLog.append(record)
-        return response.status < 300 && answer.carriesSecret ? line : nil
+        let waits = answer.carriesSecret || route?.changes(method: head.method) == true
+        return response.status < 300 && waits ? line : nil
     }
 
-    /// The answer in place of one carrying a secret whose audit line could not be written; the
-    /// server says so in its log.
-    func auditRefusal() -> HTTPResponse {
+    /// The answer in place of one whose audit line could not be written: a secret's, or a
+    /// change's, which was made (`afterChange`) and cannot be undone. The server says so in its log.
+    func auditRefusal(afterChange: Bool) -> HTTPResponse {
+        logAuditFailure()
+        return APIError.response(
+            .notAvailable(
+                afterChange
+                    ? "audit: the change may have been made but could not be audited: the audit log cannot be written"
+                    : "audit: the audit log cannot be written; no secret is answered until it can"))
+    }
+
+    /// A change refused before it runs while the audit log is failing (the lines buffered since
+    /// its last failed write cannot be written either): 503 with `Retry-After`, nothing changed.
+    /// `nil` to proceed; while writes succeed, one flag is read.
+    func unauditable(_ head: HTTPRequestHead, route: Route) -> HTTPResponse? {
+        guard let auditLog, auditLog.isFailing, route.changes(method: head.method), !auditLog.canWrite() else { return nil }
+        logAuditFailure()
+        return APIError.response(
+            .notAvailable("audit: the audit log cannot be written; no change is made until it can"),
+            headers: [(name: "Retry-After", value: "1")])
+    }
+
+    /// The server log's line, at most once a second.
+    private func logAuditFailure() {
         if auditFailures.admit(logger, leftOut: "audit failure lines left out") {
-            logger.error("the audit log cannot be written: answers that would carry a secret are refused with 503")
+            logger.error("the audit log cannot be written: changes, and answers that would carry a secret, are refused with 503")
         }
-        return APIError.response(.notAvailable("audit: the audit log cannot be written; no secret is answered until it can"))
     }
 
     /// What an answer says for the audit line: the OSStatus of an error (from its small body),

@@ -124,15 +124,18 @@ public final class KeychainResponder: HTTPResponder {
                 return .refuse(finish(head, route: route, token: nil,
                     APIError.response(.unlockThrottled(retryAfter: wait))))
             }
+            if let refusal = unauditable(head, route: route) { return .refuse(finish(head, route: route, token: nil, refusal)) }
             return .proceed(execution, plan: Plan(route: route, token: nil), maxBodyBytes: bodyLimit)
         }
-        do {
-            let token = try authenticate(head)
-            try admit(route, method: head.method, head: head, token: token)
-            return .proceed(execution, plan: Plan(route: route, token: token), maxBodyBytes: bodyLimit)
-        } catch {
+        let token: AccessToken
+        do { token = try authenticate(head) } catch {
             return .refuse(finish(head, route: route, token: nil, APIError.response(error)))
         }
+        do { try admit(route, method: head.method, head: head, token: token) } catch {
+            return .refuse(finish(head, route: route, token: token, APIError.response(error)))
+        }
+        if let refusal = unauditable(head, route: route) { return .refuse(finish(head, route: route, token: token, refusal)) }
+        return .proceed(execution, plan: Plan(route: route, token: token), maxBodyBytes: bodyLimit)
     }
 
     public func respond(to request: HTTPRequest, plan: (any HTTPPlan)?) -> HTTPResponse {
@@ -306,9 +309,10 @@ public final class KeychainResponder: HTTPResponder {
     /// The line's fields are in its message, built in one string: a metadata dictionary per
     /// request (hashed, sorted and printed by the handler) cost more than the rest of the line.
     ///
-    /// An answer carrying a secret while an audit log is kept is held (`HTTPResponse.held`):
-    /// sent, counted and logged on the polling thread's next pass, once its audit line is
-    /// written with those of the other requests of the pass, or refused with 503 if it cannot be.
+    /// An answer carrying a secret, or a change's success, while an audit log is kept is held
+    /// (`HTTPResponse.held`): sent, counted and logged on the polling thread's next pass, once
+    /// its audit line is written with those of the other requests of the pass, or refused with
+    /// 503 if it cannot be.
     private func finish(
         _ head: HTTPRequestHead, body: [UInt8]? = nil, route: Route?, token: AccessToken?, _ response: consuming HTTPResponse
     ) -> HTTPResponse {
@@ -319,7 +323,8 @@ public final class KeychainResponder: HTTPResponder {
         let held = HeldResponse(consume response)
         return .held { [self] in
             guard auditLog.written(line), let answer = held.take() else {
-                return accounted(head, route: route, token: token, client: address, auditRefusal())
+                let change = route?.changes(method: head.method) == true
+                return accounted(head, route: route, token: token, client: address, auditRefusal(afterChange: change))
             }
             return accounted(head, route: route, token: token, client: address, consume answer)
         }

@@ -128,6 +128,14 @@ enum Route: Sendable, Equatable {
         }
     }
 
+    /// Whether `method` on this route changes the keychain: a write to the store, a lock, an
+    /// unlock or a passphrase change. Its answer waits for its audit line.
+    func changes(method: String) -> Bool {
+        // A search is most requests: told apart before any other comparison.
+        guard method != "GET" else { return false }
+        return self == .lock || self == .unlock || self == .passphrase || writes(method: method)
+    }
+
     /// The route for `path`, or `nil` when none has it.
     ///
     /// Paths are `/metrics`, `/v1/<collection>` or `/v1/<collection>/<one segment>`; matched on

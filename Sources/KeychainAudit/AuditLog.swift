@@ -8,12 +8,13 @@ import Synchronization
 /// standard output through the same batching writer as the access log (`LogWriter`).
 ///
 /// - Order: a record is sealed and appended under one lock, so lines reach the log in chain order.
-/// - Fail closed: a request that returns a secret has its line written first, and learns
-///   whether the write succeeded; it then answers 503 rather than a secret whose audit line is
-///   lost. `record(_:mustBeWritten:)` writes at once; `append(_:)` and `written(_:)` let the
-///   lines of several requests share one `write` (the polling thread answers each on its next
-///   pass, `HTTPResponse.held`). Other lines are written in batches, a second at most after they
-///   were appended.
+/// - Fail closed: a request that returns a secret or makes a change has its line written first,
+///   and learns whether the write succeeded; it then answers 503 rather than a secret, or a
+///   change's success, whose audit line is lost. `record(_:mustBeWritten:)` writes at once;
+///   `append(_:)` and `written(_:)` let the lines of several requests share one `write` (the
+///   polling thread answers each on its next pass, `HTTPResponse.held`). Other lines are written
+///   in batches, a second at most after they were appended (while writes fail, with the next
+///   write tried). `canWrite()` tells a change, before it is made, whether the log is failing.
 /// - A write that fails part-way (a full disk) leaves no torn line: the bytes it got out are cut
 ///   off the file, or, where they cannot be (standard output), the next write ends their line
 ///   first. The lines it held are lost, and the next line's `prev` shows the gap.
@@ -64,7 +65,9 @@ public final class AuditLog: Sendable {
         chain = Mutex(AuditChain(keys: keys, continuing: opened.last))
         openWarning = opened.warning
         let sink = sink
-        writer = LogWriter { chunk in sink.write(chunk) }
+        // While writes fail, lines wait for the next that is tried (`canWrite()`, `written(_:)`)
+        // rather than being lost to a background one.
+        writer = LogWriter(holdWhile: { sink.isFailing }, output: { chunk in sink.write(chunk) })
     }
 
     /// Seals `record` and appends its line. With `mustBeWritten`, writes it (and every line
@@ -102,6 +105,15 @@ public final class AuditLog: Sendable {
 
     /// Whether the last write failed (a full disk, a file size limit, a closed pipe).
     public var isFailing: Bool { sink.isFailing }
+
+    /// Whether a line can be written, asked before a change is made: `true` unless the last
+    /// write failed and writing the lines buffered since fails too, or there are none to try
+    /// with (the next line, the refused change's own, is then tried by the next call).
+    public func canWrite() -> Bool {
+        guard sink.isFailing else { return true }
+        writer.flush()
+        return !sink.isFailing
+    }
 
     /// Opens the file again (logrotate moved it away); standard output stays as it is.
     public func reopen() throws(AuditLogError) {

@@ -46,6 +46,7 @@ public final class LogWriter: Sendable {
     private let flushThreshold: Int
     private let capacity: Int
     private let interval: Duration
+    private let hold: (@Sendable () -> Bool)?
 
     /// The process's standard error, where keychaind logs; flushed when the process exits.
     public static let standardError: LogWriter = {
@@ -62,8 +63,14 @@ public final class LogWriter: Sendable {
     ///   - flushThreshold: buffered bytes that wake the writer.
     ///   - capacity: buffered bytes past which a caller writes them itself.
     ///   - interval: the longest a line waits to be written.
-    public init(flushThreshold: Int = 64 << 10, capacity: Int = 256 << 10, interval: Duration = .seconds(1), output: @escaping Output) {
+    ///   - hold: while it says so (an output whose last write failed), the writer thread leaves
+    ///     lines buffered for the next `flush()`, or a caller's write at `capacity`.
+    public init(
+        flushThreshold: Int = 64 << 10, capacity: Int = 256 << 10, interval: Duration = .seconds(1),
+        holdWhile hold: (@Sendable () -> Bool)? = nil, output: @escaping Output
+    ) {
         self.output = output
+        self.hold = hold
         self.flushThreshold = flushThreshold
         self.capacity = max(capacity, flushThreshold)
         self.interval = interval
@@ -141,14 +148,15 @@ public final class LogWriter: Sendable {
                 return
             }
             let now = Self.monotonicNanoseconds()
-            if oldest != 0, now &- oldest >= intervalNanoseconds || state.withLock({ $0.buffer.count >= flushThreshold }) {
+            let held = hold?() == true
+            if oldest != 0, !held, now &- oldest >= intervalNanoseconds || state.withLock({ $0.buffer.count >= flushThreshold }) {
                 flushNow()
                 continue
             }
-            // Until the oldest line is due, or a second when there is none; an urgent line or a
-            // full threshold wakes it earlier.
-            let wait = oldest == 0 ? intervalNanoseconds : intervalNanoseconds - (now &- oldest)
-            if wake.wait(timeout: .now() + .nanoseconds(Int(min(wait, intervalNanoseconds)))) == .success {
+            // Until the oldest line is due, or a second when there is none or they are held; an
+            // urgent line or a full threshold wakes it earlier.
+            let wait = oldest == 0 || held ? intervalNanoseconds : intervalNanoseconds - (now &- oldest)
+            if wake.wait(timeout: .now() + .nanoseconds(Int(min(wait, intervalNanoseconds)))) == .success, hold?() != true {
                 flushNow()
             }
         }

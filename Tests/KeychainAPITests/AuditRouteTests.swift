@@ -1,11 +1,11 @@
 import Foundation
-import KeychainAudit
 import KeychainCrypto
 import Logging
 import MicroHTTP
 import TestSupport
 import Testing
 @testable import KeychainAPI
+@testable import KeychainAudit
 @testable import KeychainCore
 
 /// Every request that reaches the API gives one sealed audit line, refused ones too; no secret,
@@ -19,11 +19,17 @@ import Testing
         let log: AuditLog
         let client: InProcessClient
 
-        init(destination: AuditLog.Destination? = nil) throws {
+        /// `disk`: the log's file is written through it, to fill it and free it again.
+        init(destination: AuditLog.Destination? = nil, disk: LimitedDisk? = nil) throws {
             f = try APIFixture()
             keys = try AuditKeys(instanceKey: KeychainConfiguration.testing(f.directory.path).readInstanceKey())
             path = f.directory.path + "/audit.log"
-            log = try AuditLog(destination: destination ?? .file(path), keys: keys)
+            log =
+                if let disk {
+                    try AuditLog(destination: destination ?? .file(path), keys: keys, write: disk.write)
+                } else {
+                    try AuditLog(destination: destination ?? .file(path), keys: keys)
+                }
             var api = APIConfiguration()
             api.auditLog = log
             client = InProcessClient(KeychainResponder(keychain: f.keychain, configuration: api, logger: Logger(label: "test")))
@@ -213,14 +219,108 @@ import Testing
     }
 
     /// Fail closed: with the log unwritable (here /dev/full), an answer that would carry a
-    /// secret is 503, and one that would not is answered.
+    /// secret is 503, and one that would not is answered. The add, made before any write had
+    /// failed, is 503 too: made, but not audited, and its answer says so.
     @Test func aSecretIsNotAnsweredWhenItsAuditLineCannotBeWritten() throws {
         let s = try Scene(destination: .file("/dev/full"))
         defer { s.log.close() }
-        #expect(s.call("POST", "/v1/items", json: #"{"class":"genericPassword","service":"db","valueData":"eA=="}"#).status == 201)
+        let added = s.call("POST", "/v1/items", json: #"{"class":"genericPassword","service":"db","valueData":"eA=="}"#)
+        added.expectError(503, -25291, naming: "audit")
+        #expect(added.json["message"]?.stringValue?.contains("may have been made but could not be audited") == true)
         s.call("GET", "/v1/items?service=db&returnData=true").expectError(503, -25291, naming: "audit")
         #expect(s.call("GET", "/v1/items?service=db").status == 200)
         #expect(s.log.isFailing)
+    }
+
+    /// The changes `aChangeIsRefusedBeforeItIsMadeWhileTheAuditLogFails` makes.
+    enum Change: String, CaseIterable, Sendable {
+        case update, delete, settings, lock, tokenCreate, itemsImport, bundleImport
+    }
+
+    /// `change`'s request through the audited responder, its success status and its operation.
+    func make(_ change: Change, _ s: Scene, ref: String, bundle: [UInt8]) throws
+        -> (answer: RawResponse, status: Int, operation: String)
+    {
+        switch change {
+        case .update:
+            return (s.call("PATCH", "/v1/items/\(ref)", json: #"{"valueData":"bmV3"}"#), 200, "update")
+        case .delete:
+            return (s.call("DELETE", "/v1/items/\(ref)"), 200, "delete")
+        case .settings:
+            return (s.call("PUT", "/v1/keychain/settings", json: #"{"lockInterval":777}"#), 200, "changeSettings")
+        case .lock:
+            return (s.call("POST", "/v1/keychain/lock"), 200, "lock")
+        case .tokenCreate:
+            let body = #"{"name":"ci","accessGroups":["default"],"capabilities":["read"]}"#
+            return (s.call("POST", "/v1/tokens", json: body), 201, "createToken")
+        case .itemsImport:
+            let pem = try TestCertificates.read(IdentityRouteTests.material.ca.certificatePath)
+            let headers = s.f.auth + [("Content-Type", "application/x-pem-file")]
+            return (s.client.request("POST", "/v1/items/import", headers: headers, body: pem), 201, "importItems")
+        case .bundleImport:
+            let headers =
+                s.f.auth + [
+                    (MigrationRouteTests.passphraseHeader, MigrationRouteTests.bundlePassphrase),
+                    ("Content-Type", "application/octet-stream"),
+                ]
+            return (s.client.request("POST", "/v1/keychain/import", headers: headers, body: bundle), 200, "import")
+        }
+    }
+
+    /// What every change would alter, read past the audit log (the fixture's own responder): the
+    /// item's secret, the keychain's state and item count, its settings, its tokens.
+    func state(_ s: Scene) throws -> [String] {
+        try ["/v1/items?service=db&returnData=true", "/v1/keychain", "/v1/keychain/settings", "/v1/tokens"].map {
+            try s.f.call("GET", $0).text
+        }
+    }
+
+    /// Fail closed for changes too: while the audit log is known to be failing, a change is
+    /// refused before it runs (503 errSecNotAvailable naming `audit`, `Retry-After`) and nothing
+    /// changes; once the file can be written again, the same request is made and its line is in
+    /// the file.
+    @Test(arguments: Change.allCases)
+    func aChangeIsRefusedBeforeItIsMadeWhileTheAuditLogFails(_ change: Change) throws {
+        let disk = LimitedDisk()
+        let s = try Scene(disk: disk)
+        let ref = try s.f.add(service: "db", secret: "b2xk")
+        let other = try APIFixture()
+        try other.add(service: "migrated")
+        let bundle = try MigrationRouteTests.export(other).body
+        disk.fill()
+        s.call("GET", "/v1/items?service=db&returnData=true").expectError(503, -25291, naming: "audit")
+        #expect(s.log.isFailing)
+        let before = try state(s)
+        let refused = try make(change, s, ref: ref, bundle: bundle).answer
+        refused.expectError(503, -25291, naming: "audit")
+        #expect(refused.json["message"]?.stringValue?.contains("no change is made") == true, "\(refused.text)")
+        #expect(refused.header("Retry-After") == "1")
+        #expect(try state(s) == before, "nothing changed")
+        disk.free()
+        let made = try make(change, s, ref: ref, bundle: bundle)
+        #expect(made.answer.status == made.status, "\(made.answer.text)")
+        #expect(try state(s) != before, "made once the log is writable")
+        let last = try #require(try s.lines().last)
+        #expect(last["operation"]?.stringValue == made.operation)
+        #expect(last["httpStatus"]?.intValue == Int64(made.status))
+    }
+
+    /// A change made before any write failed whose line then cannot be written (the disk filled
+    /// meanwhile) is answered 503 saying it may have been made but could not be audited; the
+    /// next change is refused before it runs.
+    @Test func aChangeWhoseLineCannotBeWrittenIsAnswered503() throws {
+        let disk = LimitedDisk()
+        let s = try Scene(disk: disk)
+        disk.fill()
+        let answer = s.call("PUT", "/v1/keychain/settings", json: #"{"lockInterval":777}"#)
+        answer.expectError(503, -25291, naming: "audit")
+        #expect(answer.json["message"]?.stringValue?.contains("the change may have been made but could not be audited") == true)
+        #expect(answer.header("Retry-After") == nil, "a retry could make it twice")
+        #expect(try s.f.call("GET", "/v1/keychain/settings").json["lockInterval"]?.intValue == 777, "made")
+        let next = s.call("PUT", "/v1/keychain/settings", json: #"{"lockInterval":778}"#)
+        #expect(next.json["message"]?.stringValue?.contains("no change is made") == true, "\(next.text)")
+        #expect(try s.f.call("GET", "/v1/keychain/settings").json["lockInterval"]?.intValue == 777, "not made")
+        s.log.close()
     }
 
     /// A new token's bearer secret is a credential: with the audit log failing, its creation is
