@@ -184,7 +184,8 @@ import Testing
 
     /// On PostgreSQL keychaind makes no copy itself: errSecUnimplemented (501) naming `store`
     /// and pointing at pg_dump.
-    @Test func onPostgreSQLABackupIsUnimplementedNamingStoreAndPgDump() throws {
+    @Test(.enabled(if: PostgresServer.isInstalled, PostgresServer.notInstalled))
+    func onPostgreSQLABackupIsUnimplementedNamingStoreAndPgDump() throws {
         let directory = TemporaryDirectory()
         let keychain = try Keychain.open(.testing(directory.path), backend: .postgres)
         defer { keychain.close() }

@@ -7,7 +7,8 @@ import Testing
 
 /// Replicas on one shared store (PostgreSQL): two keychains on one database and one instance key
 /// file, each `checkAutoLock` standing for the server's tick. The clock is moved by hand.
-@Suite struct ReplicaTests {
+@Suite(.enabled(if: PostgresServer.isInstalled, PostgresServer.notInstalled))
+struct ReplicaTests {
     typealias Pair = SharedStoreTests.Pair
 
     /// Both replicas initialised, locked, then unlocked with the passphrase on the first.

@@ -9,7 +9,8 @@ import Testing
 /// What only the PostgreSQL store promises, on the tests' own PostgreSQL: replicas starting
 /// together migrate once, a password never travels in the URL, and a connection the database
 /// dropped is made again by itself.
-@Suite struct PostgresStoreTests {
+@Suite(.enabled(if: PostgresServer.isInstalled, PostgresServer.notInstalled))
+struct PostgresStoreTests {
     /// Eight stores opened at once on a new database (replicas starting together) all open, and
     /// each migration ran once: the advisory lock makes them wait for each other.
     @Test func storesOpeningTogetherMigrateOnce() throws {

@@ -7,6 +7,13 @@ import Testing
 /// The storage conformance suite: every `KeychainStore` backend runs it, through
 /// `StoreBackend.all` (TestSupport/Stores.swift), where a new backend adds its factory.
 @Suite struct StoreConformanceTests {
+    /// The suite's PostgreSQL cases run wherever PostgreSQL is installed; elsewhere this says
+    /// they were left out, and why.
+    @Test(.enabled(if: PostgresServer.isInstalled, PostgresServer.notInstalled))
+    func postgreSQLRunsThisSuiteToo() {
+        #expect(StoreBackend.all.map(\.name) == ["SQLite", "PostgreSQL"])
+    }
+
     static func record(_ n: UInt8, group: UInt8 = 1, lookups: [[UInt8]] = []) -> ItemRecord {
         ItemRecord(
             ref: [UInt8](repeating: n, count: 16), itemClass: 1, group: [group], protection: 1, synchronizable: false,

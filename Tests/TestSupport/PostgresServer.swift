@@ -1,6 +1,7 @@
 import CPostgres
 import Foundation
 import Synchronization
+public import Testing
 
 /// A real PostgreSQL server for the tests, started once per test process on 127.0.0.1 and a free
 /// port, in a temporary directory: `initdb` and `pg_ctl` from Debian's `postgresql` (or the
@@ -87,6 +88,17 @@ public final class PostgresServer: Sendable {
         guard PQntuples(result) > 0, PQgetisnull(result, 0, 0) == 0 else { return nil }
         return String(cString: PQgetvalue(result, 0, 0))
     }
+
+    /// Whether this machine has PostgreSQL's server binaries (`binaries()`): the tests that need
+    /// it are skipped, saying why (`notInstalled`), when it has not.
+    public static let isInstalled: Bool = {
+        guard let bin = try? binaries() else { return false }
+        return FileManager.default.isExecutableFile(atPath: bin + "/initdb")
+    }()
+
+    /// Why the PostgreSQL tests are skipped when `isInstalled` is false.
+    public static let notInstalled: Comment =
+        "PostgreSQL is not installed (no initdb in /usr/lib/postgresql/*/bin or KEYCHAIND_PG_BIN): `make deps-test` installs it"
 
     /// Debian's newest PostgreSQL, or `KEYCHAIND_PG_BIN`.
     private static func binaries() throws -> String {
