@@ -1,4 +1,4 @@
-# keychaind: `make run` serves a throw-away keychain, `make test` runs every test (README.md).
+# keychaind: `make run` serves a throw-away keychain, `make check` runs the fast tests, `make test` every test (README.md).
 #
 # Needs a Swift 6.1+ toolchain (swift.org) on Debian or Ubuntu; everything else is installed
 # here when missing: Debian packages with apt-get (through sudo unless root), the Python test
@@ -14,9 +14,8 @@ SWIFT ?= swift
 CONFIGURATION ?= debug
 # Extra flags for every swift build/test/run, e.g. SWIFT_FLAGS='--scratch-path .build-ci'.
 SWIFT_FLAGS ?=
-# A release build is optimized across modules when it is linked (README, *Link-time optimization*),
-# with the Swift runtime and Foundation linked in (README, *The Swift runtime linked in*): the
-# Dockerfile's, the benchmark's and the container and attack suites' builds say the same.
+# A release build is Scripts/build-release.sh's, as everywhere else: optimized across modules
+# when it is linked, with the Swift runtime linked in; these are its flags that choose the binary.
 RELEASE_FLAGS = $(if $(filter release,$(CONFIGURATION)),--experimental-lto-mode=full --static-swift-stdlib)
 SWIFT_BUILD_FLAGS = -c $(CONFIGURATION) $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 
@@ -47,7 +46,7 @@ if (( $${#missing[@]} )); then \
 fi
 endef
 
-.PHONY: deps deps-test swift-check build run test fuzz bench clean
+.PHONY: deps deps-test swift-check build run check test fuzz bench clean
 
 swift-check:
 	@command -v $(SWIFT) >/dev/null || { echo "make: no swift on PATH; install a Swift 6.1+ toolchain (swift.org/install)" >&2; exit 1; }
@@ -67,31 +66,45 @@ deps-test: deps
 
 # The same build as Deploy/Dockerfile's (with CONFIGURATION=release).
 build: deps swift-check
+ifeq ($(CONFIGURATION),release)
+	SWIFT="$(SWIFT)" bash Scripts/build-release.sh $(SWIFT_FLAGS) --product keychaind
+else
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS) --product keychaind
+endif
 
 # Prints the admin token, the passphrase and a curl line, then serves on 127.0.0.1:8700.
 run: build
 	$(SWIFT) run $(SWIFT_BUILD_FLAGS) --skip-build keychaind serve --dev $(ALLOW_ROOT)
 
-# Fails at the first step that fails.
-test: deps-test build
-	SWIFT="$(SWIFT)" bash Tests/unit/run.sh $(SWIFT_BUILD_FLAGS)
-	python3 -m openapi_spec_validator openapi.yaml
-	python3 Tests/security/check-references.py
-	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/conformance/run.sh
-	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/proxy/run.sh
-	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/readme/run.sh
-	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/daemon/run.sh
-	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/daemon/atomic.sh
-	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/daemon/metrics.sh
-	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/backup/run.sh
-	KEYCHAIND="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind" bash Tests/replicas/run.sh
-	bash Tests/container/run.sh
-	bash Tests/attack/run.sh
+# The binary the shell suites run: this configuration's.
+BIN = $$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind
+# step NAME,COMMAND: runs COMMAND (no commas in it) and says how long it took; a failure stops make.
+step = started=$$(date +%s); $(2); echo "make: $(1) passed in $$(( $$(date +%s) - started )) s"
+
+# The inner loop, a few minutes from a warm build: the Swift tests (one of them:
+# `swift test --filter AccessGroupTests`), the OpenAPI document, SECURITY.md's references and
+# this README's walk-through.
+check: deps-test build
+	$(call step,swift test,SWIFT="$(SWIFT)" bash Tests/unit/run.sh $(SWIFT_BUILD_FLAGS))
+	$(call step,openapi.yaml,python3 -m openapi_spec_validator openapi.yaml)
+	$(call step,SECURITY.md references,python3 Tests/security/check-references.py)
+	$(call step,README walk-through,KEYCHAIND="$(BIN)" bash Tests/readme/run.sh)
+
+# Everything (what CI runs), `check` first; fails at the first step that fails.
+test: check
+	$(call step,conformance,KEYCHAIND="$(BIN)" bash Tests/conformance/run.sh)
+	$(call step,proxy,KEYCHAIND="$(BIN)" bash Tests/proxy/run.sh)
+	$(call step,daemon,KEYCHAIND="$(BIN)" bash Tests/daemon/run.sh)
+	$(call step,atomic writes,KEYCHAIND="$(BIN)" bash Tests/daemon/atomic.sh)
+	$(call step,metrics,KEYCHAIND="$(BIN)" bash Tests/daemon/metrics.sh)
+	$(call step,backups,KEYCHAIND="$(BIN)" bash Tests/backup/run.sh)
+	$(call step,replicas,KEYCHAIND="$(BIN)" bash Tests/replicas/run.sh)
+	$(call step,container,bash Tests/container/run.sh)
+	$(call step,attack,bash Tests/attack/run.sh)
 	# The daemon suite once more, against the release build the image ships (link-time optimized),
 	# which the container and attack suites built.
-	KEYCHAIND="$(CURDIR)/.build-container/release/keychaind" bash Tests/daemon/run.sh
-	bash Tests/fuzz/run.sh
+	$(call step,daemon (release build),KEYCHAIND="$(CURDIR)/.build-container/release/keychaind" bash Tests/daemon/run.sh)
+	$(call step,fuzz,bash Tests/fuzz/run.sh)
 
 # Each fuzzing target for 10 minutes (make test gives each 10 s); FUZZ_SECONDS changes it.
 fuzz: deps swift-check
@@ -100,5 +113,7 @@ fuzz: deps swift-check
 bench: deps swift-check
 	bash Benchmarks/run.sh
 
+# Every build directory the targets and suites make: the debug and release builds, the container
+# and attack suites' release build, the fuzzers' and the benchmarks'.
 clean:
-	rm -rf .build Benchmarks/out
+	rm -rf .build .build-container .build-fuzz .build-bench Benchmarks/out

@@ -114,15 +114,8 @@ let package = Package(
                 // runtime, SQLite and libmicrohttpd alike: a GET makes some 29 allocations, and
                 // glibc's malloc and free ran 2k instructions a GET more (README, *The allocator*).
                 .linkedLibrary("jemalloc"),
-                // The functions a GET runs, first and together in the release binary (lld, the
-                // toolchain's linker on Linux): 238 functions in 209 KiB of code, where they
-                // were spread over 1.8 MB; 2% less CPU a GET (README, *Hot functions first*).
-                .unsafeFlags(
-                    [
-                        "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Benchmarks/hot-functions.order",
-                        "-Xlinker", "--no-warn-symbol-ordering",
-                    ],
-                    .when(platforms: [.linux], configuration: .release)),
+                // The functions a GET runs come first in the release binary through an lld
+                // option, which Scripts/build-release.sh gives with lld selected.
             ]),
 
         // In-process core throughput (no HTTP); `make bench` runs it.

@@ -246,9 +246,9 @@ preflight() {
 build() {
     if [[ ${BENCH_SKIP_BUILD:-0} != 1 ]]; then
         log "building keychaind (release, link-time optimized, --scratch-path .build-bench)"
-        (cd "$ROOT" && timeout 1800 swift build -c release --experimental-lto-mode=full --static-swift-stdlib --product keychaind --scratch-path .build-bench) \
+        (cd "$ROOT" && timeout 1800 bash Scripts/build-release.sh --product keychaind --scratch-path .build-bench) \
             >"$LOGS/build.log" 2>&1 || die "swift build failed (see $LOGS/build.log)"
-        (cd "$ROOT" && timeout 1800 swift build -c release --experimental-lto-mode=full --static-swift-stdlib --product keychaind-core-bench --scratch-path .build-bench) \
+        (cd "$ROOT" && timeout 1800 bash Scripts/build-release.sh --product keychaind-core-bench --scratch-path .build-bench) \
             >>"$LOGS/build.log" 2>&1 || die "swift build failed (see $LOGS/build.log)"
     fi
     [[ -x $KEYCHAIND ]] || die "$KEYCHAIND is missing"

@@ -12,7 +12,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$root/Tests/lib.sh"
 make_tmp
 
-swift build -c release --experimental-lto-mode=full --static-swift-stdlib --product keychaind --scratch-path "$root/.build-container" >"$tmp/build.log" 2>&1 || {
+bash "$root/Scripts/build-release.sh" --product keychaind --scratch-path "$root/.build-container" >"$tmp/build.log" 2>&1 || {
     cat "$tmp/build.log" >&2
     echo "attack: swift build failed" >&2
     exit 1

@@ -54,7 +54,7 @@ export DOCKER_HOST=unix://$engine/docker.sock DOCKER_BUILDKIT=1
 # the stand-in images (downloads and unpacking, mostly) go on beside it. Stopped on an early exit,
 # and then its build folder goes too: an interrupted build can leave a binary that SwiftPM calls
 # up to date while it was built against an old layout.
-swift build -c release --experimental-lto-mode=full --static-swift-stdlib --product keychaind --scratch-path "$root/.build-container" >"$tmp/build.log" 2>&1 &
+bash "$root/Scripts/build-release.sh" --product keychaind --scratch-path "$root/.build-container" >"$tmp/build.log" 2>&1 &
 build_pid=$!
 build_finished() {
     local pid=$build_pid
