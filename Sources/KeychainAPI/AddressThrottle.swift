@@ -1,5 +1,6 @@
 import Glibc
 import KeychainCore
+import MicroHTTP
 import Synchronization
 
 /// Unlock attempts per client address, on Apple's ladder, in a table of fixed size.
@@ -55,8 +56,11 @@ final class AddressThrottle: Sendable {
     var count: Int { table.withLock { $0.count } }
 
     /// The table's key: an IPv4 address as it is, an IPv6 address by its /64 prefix (one host
-    /// usually holds a whole /64, so counting single IPv6 addresses would count nothing).
+    /// usually holds a whole /64, so counting single IPv6 addresses would count nothing). An
+    /// IPv4-mapped address (`::ffff:a.b.c.d`) is its IPv4 address: the IPv4 clients of a
+    /// dual-stack proxy would otherwise all share `::ffff:0:0/64`.
     static func key(_ address: String) -> String {
+        let address = IPAddressText.canonical(address)
         guard address.contains(":") else { return address }
         var bytes = [UInt8](repeating: 0, count: 16)
         guard inet_pton(AF_INET6, address, &bytes) == 1 else { return address }

@@ -97,11 +97,7 @@ struct PeerAddress: Sendable {
         case .v4(let raw):
             return withUnsafeBytes(of: raw) { Self.dotted($0) }
         case .v6(let high, let low):
-            let bytes = withUnsafeBytes(of: (high, low)) { Array($0) }
-            if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
-                return bytes[12..<16].withUnsafeBytes { Self.dotted($0) }
-            }
-            return bytes.withUnsafeBytes { Self.format(family: AF_INET6, $0) }
+            return withUnsafeBytes(of: (high, low)) { Self.v6Text($0) }
         }
     }
 
@@ -132,11 +128,35 @@ struct PeerAddress: Sendable {
         }
     }
 
+    /// An `in6_addr`'s 16 bytes as text: an IPv4-mapped address (`::ffff:a.b.c.d`) as its IPv4
+    /// address, any other as `inet_ntop` writes it.
+    static func v6Text(_ bytes: UnsafeRawBufferPointer) -> String {
+        if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
+            return Self.dotted(UnsafeRawBufferPointer(rebasing: bytes[12..<16]))
+        }
+        return Self.format(family: AF_INET6, bytes)
+    }
+
     /// `address` holds an `in_addr` (4 bytes) or an `in6_addr` (16), in network order.
     private static func format(family: Int32, _ address: UnsafeRawBufferPointer) -> String {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN) + 1) { buffer in
             guard inet_ntop(family, address.baseAddress, buffer.baseAddress!, socklen_t(buffer.count)) != nil else { return "" }
             return String(cString: buffer.baseAddress!)
         }
+    }
+}
+
+
+/// Address literals compared as addresses rather than as spellings.
+public enum IPAddressText {
+    /// One spelling per address: an IPv4-mapped IPv6 address (`::ffff:10.0.0.1`, `::FFFF:a00:1`,
+    /// any spelling `inet_pton` reads) becomes its IPv4 address, as a dual-stack socket's IPv4
+    /// peer already does; any other IPv6 address is written as `inet_ntop` writes it. Anything
+    /// without a colon (IPv4, or not an address) is returned as it is, without a parse.
+    public static func canonical(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: ":")) else { return text }
+        var address = in6_addr()
+        guard inet_pton(AF_INET6, text, &address) == 1 else { return text }
+        return withUnsafeBytes(of: address) { PeerAddress.v6Text($0) }
     }
 }

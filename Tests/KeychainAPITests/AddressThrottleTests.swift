@@ -52,3 +52,43 @@ import Testing
         #expect(throttle.admit("2001:db8::ff", now: 0) == 60)
     }
 }
+
+/// IPv4 clients behind a dual-stack proxy or socket arrive as IPv4-mapped IPv6 addresses
+/// (`::ffff:a.b.c.d`): each counts as its IPv4 address, never as the /64 they all share.
+@Suite struct MappedAddressTests {
+    @Test(arguments: ["::ffff:10.77.0.1", "::FFFF:10.77.0.1", "::ffff:0a4d:0001", "0:0:0:0:0:ffff:a4d:1"])
+    func aMappedAddressIsKeyedAsItsIPv4Address(spelling: String) {
+        #expect(AddressThrottle.key(spelling) == "10.77.0.1")
+    }
+
+    /// Two IPv4 clients of a dual-stack proxy: the wrong unlocks of one do not hold the other.
+    @Test func twoMappedClientsHaveSeparateLadders() {
+        let throttle = AddressThrottle()
+        for _ in 0..<5 { #expect(throttle.admit("::ffff:10.77.0.1", now: 0) == nil) }
+        #expect(throttle.admit("::ffff:10.77.0.1", now: 0) == 60)
+        #expect(throttle.admit("::ffff:10.77.0.2", now: 0) == nil, "another IPv4 client is held by the first one's failures")
+        #expect(throttle.admit("::FFFF:10.77.0.3", now: 0) == nil)
+    }
+
+    /// A client reached over IPv4 and over a dual-stack socket is one client: one ladder.
+    @Test func aMappedClientAndItsIPv4AddressShareOneLadder() {
+        let throttle = AddressThrottle()
+        for _ in 0..<5 { #expect(throttle.admit("::ffff:10.77.0.1", now: 0) == nil) }
+        #expect(throttle.admit("10.77.0.1", now: 0) == 60, "the plain IPv4 spelling escaped the ladder")
+        #expect(throttle.admit("::ffff:0a4d:0001", now: 0) == 60)
+    }
+
+    /// A proxy written as IPv4 is the same proxy when its peer address arrives mapped, and the
+    /// mapped client it forwards for is resolved to its IPv4 address.
+    @Test func aTrustedProxyWrittenAsIPv4MatchesAMappedPeer() {
+        let clients = ClientAddress(trustedProxies: ["127.0.0.2"])
+        #expect(clients.resolve(peer: "::ffff:127.0.0.2", forwardedFor: ["::ffff:10.77.0.1"]) == "10.77.0.1")
+        #expect(clients.resolve(peer: "::FFFF:7f00:2", forwardedFor: ["10.77.0.9"]) == "10.77.0.9")
+        // A mapped spelling of the proxy among the hops is still the proxy, not the client.
+        #expect(clients.resolve(peer: "127.0.0.2", forwardedFor: ["10.77.0.5, ::ffff:127.0.0.2"]) == "10.77.0.5")
+        // Any other peer is the client itself, whatever it forwards.
+        #expect(clients.resolve(peer: "::ffff:127.0.0.1", forwardedFor: ["10.77.0.1"]) == "127.0.0.1")
+        let mappedProxy = ClientAddress(trustedProxies: ["::ffff:127.0.0.2"])
+        #expect(mappedProxy.resolve(peer: "127.0.0.2", forwardedFor: ["10.77.0.1"]) == "10.77.0.1")
+    }
+}
