@@ -213,6 +213,10 @@ public final class KeychainResponder: HTTPResponder {
         case .spoolFailed: APIError.response(.notAvailable("body: the upload could not be written to its spool file; retry later"))
         case .malformedHead(let field, let reason): APIError.response(.param("\(field): \(reason)"))
         case .requestTargetTooLong(let reason): APIError.response(.param("request-target: \(reason)"), httpStatus: 414)
+        case .tooManyConnections(let limit):
+            APIError.response(
+                .notAvailable("connection: this address already holds \(limit) connections, none of them idle; retry after 1 s"),
+                httpStatus: 503, headers: [(name: "Retry-After", value: "1")])
         }
     }
 

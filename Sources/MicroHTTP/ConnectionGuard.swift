@@ -13,7 +13,11 @@ import SleepingLock
 /// - A body must arrive at `minBodyBytesPerSecond` on average once `headTimeoutSeconds` have
 ///   passed since its head.
 /// - An address other than `unlimitedAddresses` (the trusted proxies) holds at most
-///   `perAddressConnectionLimit` connections: one more is refused at accept.
+///   `perAddressConnectionLimit` connections. At that limit, a new connection of the address
+///   makes room by cutting the address's own keep-alive connection idle longest between
+///   requests (never one mid-request); with none idle, it is accepted only to have its first
+///   request answered 503 at once (`isOverLimit`), at most `overLimitConnectionLimit` such
+///   connections at a time across all addresses; past those, it is refused at accept unanswered.
 /// - At `connectionLimit`, a new connection makes room by cutting a connection: the keep-alive
 ///   connection idle longest between requests (no byte of a next request line complete), else
 ///   the one whose request head has waited longest, so that a client that sends a whole request
@@ -32,6 +36,8 @@ final class ConnectionGuard: Sendable {
         var perAddressConnectionLimit: Int
         var connectionLimit: Int
         var unlimitedAddresses: Set<String>
+        /// Connections over their address's limit, accepted only to be answered 503, at a time.
+        var overLimitConnectionLimit: Int = 16
         /// How often deadlines are checked.
         var sweepNanoseconds: UInt64 = 250_000_000
     }
@@ -55,18 +61,25 @@ final class ConnectionGuard: Sendable {
     private final class Slot: @unchecked Sendable {
         let fd: Int32
         let address: String
+        /// Accepted over its address's limit: its first request is answered 503, and it is not
+        /// counted in `perAddress`. Never changes, so it is read without the lock.
+        let isOverLimit: Bool
         var phase: Phase
 
-        init(fd: Int32, address: String, phase: Phase) {
+        init(fd: Int32, address: String, isOverLimit: Bool, phase: Phase) {
             self.fd = fd
             self.address = address
+            self.isOverLimit = isOverLimit
             self.phase = phase
         }
     }
 
     private struct State {
         var connections: [UInt: Slot] = [:]
+        /// Connections per address, those over the limit left out.
         var perAddress: [String: Int] = [:]
+        /// Connections over their address's limit (`Slot.isOverLimit`).
+        var overLimit = 0
         var stopped = false
     }
 
@@ -89,37 +102,59 @@ final class ConnectionGuard: Sendable {
         finished.wait()
     }
 
-    /// Whether to accept a connection from `address`: refused when that address holds its limit;
-    /// at the server's limit, the connection idle longest between requests is cut, else the one
-    /// that has waited longest for a request head.
+    /// Whether to accept a connection from `address`. At that address's limit, its keep-alive
+    /// connection idle longest is cut to make room; with none idle, it is accepted (to be
+    /// answered 503) while fewer than `overLimitConnectionLimit` are, else refused. At the
+    /// server's limit, the connection idle longest between requests is cut, else the one that
+    /// has waited longest for a request head.
     func accepts(_ address: String) -> Bool {
         state.withLock { state in
-            if !limits.unlimitedAddresses.contains(address), state.perAddress[address, default: 0] >= limits.perAddressConnectionLimit {
-                return false
+            if isAtItsLimit(address, state) {
+                if let idle = Self.longestIdle(state.connections, of: address) {
+                    Self.cut(idle, from: &state)
+                } else if state.overLimit >= limits.overLimitConnectionLimit {
+                    return false
+                }
             }
             if state.connections.count >= limits.connectionLimit {
                 guard let oldest = Self.firstToCut(state.connections) else { return false }
-                _ = shutdown(state.connections[oldest]!.fd, Int32(SHUT_RDWR))
-                // Counted out now: its close follows, and the room is the new connection's.
-                Self.remove(oldest, from: &state)
+                Self.cut(oldest, from: &state)
             }
             return true
         }
     }
 
     /// A connection is open: tracked, and its slot left in `socketContext` (libmicrohttpd's
-    /// per-connection pointer) until `closed`.
+    /// per-connection pointer) until `closed`. One that finds its address at the limit is marked
+    /// over it (`isOverLimit`), or, past `overLimitConnectionLimit`, shut down at once untracked.
     func opened(_ connection: OpaquePointer, address: String, socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
         let now = HTTPRequestHead.monotonicNanoseconds()
-        let slot = Slot(
-            fd: kcd_mhd_connection_fd(connection), address: address,
-            phase: .head(since: now, allowance: limits.headTimeoutNanoseconds))
-        state.withLock { state in
+        let fd = kcd_mhd_connection_fd(connection)
+        let slot = state.withLock { state -> Slot? in
+            let isOverLimit = isAtItsLimit(address, state)
+            if isOverLimit, state.overLimit >= limits.overLimitConnectionLimit {
+                _ = shutdown(fd, Int32(SHUT_RDWR))
+                return nil
+            }
+            let slot = Slot(
+                fd: fd, address: address, isOverLimit: isOverLimit, phase: .head(since: now, allowance: limits.headTimeoutNanoseconds))
             state.connections[UInt(bitPattern: connection)] = slot
-            state.perAddress[address, default: 0] += 1
+            if isOverLimit { state.overLimit += 1 } else { state.perAddress[address, default: 0] += 1 }
+            return slot
         }
+        guard let slot else { return }
         socketContext?.pointee = Unmanaged.passRetained(slot).toOpaque()
     }
+
+    /// Whether the connection was accepted over its address's limit, so that its first request
+    /// is to be answered 503 at once. Lock-free: the flag never changes.
+    func isOverLimit(_ connection: OpaquePointer) -> Bool {
+        guard let opaque = kcd_mhd_socket_context(connection) else { return false }
+        return Unmanaged<Slot>.fromOpaque(opaque).takeUnretainedValue().isOverLimit
+    }
+
+    /// The limit of connections per address, for the 503's message.
+    var perAddressConnectionLimit: Int { limits.perAddressConnectionLimit }
 
     /// A connection is closed: no longer tracked, and its slot's reference in `socketContext`
     /// released (the context is cleared first: a change of phase after this finds no slot).
@@ -166,6 +201,9 @@ final class ConnectionGuard: Sendable {
     /// How many connections are tracked (for metrics and tests).
     var count: Int { state.withLock { $0.connections.count } }
 
+    /// How many connections over their address's limit are tracked (for tests).
+    var overLimitCount: Int { state.withLock { $0.overLimit } }
+
     /// Changes a connection's phase in place, through the slot in its socket context: no hash
     /// lookup (three times a request). A connection cut meanwhile is no longer tracked, and its
     /// phase no longer matters.
@@ -175,10 +213,35 @@ final class ConnectionGuard: Sendable {
         state.withLock { _ in change(&slot.phase) }
     }
 
+    private func isAtItsLimit(_ address: String, _ state: State) -> Bool {
+        !limits.unlimitedAddresses.contains(address) && state.perAddress[address, default: 0] >= limits.perAddressConnectionLimit
+    }
+
+    /// Shuts a connection down and counts it out now: its close follows, and the room is the new
+    /// connection's.
+    private static func cut(_ key: UInt, from state: inout State) {
+        guard let entry = state.connections[key] else { return }
+        _ = shutdown(entry.fd, Int32(SHUT_RDWR))
+        remove(key, from: &state)
+    }
+
     private static func remove(_ key: UInt, from state: inout State) {
         guard let entry = state.connections.removeValue(forKey: key) else { return }
+        if entry.isOverLimit {
+            state.overLimit -= 1
+            return
+        }
         let left = state.perAddress[entry.address, default: 1] - 1
         state.perAddress[entry.address] = left > 0 ? left : nil
+    }
+
+    /// `address`'s keep-alive connection idle longest between requests, if it has one idle.
+    private static func longestIdle(_ connections: [UInt: Slot], of address: String) -> UInt? {
+        var idle: (key: UInt, since: UInt64)?
+        for (key, entry) in connections where entry.address == address {
+            if case .idle(let since) = entry.phase, since < idle?.since ?? .max { idle = (key, since) }
+        }
+        return idle?.key
     }
 
     /// The connection to cut at the limit: the longest idle, else the longest waiting for a head.

@@ -383,4 +383,7 @@ public enum HTTPTransportError: Sendable, Equatable {
     /// The request target is longer than `maxRequestTargetBytes`, or its query has more than
     /// `maxQueryItems` parameters (414).
     case requestTargetTooLong(String)
+    /// The client's address already holds `limit` connections, none of them idle: its new
+    /// connection's first request is answered at once (503 with `Retry-After`), then closed.
+    case tooManyConnections(limit: Int)
 }

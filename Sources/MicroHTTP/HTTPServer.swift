@@ -43,7 +43,7 @@ public final class HTTPServer: Sendable {
                 minBodyBytesPerSecond: configuration.minBodyBytesPerSecond,
                 perAddressConnectionLimit: configuration.perAddressConnectionLimit,
                 connectionLimit: configuration.connectionLimit,
-                unlimitedAddresses: Set(configuration.unlimitedAddresses)),
+                unlimitedAddresses: Set(configuration.unlimitedAddresses.map(IPAddressText.canonical))),
             maxRequestTargetBytes: configuration.maxRequestTargetBytes, maxQueryItems: configuration.maxQueryItems,
             maxHeadBytes: configuration.perConnectionMemoryLimit)
         let contextPointer = Unmanaged.passRetained(context).toOpaque()

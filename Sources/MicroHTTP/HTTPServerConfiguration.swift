@@ -25,8 +25,12 @@ public struct HTTPServerConfiguration: Sendable {
     /// The slowest average rate a body may arrive at, after `headTimeoutSeconds`; slower, the
     /// connection is cut.
     public var minBodyBytesPerSecond: Int = 1024
-    /// Connections one client address may hold; one more is refused at accept. Not applied to
-    /// `unlimitedAddresses`.
+    /// Connections one client address may hold. At the limit, the address's keep-alive connection
+    /// idle longest between requests is closed to make room for its new one; with none idle, the
+    /// new connection's first request is answered 503 with `Retry-After`
+    /// (`HTTPTransportError.tooManyConnections`) and the connection closed, and past 16 such
+    /// connections at once (all addresses together) it is closed unanswered at accept. Not
+    /// applied to `unlimitedAddresses`.
     public var perAddressConnectionLimit: Int = 64
     /// Addresses without a per-address limit: the reverse proxies in front of the server.
     public var unlimitedAddresses: [String] = []

@@ -94,7 +94,11 @@ final class ServerContext: Sendable {
             let (head, syntax) = HTTPRequestHead.read(
                 connection: connection, url: url, method: method, version: version, target: target, maxHeadBytes: maxHeadBytes)
             let isHTTP11 = version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false
-            let (state, refusal) = begin(head, refusal: target?.overLimit ?? syntax ?? target?.pathRefusal, isHTTP11: isHTTP11)
+            // A connection over its address's limit is answered at once, its body unread.
+            let overLimit = connectionGuard.isOverLimit(connection)
+                ? HTTPTransportError.tooManyConnections(limit: connectionGuard.perAddressConnectionLimit) : nil
+            let (state, refusal) = begin(
+                head, refusal: overLimit ?? target?.overLimit ?? syntax ?? target?.pathRefusal, isHTTP11: isHTTP11)
             inFlight.enter()
             requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
             connectionGuard.headReceived(connection, expectsBody: refusal == nil && state.expectsBody)

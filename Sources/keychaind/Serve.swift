@@ -52,6 +52,13 @@ extension Keychaind {
         @Option(help: "Most connections at once (env KEYCHAIND_CONNECTION_LIMIT; default 1024).")
         var connectionLimit: Int?
 
+        @Option(help: """
+            Most connections one client address holds at once; at the limit its longest-idle keep-alive connection is \
+            closed to make room, and with none idle its new request is answered 503 with Retry-After (env \
+            KEYCHAIND_MAX_CONNECTIONS_PER_ADDRESS; default 64; trusted proxies have no limit).
+            """)
+        var maxConnectionsPerAddress: Int?
+
         @Option(help: "trace, debug, info, notice, warning, error or critical (env KEYCHAIND_LOG_LEVEL; default info).")
         var logLevel: String?
 
@@ -96,6 +103,9 @@ extension Keychaind {
                 http.connectionTimeoutSeconds = timeout
             }
             if let limit = try int(connectionLimit, "KEYCHAIND_CONNECTION_LIMIT", "connectionLimit") { http.connectionLimit = limit }
+            if let limit = try int(maxConnectionsPerAddress, "KEYCHAIND_MAX_CONNECTIONS_PER_ADDRESS", "maxConnectionsPerAddress") {
+                http.perAddressConnectionLimit = limit
+            }
             let metricsListener = try metricsListenerConfiguration()
             var api = APIConfiguration()
             api.trustedProxies = trustedProxies.isEmpty

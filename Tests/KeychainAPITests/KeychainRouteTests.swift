@@ -59,6 +59,18 @@ import Testing
         #expect(raw.header("Retry-After") == "3")
     }
 
+    /// A connection over its address's limit, with none of its others idle, is answered 503
+    /// errSecNotAvailable naming the connection, with a Retry-After.
+    @Test func aConnectionOverItsAddresssLimitAnswers503WithRetryAfter() throws {
+        let f = try APIFixture()
+        let head = HTTPRequestHead(method: "GET", path: "/v1/items", queryItems: [], headers: HTTPHeaders([]), remoteAddress: "127.0.0.1")
+        let response = f.responder.transportError(.tooManyConnections(limit: 64), head: head)
+        let raw = RawResponse(status: response.status, headers: response.headers, body: response.body)
+        raw.expectError(503, -25291, naming: "connection")
+        #expect(raw.header("Retry-After") == "1")
+        #expect(raw.text.hasPrefix(#"{"status":-25291,"error":"errSecNotAvailable","message":"connection: "#))
+    }
+
     /// Access lines of requests without a token are at most the configured number a second
     /// (50 refused requests made well within two seconds write 5 to 10 lines); those with a
     /// token are all written.

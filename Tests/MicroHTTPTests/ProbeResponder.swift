@@ -168,6 +168,8 @@ final class ProbeResponder: HTTPResponder {
             return HTTPResponse(status: 400, body: Array("transport: \(field): \(reason)".utf8))
         case .requestTargetTooLong(let reason):
             return HTTPResponse(status: 414, body: Array("transport: \(reason)".utf8))
+        case .tooManyConnections(let limit):
+            return HTTPResponse(status: 503, headers: [("Retry-After", "1")], body: Array("transport: \(limit) connections".utf8))
         }
     }
 }
