@@ -59,7 +59,7 @@ tls_port=$(free_port)
 start_replica() {
     local n=$1 port_variable=port$1
     start_keychaind "$tmp/replica$n.log" "$bin" serve --data-dir "$tmp/r$n" --database "$url" \
-        --listen "127.0.0.1:${!port_variable}" --trusted-proxy 127.0.0.1
+        --listen "127.0.0.1:${!port_variable}" --trusted-proxy 127.0.0.2
     printf -v "replica${n}_pid" %s "$server_pid"
     wait_http "http://127.0.0.1:${!port_variable}/v1/health" "$server_pid" ||
         fail_with_log "replicas: replica $n did not start; its log:" "$tmp/replica$n.log"
