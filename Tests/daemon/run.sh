@@ -85,6 +85,31 @@ kill -TERM "$server_pid"
 wait "$server_pid" || true
 server_pid=
 read -r -a mmap_root_flag <<<"$(allow_root_flag)"
+
+# --max-connections-per-address: with its one connection mid-request, an address's second gets
+# 503 errSecNotAvailable naming the connection, with Retry-After, at once. One polling thread
+# accepts the two connections in the order they were made.
+port=$(free_port)
+start_keychaind "$tmp/serve-per-address.log" "$bin" serve --data-dir "$tmp/data" --listen "127.0.0.1:$port" \
+    --log-level notice --max-connections-per-address 1 --threads 1
+wait_http "http://127.0.0.1:$port/v1/health" "$server_pid" || true
+python3 - "$port" >"$tmp/per-address" <<'PY'
+import socket, sys
+port = int(sys.argv[1])
+held = socket.create_connection(("127.0.0.1", port), timeout=10)
+held.sendall(b"GET /v1/health HTTP/1.1\r\n")
+second = socket.create_connection(("127.0.0.1", port), timeout=10)
+second.sendall(b"GET /v1/health HTTP/1.1\r\nHost: t\r\n\r\n")
+answer = b""
+while chunk := second.recv(4096):
+    answer += chunk
+sys.stdout.write(answer.decode("utf-8", "replace"))
+PY
+check "over --max-connections-per-address a request is answered 503 with Retry-After and the OSStatus body" bash -c \
+    "head -1 '$tmp/per-address' | grep -q '^HTTP/1.1 503 ' && grep -qi '^Retry-After: 1' '$tmp/per-address' && grep -q '{\"status\":-25291,\"error\":\"errSecNotAvailable\",\"message\":\"connection: ' '$tmp/per-address'"
+kill -TERM "$server_pid"
+wait "$server_pid" || true
+server_pid=
 check "a negative --sqlite-mmap-size is refused" bash -c "! '$bin' serve --data-dir '$tmp/data' --listen 127.0.0.1:0 --sqlite-mmap-size=-1 ${mmap_root_flag[*]} >'$tmp/mmap' 2>&1 && grep -q 'expected 0 or more bytes' '$tmp/mmap'"
 
 # The audit log's keyed hash of a value (issue 15): the same for the same value and key file,
