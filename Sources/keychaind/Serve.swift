@@ -104,6 +104,7 @@ extension Keychaind {
             }
             if let limit = try int(connectionLimit, "KEYCHAIND_CONNECTION_LIMIT", "connectionLimit") { http.connectionLimit = limit }
             if let limit = try int(maxConnectionsPerAddress, "KEYCHAIND_MAX_CONNECTIONS_PER_ADDRESS", "maxConnectionsPerAddress") {
+                guard limit >= 1 else { throw ValidationError("--max-connections-per-address: expected 1 or more connections") }
                 http.perAddressConnectionLimit = limit
             }
             let metricsListener = try metricsListenerConfiguration()

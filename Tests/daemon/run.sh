@@ -110,6 +110,7 @@ check "over --max-connections-per-address a request is answered 503 with Retry-A
 kill -TERM "$server_pid"
 wait "$server_pid" || true
 server_pid=
+check "a --max-connections-per-address of 0 is refused" bash -c "! '$bin' serve --data-dir '$tmp/data' --listen 127.0.0.1:0 --max-connections-per-address 0 ${mmap_root_flag[*]} >'$tmp/per-address-0' 2>&1 && grep -q 'max-connections-per-address: expected 1 or more' '$tmp/per-address-0'"
 check "a negative --sqlite-mmap-size is refused" bash -c "! '$bin' serve --data-dir '$tmp/data' --listen 127.0.0.1:0 --sqlite-mmap-size=-1 ${mmap_root_flag[*]} >'$tmp/mmap' 2>&1 && grep -q 'expected 0 or more bytes' '$tmp/mmap'"
 
 # The audit log's keyed hash of a value (issue 15): the same for the same value and key file,
