@@ -231,20 +231,7 @@ public final class AuditLog: Sendable {
 
         /// The bytes of `bytes` written before a write failed; all of them when none did.
         private func writeAll(_ bytes: [UInt8], to fd: Int32) -> Int {
-            bytes.withUnsafeBytes { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let n = writeBytes(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                    if n > 0 {
-                        offset += n
-                    } else if n < 0, errno == EINTR {
-                        continue
-                    } else {
-                        break
-                    }
-                }
-                return offset
-            }
+            LogWriter.writeFully(bytes) { writeBytes(fd, $0, $1) }
         }
 
         /// Cuts the last `count` bytes off the file: with `O_APPEND` they are its end, so the file

@@ -163,18 +163,26 @@ public final class LogWriter: Sendable {
     }
 
     private static func writeAll(_ chunk: [UInt8], to fileDescriptor: Int32) {
-        chunk.withUnsafeBytes { bytes in
+        // A closed or failing log: the lines are lost, never the request.
+        _ = writeFully(chunk) { write(fileDescriptor, $0, $1) }
+    }
+
+    /// Writes all of `bytes` with `write` (a `write(2)` of a pointer and a count), again after a
+    /// short write or `EINTR`: the bytes written before a write failed, all of them when none did.
+    public static func writeFully(_ bytes: [UInt8], with write: (UnsafeRawPointer, Int) -> Int) -> Int {
+        bytes.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = write(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = write(bytes.baseAddress! + offset, bytes.count - offset)
                 if written > 0 {
                     offset += written
                 } else if written < 0, errno == EINTR {
                     continue
                 } else {
-                    return  // a closed or failing log: the lines are lost, never the request
+                    break
                 }
             }
+            return offset
         }
     }
 
