@@ -3,7 +3,7 @@ import KeychainJSON
 import KeychainX509
 import MicroHTTP
 
-/// `POST /v1/items/import` (issue 16, part 4): certificates and keys the way operators hold them.
+/// `POST /v1/items/import`: certificates and keys the way operators hold them.
 ///
 /// - `Content-Type: application/x-pem-file`: PEM text, any number of `CERTIFICATE` blocks
 ///   (a chain) and keys (`PRIVATE KEY` PKCS#8, `RSA PRIVATE KEY` PKCS#1, `EC PRIVATE KEY`

@@ -2,7 +2,7 @@ import KeychainCore
 import KeychainX509
 import MicroHTTP
 
-/// PEM and PKCS#12 answers (issue 16, part 4).
+/// PEM and PKCS#12 answers.
 ///
 /// `Accept: application/x-pem-file` on a search or on one item answers the certificates and keys
 /// found as PEM text, so that nginx or a sidecar writes its TLS files straight from keychaind: a

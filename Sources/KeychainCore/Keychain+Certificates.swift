@@ -2,7 +2,7 @@ import KeychainStorage
 import KeychainX509
 
 /// Certificate items: the attributes derived from the DER in `valueData`, and the match keys
-/// that filter opened certificates (issue 16, part 1).
+/// that filter opened certificates.
 extension Keychain {
     static let certificateKeys = (
         type: Schema.key(canonical: "certificateType")!, encoding: Schema.key(canonical: "certificateEncoding")!,

@@ -1,7 +1,7 @@
 import KeychainStorage
 import KeychainX509
 
-/// Identities (issue 16, part 3): no rows of their own. An identity is a certificate joined with
+/// Identities: no rows of their own. An identity is a certificate joined with
 /// a private key whose `applicationLabel` is the certificate's `publicKeyHash`, both in groups
 /// the token may see, as securityd's identity query joins `cert.pkhh == keys.klbl` over private
 /// keys. A private key may pair with several certificates (a renewed certificate keeps its key);

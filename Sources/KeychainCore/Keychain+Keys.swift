@@ -1,7 +1,7 @@
 import KeychainX509
 
 /// Key items: the bytes in `valueData` checked against `keyType`, `keyClass` and the sizes,
-/// and what Apple fills in when the caller gives none (issue 16, part 2).
+/// and what Apple fills in when the caller gives none.
 extension Keychain {
     static let keyKeys = (
         keyClass: Schema.key(canonical: "keyClass")!, keyType: Schema.key(canonical: "keyType")!,

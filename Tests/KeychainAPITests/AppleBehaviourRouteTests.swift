@@ -2,7 +2,7 @@ import KeychainCore
 import TestSupport
 import Testing
 
-/// The behaviours of Apple's regression tests that issue 20 names, as HTTP answers them.
+/// The behaviours of Apple's regression tests that keychaind follows, as HTTP answers them.
 @Suite struct AppleBehaviourRouteTests {
     @Test func anEmptyPassphraseIs401LikeAnyWrongOne() throws {
         let f = try APIFixture()

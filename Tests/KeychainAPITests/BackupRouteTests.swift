@@ -10,7 +10,7 @@ import TestSupport
 import Synchronization
 import Testing
 
-/// `POST /v1/keychain/backup` (issue 15): the whole keychain, still sealed, to an admin of
+/// `POST /v1/keychain/backup`: the whole keychain, still sealed, to an admin of
 /// every group only; a copy that opens with the instance key file and the passphrase, and with
 /// nothing less.
 @Suite struct BackupRouteTests {

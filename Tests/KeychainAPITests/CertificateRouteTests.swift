@@ -3,7 +3,7 @@ import TestSupport
 @testable import KeychainCore
 import Testing
 
-/// Certificates over HTTP: the statuses and bodies a client sees (issue 16, part 1).
+/// Certificates over HTTP: the statuses and bodies a client sees.
 @Suite struct CertificateRouteTests {
     static let certs: (tool: TestCertificates, ca: TestCertificates.Made, leaf: TestCertificates.Made) = {
         let tool = TestCertificates()

@@ -4,7 +4,7 @@ import TestSupport
 import MicroHTTP
 import Testing
 
-/// What the API answers to heads a proxy in front could read differently (issue 18, part 4),
+/// What the API answers to heads a proxy in front could read differently,
 /// over the socket: refused before routing and authentication, in the error shape, and logged
 /// without letting the client write into the log line.
 @Suite struct EdgeRouteTests {

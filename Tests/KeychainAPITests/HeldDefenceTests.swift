@@ -3,7 +3,7 @@ import TestSupport
 @testable import KeychainCore
 import Testing
 
-/// What the black-box review of issue 18 tried and found held, kept as regressions.
+/// What a black-box review tried and found held, kept as regressions.
 @Suite struct HeldDefenceTests {
     /// Every shape of a bad or absent credential is the same 401, byte for byte.
     @Test func everyBadAuthorizationIsTheSame401() throws {

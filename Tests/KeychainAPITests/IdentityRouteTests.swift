@@ -6,7 +6,7 @@ import Testing
 
 @testable import KeychainCore
 
-/// Identities, PEM answers and imports over HTTP (issue 16, parts 3 and 4): what a client, nginx
+/// Identities, PEM answers and imports over HTTP: what a client, nginx
 /// or a sidecar sees, checked against what `openssl` says of the same files.
 @Suite struct IdentityRouteTests {
     /// A CA, a leaf it issued (with its SEC1 EC key file), and a PKCS#12 of leaf, key and CA.

@@ -5,7 +5,7 @@ import Testing
 
 @testable import KeychainCore
 
-/// Keys over HTTP: the statuses and bodies a client sees (issue 16, part 2).
+/// Keys over HTTP: the statuses and bodies a client sees.
 @Suite struct KeyRouteTests {
     static let keys: (tool: TestKeys, rsa: TestKeys.Made, ec: TestKeys.Made) = {
         let tool = TestKeys()

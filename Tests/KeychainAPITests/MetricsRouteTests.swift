@@ -8,7 +8,7 @@ import Logging
 import MicroHTTP
 import Testing
 
-/// `GET /metrics` (issue 15): who may read it, what it counts, and what it never shows.
+/// `GET /metrics`: who may read it, what it counts, and what it never shows.
 @Suite struct MetricsRouteTests {
     static func bearer(_ secret: String) -> [(String, String)] { [("Authorization", "Bearer \(secret)")] }
 

@@ -5,7 +5,7 @@ import MicroHTTP
 import TestSupport
 import Testing
 
-/// `POST /v1/keychain/export` and `/import` (issue 15 part 4) between two instances, each with
+/// `POST /v1/keychain/export` and `/import` between two instances, each with
 /// its own passphrase and instance key.
 @Suite struct MigrationRouteTests {
     static let bundlePassphrase = "the bundle's own passphrase"

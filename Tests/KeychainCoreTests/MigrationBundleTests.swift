@@ -4,7 +4,7 @@ import KeychainCrypto
 import KeychainStorage
 import Testing
 
-/// Issue 15 part 4: the migration bundle. Export from one keychain, import into another with
+/// The migration bundle. Export from one keychain, import into another with
 /// another passphrase and instance key; `…ThisDeviceOnly` items never leave; a bundle that
 /// fails authentication anywhere imports nothing; each conflict policy.
 @Suite struct MigrationBundleTests {

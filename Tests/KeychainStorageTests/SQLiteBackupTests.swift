@@ -5,7 +5,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// Online backup of the SQLite store (issue 15): a consistent copy while writes go on, and the
+/// Online backup of the SQLite store: a consistent copy while writes go on, and the
 /// checks `keychaind restore` makes before it puts a file in place.
 @Suite struct SQLiteBackupTests {
     /// Item `n` of a writer: its own ref and primary key, a secret that says which it is.

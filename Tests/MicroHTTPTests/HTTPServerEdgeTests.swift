@@ -2,7 +2,7 @@ import Logging
 import MicroHTTP
 import Testing
 
-/// Strict HTTP at the edge (issue 18, part 4): what libmicrohttpd 0.9.75 accepts but a proxy in
+/// Strict HTTP at the edge: what libmicrohttpd 0.9.75 accepts but a proxy in
 /// front may read differently is refused with 400 before routing or authentication, and every
 /// request over a limit is answered (414), never dropped.
 @Suite("HTTPServer at the edge: heads a proxy could read differently")

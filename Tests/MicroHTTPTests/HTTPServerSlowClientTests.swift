@@ -3,7 +3,7 @@ import Foundation
 import MicroHTTP
 import Testing
 
-/// Clients that hold connections without finishing their requests (issue 14): a head or a body
+/// Clients that hold connections without finishing their requests: a head or a body
 /// that trickles in is cut at its deadline, one address holds a bounded number of connections,
 /// and at the connection limit the longest-waiting incomplete head makes room for a new client.
 @Suite("HTTPServer against slow clients")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Slow clients and anonymous load against a keychaind with no proxy in front (issue 14).
+"""Slow clients and anonymous load against a keychaind with no proxy in front.
 
 Usage: attack.py PORT PID SECONDS one|spread
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Clients that ask for large answers and never read them (issue 18).
+"""Clients that ask for large answers and never read them.
 
 Usage: hoard.py PORT PID TOKEN_FILE SERVER_LOG
 

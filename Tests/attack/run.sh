@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Slow clients and anonymous load against a release build of keychaind with no proxy in front
-# (issue 14): Tests/attack/attack.py for 15 s from one address, then 15 s from 40. Fails when a
+# Slow clients and anonymous load against a release build of keychaind with no proxy in front:
+# Tests/attack/attack.py for 15 s from one address, then 15 s from 40. Fails when a
 # well-behaved client waited more than 1 s for an answer, or the server's memory grew by more than
 # 64 MiB. Then Tests/attack/imports.py: costly PKCS#12 imports from nine connections while the
 # operator unlocks, every unlock 200. Then Tests/attack/hoard.py: 60 clients that ask for 20,000

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 15, part 3: online backup and restore, for real.
+# Online backup and restore, for real.
 #
 # SQLite: a server under write load (4 connections adding items, each acknowledged add
 # recorded) is backed up through POST /v1/keychain/backup and through `keychaind backup`; each

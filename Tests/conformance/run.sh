@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Black-box conformance of openapi.yaml against a live `keychaind serve --dev` (issue 3):
+# Black-box conformance of openapi.yaml against a live `keychaind serve --dev`:
 # schemathesis generates at least MIN_REQUESTS requests in total and fails on any 5xx, any
 # undocumented status code, content type or header, and any response breaking its schema.
 #

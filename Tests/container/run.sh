@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12: the container deployment, built and run for real.
+# The container deployment, built and run for real.
 #
 # No image registry is reachable here, so the suite makes what the Dockerfile names itself:
 #   - a Docker engine of its own (Debian's docker.io and docker-compose, installed when missing):

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A bulk update is atomic across `kill -9` (issue 18's review found it held; kept as a
+# A bulk update is atomic across `kill -9` (a review found it held; kept as a
 # regression). 300 items; in each of 5 rounds a PATCH relabels every one of them while the
 # server is killed with SIGKILL at a random moment; after a restart every item carries the
 # same label: all of the update or none of it, whenever the kill landed.

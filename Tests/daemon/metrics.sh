@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GET /metrics on a real daemon (issue 15): scraped over the API port with a token holding the
+# GET /metrics on a real daemon: scraped over the API port with a token holding the
 # metrics capability (made by `token create --capability metrics`) and over --metrics-listen
 # (here from KEYCHAIND_METRICS_LISTEN) without one; both scrapes parsed by prometheus_client's
 # text parser (metrics_check.py): the families and their label sets, counters that moved by the

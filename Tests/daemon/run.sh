@@ -113,7 +113,7 @@ server_pid=
 check "a --max-connections-per-address of 0 is refused" bash -c "! '$bin' serve --data-dir '$tmp/data' --listen 127.0.0.1:0 --max-connections-per-address 0 ${mmap_root_flag[*]} >'$tmp/per-address-0' 2>&1 && grep -q 'max-connections-per-address: expected 1 or more' '$tmp/per-address-0'"
 check "a negative --sqlite-mmap-size is refused" bash -c "! '$bin' serve --data-dir '$tmp/data' --listen 127.0.0.1:0 --sqlite-mmap-size=-1 ${mmap_root_flag[*]} >'$tmp/mmap' 2>&1 && grep -q 'expected 0 or more bytes' '$tmp/mmap'"
 
-# The audit log's keyed hash of a value (issue 15): the same for the same value and key file,
+# The audit log's keyed hash of a value: the same for the same value and key file,
 # different for another value, never the value itself; it reads only the key file.
 hash1=$("$bin" audit hash --data-dir "$tmp/data" payroll-db)
 hash2=$("$bin" audit hash --data-dir "$tmp/data" payroll-db)
@@ -124,7 +124,7 @@ printf 'not an audit line\n' >"$tmp/forged.audit"
 check "audit verify names the first line that is not a sealed audit line" bash -c \
     "! '$bin' audit verify --data-dir '$tmp/data' '$tmp/forged.audit' >'$tmp/verify.out' 2>&1 && grep -q 'line 1: not an audit line' '$tmp/verify.out'"
 
-# The audit log (issue 15): one sealed line per request, the query's values only as keyed
+# The audit log: one sealed line per request, the query's values only as keyed
 # hashes; SIGHUP reopens the file after logrotate moved it, and the two files verify as one chain.
 port=$(free_port)
 base="http://127.0.0.1:$port"
@@ -153,7 +153,7 @@ check "audit verify reads a line cut across two files as the files joined" \
 check "audit verify finds a removed first file" bash -c \
     "! '$bin' audit verify --data-dir '$tmp/data' '$tmp/audit.part2' '$tmp/audit.log' >'$tmp/verify2.out' 2>&1 && grep -q 'line 1: not an audit line' '$tmp/verify2.out'"
 
-# Unlock from the host (issue 18). A wrong passphrase file leaves serve running and locked, with
+# Unlock from the host. A wrong passphrase file leaves serve running and locked, with
 # the reason in its log; wrong network unlocks past the keychain's budget (21, from 21 addresses
 # behind a trusted proxy) make the network wait, and then a serve started with the right file
 # unlocks, unthrottled; SIGUSR2 unlocks from the file.
@@ -186,7 +186,7 @@ kill -TERM "$server_pid"
 wait "$server_pid" || true
 server_pid=
 
-# A full disk (issue 18; root only: a 16 MiB tmpfs). An unlock attempt that cannot be counted
+# A full disk (root only: a 16 MiB tmpfs). An unlock attempt that cannot be counted
 # is not made: the right passphrase and a wrong one get the same 503. A write is a clear 503, and
 # what was acknowledged before is all there once space returns.
 if [[ $(id -u) -eq 0 ]]; then
@@ -293,7 +293,7 @@ else
     echo "daemon: skipped the full-audit-disk checks: they mount a small tmpfs, which needs root"
 fi
 
-# --- files another user of the host could read, write or plant (issue 18) ----------------------
+# --- files another user of the host could read, write or plant ----------------------
 
 files=$tmp/files
 mkdir -m 0700 "$files"
@@ -422,7 +422,7 @@ else
     echo "daemon: skipped the 4 ownership checks: giving a file to another user (chown 65534) needs root"
 fi
 
-# The migration bundle from the command line (issue 15 part 4). Items go into A through its
+# The migration bundle from the command line. Items go into A through its
 # server, which also streams a bundle of them to curl; A stops; export writes a new 0600 bundle
 # holding no secret in clear; a tampered copy imports nothing into B (another passphrase,
 # another instance key); the bundle imports into B whole, then again with --conflict skip, and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzing (issue 14): builds keychaind-fuzz with libFuzzer and AddressSanitizer
+# Fuzzing: builds keychaind-fuzz with libFuzzer and AddressSanitizer
 # (swiftc -sanitize=fuzzer,address) in .build-fuzz, then runs each target of Fuzz/Targets for
 # FUZZ_SECONDS (10 by default: nine targets in `make test`; `make fuzz` gives each 600) from its committed seeds in
 # Fuzz/corpus/<target>. New inputs go to a temporary copy, not the repository. An input slower

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 4: Deploy/nginx.conf proven for real. nginx (the Debian package) runs the test variant
+# Deploy/nginx.conf proven for real. nginx (the Debian package) runs the test variant
 # of Deploy/nginx.conf (Deploy/render-nginx-test.sh swaps only certificate paths, ports, the
 # upstream address and pid/log/temp paths) in front of `keychaind serve --dev`, and curl checks
 # through it over TLS: a search with a GET body, a 2 MiB upload refused by the proxy, the 423 of

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 11: replicas on one PostgreSQL, for real. The suite starts PostgreSQL (Debian's, initdb
+# Replicas on one PostgreSQL, for real. The suite starts PostgreSQL (Debian's, initdb
 # as nobody under root) on a free loopback port, two keychaind replicas on it, and nginx with
 # Deploy/nginx.conf rendered for both (Deploy/render-nginx-test.sh), then checks:
 #   - lock, unlock, SIGUSR1, a setting and a token revocation on one replica, seen on the other

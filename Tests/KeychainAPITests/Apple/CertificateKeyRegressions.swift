@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `OSX/sec/Security/Regressions/secitem/si-*` (Security-61901.0.87.0.1), the certificate, key and
-/// identity tests (issue 16), case by case. INVENTORY.md lists every program of that directory.
+/// identity tests, case by case. INVENTORY.md lists every program of that directory.
 /// Apple's certificates, keys and PKCS#12 files are in AppleTestData.swift; keys Apple generates
 /// with SecKeyGeneratePair are made by `openssl` here (TestKeys). How a SecCertificateRef, SecKeyRef
 /// or SecIdentityRef is sent, added or named in a query: AppleRefs.swift. The SecKey operations

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// `OSX/libsecurity_keychain/regressions/kc-*` (Security-61901.0.87.0.1), the certificate, key and
-/// identity tests (issue 16), case by case, as KeychainFileRegressions.swift ports the password
+/// identity tests, case by case, as KeychainFileRegressions.swift ports the password
 /// ones: Apple's `createNewKeychain` and `getPopulatedTestKeychain` are a fresh `APIFixture`, and
 /// an item reference found by a search stands for itself by its persistent ref. How a certificate,
 /// key or identity ref is sent and named: AppleRefs.swift.

@@ -292,7 +292,7 @@ import Testing
     /// the right one changes it; locked again, the right one changes it again.
     /// Intended difference: Apple's NULL old password on a locked keychain asks for the UI and is
     /// errSecInteractionNotAllowed without it; keychaind has no UI and takes an empty passphrase
-    /// as a wrong one: errSecAuthFailed, counted (semantics.md §2; issue 20's rule 4).
+    /// as a wrong one: errSecAuthFailed, counted (semantics.md §2).
     @Test func kc45ChangePassword() throws {
         let kc = AppleCalls(try APIFixture())
         #expect(try kc.lock().status == errSecSuccess, "SecKeychainLock")
