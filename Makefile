@@ -46,7 +46,7 @@ if (( $${#missing[@]} )); then \
 fi
 endef
 
-.PHONY: deps deps-test swift-check build run check test fuzz bench clean
+.PHONY: deps deps-test deps-container swift-check build run check test fuzz bench clean
 
 swift-check:
 	@command -v $(SWIFT) >/dev/null || { echo "make: no swift on PATH; install a Swift 6.1+ toolchain (swift.org/install)" >&2; exit 1; }
@@ -63,6 +63,14 @@ deps-test: deps
 			"schemathesis==$(SCHEMATHESIS_VERSION)" "openapi-spec-validator==$(OPENAPI_SPEC_VALIDATOR_VERSION)" \
 			"prometheus-client==$(PROMETHEUS_CLIENT_VERSION)"; \
 	fi
+	@$(MAKE) --no-print-directory deps-container
+
+# What Tests/container needs: debootstrap, and a Docker engine and docker-compose unless the
+# machine has them (Docker CE, say, is used as it is: Debian's docker.io would replace it).
+deps-container:
+	@$(call apt_install,debootstrap)
+	@{ command -v dockerd || test -x /usr/sbin/dockerd; } >/dev/null && command -v docker >/dev/null || { $(call apt_install,docker.io); }
+	@command -v docker-compose >/dev/null || { $(call apt_install,docker-compose); }
 
 # The same build as Deploy/Dockerfile's (with CONFIGURATION=release).
 build: deps swift-check

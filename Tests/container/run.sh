@@ -2,8 +2,9 @@
 # The container deployment, built and run for real.
 #
 # No image registry is reachable here, so the suite makes what the Dockerfile names itself:
-#   - a Docker engine of its own (Debian's docker.io and docker-compose, installed when missing):
-#     dockerd with its data root, exec root and socket under a temporary directory, stopped by
+#   - a Docker engine of its own from the machine's dockerd (`make deps-container` installs
+#     Debian's docker.io and docker-compose where there is none): dockerd with its data root,
+#     exec root and socket under a temporary directory, stopped by
 #     its PID at the end (never a host-wide one);
 #   - debian:bookworm-slim from debootstrap (minbase) and the Debian mirror apt uses;
 #   - keychaind built for release on this (bookworm) host, the Swift runtime linked in, put in
@@ -28,21 +29,19 @@ root=$PWD
 # shellcheck source=Tests/lib.sh
 source Tests/lib.sh
 
-# dockerd and debootstrap need root.
-if [[ $(id -u) -ne 0 ]]; then exec sudo --preserve-env=PATH,KEYCHAIND_CONTAINER_MIRROR bash "$0" "$@"; fi
-missing=()
-for package in docker.io docker-compose debootstrap; do
-    # Installed, not merely known (a removed package keeps its configuration files and status).
-    [[ $(dpkg-query -W -f '${Status}' "$package" 2>/dev/null) == "install ok installed" ]] || missing+=("$package")
-done
-if ((${#missing[@]})); then
-    echo "container: installing ${missing[*]}" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+# dockerd and debootstrap need root: elsewhere the suite is skipped, saying so.
+if [[ $(id -u) -ne 0 ]]; then
+    echo "container: skipped: the suite runs its own dockerd and debootstrap, which need root (run make test as root)"
+    exit 0
 fi
+# Nothing is installed here: `make deps-container` does it, and keeps an engine already there.
+for tool in dockerd docker docker-compose debootstrap; do
+    command -v "$tool" >/dev/null || { echo "container: $tool is not installed (make deps-container)" >&2; exit 1; }
+done
 
-# Debian's client: a newer `docker` first on PATH may lack the builder this daemon speaks.
+# The engine's own client first: a newer `docker` earlier on PATH may lack the builder it speaks.
 docker=/usr/bin/docker
+[[ -x $docker ]] || docker=$(command -v docker)
 make_tmp
 engine=$(mktemp -d /tmp/keychaind-docker.XXXXXX)
 remove_on_exit "$engine" "$root/Deploy/prebuilt"
