@@ -77,12 +77,7 @@ public enum SecretStream {
 
         /// The next message, opened; `authenticationFailed` when it is not the next message the
         /// pusher sealed under this key with this associated data (or comes after the FINAL one).
-        public func pull(_ sealed: ArraySlice<UInt8>, associatedData: [UInt8]) throws(CryptoError) -> [UInt8] {
-            try sealed.withUnsafeBytes { sealed in Result { () throws(CryptoError) in try pull(sealed, associatedData: associatedData) } }
-                .get()
-        }
-
-        /// `pull` of bytes wherever they lie (a mapped file's).
+        /// The bytes may lie anywhere: an array's, a mapped file's.
         public func pull(_ sealed: UnsafeRawBufferPointer, associatedData: [UInt8]) throws(CryptoError) -> [UInt8] {
             guard !finished else { throw .authenticationFailed }
             guard sealed.count >= SecretStream.overhead else { throw .authenticationFailed }

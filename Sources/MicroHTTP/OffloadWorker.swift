@@ -29,8 +29,11 @@ final class OffloadWorker: Sendable {
     private let available = DispatchSemaphore(value: 0)
     private let pending = DispatchGroup()
     private let threads: Int
+    /// Its threads' name, without their number (`http-serial`): for log lines.
+    let name: String
 
     init(threads: Int, name: String) {
+        self.name = name
         self.threads = max(1, threads)
         for n in 0..<self.threads {
             let thread = Thread { [self] in run() }

@@ -294,7 +294,8 @@ final class ServerContext: Sendable {
                     request, plan: plan, to: serialWorker, queueLimit: serialWorkerQueueLimit, state: state, connection: connection)
             case .transferWorker:
                 return offload(
-                    request, plan: plan, to: transferWorker, queueLimit: serialWorkerQueueLimit, state: state, connection: connection)
+                    request, plan: plan, to: transferWorker, queueLimit: serialWorkerQueueLimit,
+                    busy: { .transferWorkerBusy(queued: $0) }, state: state, connection: connection)
             case .workerPool:
                 return offload(request, plan: plan, to: pool, state: state, connection: connection)
             case .deferred:
@@ -338,10 +339,10 @@ final class ServerContext: Sendable {
     }
 
     /// Suspends the connection and lets `worker` answer; the worker resumes it when done.
-    /// With `queueLimit` jobs already waiting, answers that the worker is busy at once instead.
+    /// With `queueLimit` jobs already waiting, answers `busy` (of how many wait) at once instead.
     private func offload(
-        _ request: HTTPRequest, plan: (any HTTPPlan)?, to worker: OffloadWorker, queueLimit: Int = .max, state: RequestState,
-        connection: OpaquePointer
+        _ request: HTTPRequest, plan: (any HTTPPlan)?, to worker: OffloadWorker, queueLimit: Int = .max,
+        busy: (Int) -> HTTPTransportError = { .serialWorkerBusy(queued: $0) }, state: RequestState, connection: OpaquePointer
     ) -> MHD_Result {
         let handle = SuspendedConnection(pointer: connection)
         let responder = self.responder
@@ -361,12 +362,13 @@ final class ServerContext: Sendable {
             return .YES
         case .full(let waiting):
             state.progress.withLock { $0.phase = .answered }
-            let transfer = worker === transferWorker
             log(
-                transfer ? "refused request: transfer worker busy" : "refused request: serial worker busy",
-                ["http.method": "\(LogText.sanitized(request.head.method, maxBytes: LogText.maxMethodBytes))", "waiting": "\(waiting)"])
-            let busy: HTTPTransportError = transfer ? .transferWorkerBusy(queued: waiting) : .serialWorkerBusy(queued: waiting)
-            return send(responder.transportError(busy, head: request.head), on: connection)
+                "refused request: worker busy",
+                [
+                    "http.method": "\(LogText.sanitized(request.head.method, maxBytes: LogText.maxMethodBytes))", "waiting": "\(waiting)",
+                    "worker": "\(worker.name)",
+                ])
+            return send(responder.transportError(busy(waiting), head: request.head), on: connection)
         case .stopped:
             // Only while the server is stopping: close rather than block a polling thread.
             return .NO

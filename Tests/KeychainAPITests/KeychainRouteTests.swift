@@ -48,13 +48,18 @@ import Testing
         #expect(try f.call("POST", "/v1/keychain/unlock", json: atLimit, headers: []).status == 200)
     }
 
+    /// The API's answer to a refusal the transport makes of `method` on `path`.
+    static func transportAnswer(_ error: HTTPTransportError, _ method: String, _ path: String) throws -> RawResponse {
+        let f = try APIFixture()
+        let head = HTTPRequestHead(method: method, path: path, queryItems: [], headers: HTTPHeaders([]), remoteAddress: "127.0.0.1")
+        let response = f.responder.transportError(error, head: head)
+        return RawResponse(status: response.status, headers: response.headers, body: response.body)
+    }
+
     /// Past the serial worker's queue limit, an unlock is answered at once: 429, errSecNotAvailable
     /// naming the passphrase, and a Retry-After for the derivations already waiting.
     @Test func aFullDerivationQueueAnswers429WithRetryAfter() throws {
-        let f = try APIFixture()
-        let head = HTTPRequestHead(method: "POST", path: "/v1/keychain/unlock", queryItems: [], headers: HTTPHeaders([]), remoteAddress: "127.0.0.1")
-        let response = f.responder.transportError(.serialWorkerBusy(queued: 4), head: head)
-        let raw = RawResponse(status: response.status, headers: response.headers, body: response.body)
+        let raw = try Self.transportAnswer(.serialWorkerBusy(queued: 4), "POST", "/v1/keychain/unlock")
         raw.expectError(429, -25291, naming: "passphrase")
         #expect(raw.header("Retry-After") == "3")
     }
@@ -62,10 +67,7 @@ import Testing
     /// A connection over its address's limit, with none of its others idle, is answered 503
     /// errSecNotAvailable naming the connection, with a Retry-After.
     @Test func aConnectionOverItsAddresssLimitAnswers503WithRetryAfter() throws {
-        let f = try APIFixture()
-        let head = HTTPRequestHead(method: "GET", path: "/v1/items", queryItems: [], headers: HTTPHeaders([]), remoteAddress: "127.0.0.1")
-        let response = f.responder.transportError(.tooManyConnections(limit: 64), head: head)
-        let raw = RawResponse(status: response.status, headers: response.headers, body: response.body)
+        let raw = try Self.transportAnswer(.tooManyConnections(limit: 64), "GET", "/v1/items")
         raw.expectError(503, -25291, naming: "connection")
         #expect(raw.header("Retry-After") == "1")
         #expect(raw.text.hasPrefix(#"{"status":-25291,"error":"errSecNotAvailable","message":"connection: "#))
