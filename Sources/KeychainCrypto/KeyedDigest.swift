@@ -7,20 +7,13 @@ internal import CSodium
 public struct KeyedDigest: Sendable {
     /// Digest length in bytes (128 bits: collision-resistant enough for equality and uniqueness).
     public static let length = 16
-    /// The BLAKE2b state once the key has been absorbed, in secure memory: a digest starts from
-    /// a copy of it rather than from the key, which saves `crypto_generichash_init`'s parameter
-    /// block and key padding on every digest, and, with `compressesKeyBlockOnce`, the key
-    /// block's compression (`kcd_generichash_init_key_compressed` in `CSodium/shim.h`).
+    /// The BLAKE2b state once the key has been absorbed (`crypto_generichash_init`), in secure
+    /// memory: a digest starts from a copy of it rather than from the key, which spares the
+    /// parameter block and key padding on every digest (docs/performance.md#keyed-digest-state).
     private let keyed: SecureBytes
     /// `keyed`'s bytes, which live as long as `keyed`, held here, does: a digest copies its state
     /// from here without touching `keyed` (two retains and releases a digest fewer).
     nonisolated(unsafe) private let keyedState: UnsafeRawPointer
-
-    /// Whether the key block was compressed once, here, rather than in every digest: one of the
-    /// two compressions of a short value's digest (the lookup digests of every search, the
-    /// audit line's hashes). `false` only where libsodium's state is not laid out as 1.0.18's,
-    /// and digests are then the same bytes, one compression slower.
-    public let compressesKeyBlockOnce: Bool
 
     /// `key` must be 32 bytes.
     public init(key: SecureBytes) throws(CryptoError) {
@@ -28,15 +21,15 @@ public struct KeyedDigest: Sendable {
         keyed = try SecureBytes(count: crypto_generichash_statebytes())
         keyedState = keyed.unsafeBaseAddress
         let keyed = keyed
-        compressesKeyBlockOnce = Self.withState { state in
-            let compressed = key.withUnsafeBytes { k in
-                let bytes = k.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                return kcd_generichash_init_key_compressed(state, bytes, k.count, Self.length) == 0
+        let status = Self.withState { state in
+            let status = key.withUnsafeBytes { k in
+                crypto_generichash_init(state, k.baseAddress!.assumingMemoryBound(to: UInt8.self), k.count, Self.length)
             }
             keyed.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: UnsafeRawPointer(state), byteCount: $0.count) }
             sodium_memzero(UnsafeMutableRawPointer(state), crypto_generichash_statebytes())
-            return compressed
+            return status
         }
+        guard status == 0 else { throw .invalidLength("digest key") }
     }
 
     /// Calls `body` with room for a state on the stack. The state is an opaque, 64-byte-aligned C
@@ -76,8 +69,7 @@ public struct KeyedDigest: Sendable {
 
     /// `digest(_:)`, held inline rather than in an array: for a caller that only encodes it
     /// (the audit log, once per query value of every request).
-    /// - Precondition: `build` appends at least one part (a state whose key block is compressed
-    /// cannot digest the empty message).
+    /// - Precondition: `build` appends at least one part.
     public func inlineDigest(_ build: (Input) -> Void) -> InlineArray<16, UInt8> {
         // The closure reads the address alone: one that read `self` took a copy of it, a retain
         // and a release of `keyed` twice a digest.
