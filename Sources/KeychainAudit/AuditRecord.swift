@@ -4,9 +4,8 @@ import KeychainJSON
 /// and with what outcome. Never a secret, a token or a passphrase: the query's values are
 /// written only as keyed hashes (`AuditKeys.hash`), and the caller's reason as given, bounded.
 ///
-/// Built through its memberwise initializer, which the public one (in the extension below) calls:
-/// `time` is declared last so that the two take their labels in different orders. See
-/// `ItemRecord` for why.
+/// Its public initializer (below) calls the memberwise one (docs/performance.md#memberwise-initializers);
+/// their labels differ, which the compiler checks.
 public struct AuditRecord: Sendable {
     public var requestID: AuditRequestID
     /// The token's public id and name; `nil` for a request without a valid token.

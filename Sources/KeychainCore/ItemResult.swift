@@ -22,9 +22,7 @@ public struct ItemResult: Sendable {
     public let version: Int64
     /// The attributes, when asked for.
     public let attributes: ItemAttributes?
-    /// Whether the persistent reference was asked for. (Declared before `secret`, so that the
-    /// memberwise initializer's labels differ from the public one's, which calls it: see
-    /// `HTTPResponse.init`.)
+    /// Whether the persistent reference was asked for.
     public let includesRef: Bool
     /// The secret, when asked for.
     public let secret: [UInt8]?
@@ -46,7 +44,8 @@ public struct ItemResult: Sendable {
 }
 
 extension ItemResult {
-    /// Through the memberwise initializer, for the reason `HTTPResponse.init` says.
+    /// Through the memberwise initializer (docs/performance.md#memberwise-initializers); their
+    /// labels differ, which the compiler checks.
     public init(
         ref: [UInt8], version: Int64, attributes: ItemAttributes?, secret: [UInt8]?, includesRef: Bool,
         certificateData: [UInt8]? = nil, reference: ItemReference? = nil, keyRef: [UInt8]? = nil

@@ -1,11 +1,8 @@
 /// One item as storage sees it: opaque ids, ciphertext and keyed digests, nothing in clear but
 /// its class, group id, protection class, synchronizable flag and dates.
 ///
-/// Its public initializer is in the extension below and calls the memberwise one, whose labels
-/// come in another order (`rowID` is declared last). An initializer assigning each field of
-/// `self` left a retain and a release of every field behind it (the record is made once per
-/// row a search reads): Swift 6.3's optimizer does not pair the copy of `self` it returns with
-/// the drop of `self`'s storage, where the memberwise one builds the value at once.
+/// Its public initializer (below) calls the memberwise one, made once per row a search reads
+/// (docs/performance.md#memberwise-initializers); their labels differ, which the compiler checks.
 public struct ItemRecord: Sendable, Equatable {
     /// The persistent reference's 16 random bytes.
     public var ref: [UInt8]
@@ -84,8 +81,8 @@ public struct ItemFilter: Sendable, Equatable {
 }
 
 extension ItemFilter {
-    /// Through the memberwise initializer (which also takes `afterID` and `readsAttributes`),
-    /// for the reason `ItemRecord`'s is.
+    /// Through the memberwise initializer, which also takes `afterID` and `readsAttributes`
+    /// (docs/performance.md#memberwise-initializers).
     public init(
         classes: [Int]? = nil, groups: [[UInt8]]? = nil, synchronizable: Bool? = nil, ref: [UInt8]? = nil,
         created: Int64? = nil, modified: Int64? = nil, primaryKeys: [[UInt8]]? = nil, lookups: [[UInt8]] = [],

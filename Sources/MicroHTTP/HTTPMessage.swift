@@ -280,9 +280,8 @@ public struct HTTPResponse: Sendable {
 }
 
 extension HTTPResponse {
-    /// Through the memberwise initializer, which builds the value at once: one assigning each
-    /// field of `self` left a retain and a release of every field behind it (Swift 6.3's
-    /// optimizer does not pair the copy of `self` it returns with the drop of its storage).
+    /// Through the memberwise initializer, which builds the value at once
+    /// (docs/performance.md#memberwise-initializers).
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], closeConnection: Bool = false) {
         self.init(
             status: status, headers: headers, body: body, bodyFile: nil, bodyStream: nil, closeConnection: closeConnection,
