@@ -9,10 +9,9 @@ import Synchronization
 ///
 /// A combination's series are made the first time a request needs them (so a scrape shows
 /// the combinations that happened, not 595 series of zeros) and kept in its slot; from then
-/// on a request pays one atomic load for the slot, one relaxed atomic add for the counter,
-/// and the histogram's record: swift-prometheus takes the histogram's lock (a pthread mutex,
-/// held for a loop over the buckets) — two polling threads wait on it only when they finish
-/// a request of the same route, method and class at the same instant.
+/// on a request pays the slot's uncontended lock, the counter's atomic add and the histogram's
+/// record (swift-prometheus's own lock): two polling threads wait on each other only when they
+/// finish a request of the same route, method and class at the same instant.
 ///
 /// Labels are the template (`/v1/items/{persistentRef}`, never the path as sent), the method
 /// when it is one the API knows (else `other`), and the class (`2xx`): nothing a client
@@ -40,20 +39,17 @@ final class RequestMetrics: Sendable {
 
     /// A slot of the table: empty until its first request, then its series for good.
     final class Slot: Sendable {
-        private let series = Atomic<Unmanaged<Series>?>(nil)
+        private let series = Mutex<Series?>(nil)
 
-        /// The series, made with `make` by the first caller (a racing second one's are dropped:
-        /// the registry hands both the same objects).
+        /// The series, made with `make` by the first caller.
         func get(_ make: () -> Series) -> Series {
-            if let present = series.load(ordering: .acquiring) { return present.takeUnretainedValue() }
-            let made = Unmanaged.passRetained(make())
-            let (stored, current) = series.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing)
-            if stored { return made.takeUnretainedValue() }
-            made.release()
-            return current!.takeUnretainedValue()
+            series.withLock { series in
+                if let series { return series }
+                let made = make()
+                series = made
+                return made
+            }
         }
-
-        deinit { series.load(ordering: .acquiring)?.release() }
     }
 
     private let registry: PrometheusCollectorRegistry
