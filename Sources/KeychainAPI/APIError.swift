@@ -2,10 +2,10 @@ public import KeychainCore
 import KeychainJSON
 public import MicroHTTP
 
-/// The one place where errors become HTTP responses, all in the reference's JSON shape:
+/// The one place where errors become HTTP responses, all in one JSON shape (docs/semantics.md §5):
 /// `{"status": <OSStatus>, "error": "<errSec name>", "message": "<what and which key>"}`.
 public enum APIError {
-    /// The HTTP status for an OSStatus (semantics.md §5).
+    /// The HTTP status for an OSStatus (docs/semantics.md §5).
     static func httpStatus(for error: KeychainError) -> Int {
         switch error.status {
         case -50, -25303, -25306, -25257: 400

@@ -86,7 +86,7 @@ extension KeychainResponder {
     /// The passphrases of a body that names exactly `keys`, each a string, copied from where they
     /// lie in the body (or from their decoded escapes, zeroed after) into secure memory: never a
     /// `String`, which cannot be wiped. An empty passphrase is a wrong one (errSecAuthFailed,
-    /// counted), as Apple's tests and semantics.md say; only a new passphrase must not be empty,
+    /// counted), as Apple's tests and docs/semantics.md §1 say; only a new passphrase must not be empty,
     /// which the keychain checks.
     private static func passphrases(_ request: HTTPRequest, keys: [String]) throws(KeychainError) -> [SecureBytes] {
         if isBlank(request.body) { throw emptyBody }

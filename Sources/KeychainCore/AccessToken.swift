@@ -1,4 +1,4 @@
-/// What a token may do (semantics.md §4).
+/// What a token may do (docs/semantics.md §4).
 public enum Capability: String, Sendable, CaseIterable, Comparable {
     /// Search, including secrets.
     case read

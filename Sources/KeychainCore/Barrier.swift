@@ -9,7 +9,7 @@ import Synchronization
 ///   `afterFirstUnlock` class keys.
 ///
 /// Locked means the `whenUnlocked` key is gone from memory; `afterFirstUnlock` stays once
-/// unwrapped until the process exits (semantics.md §2).
+/// unwrapped until the process exits (docs/semantics.md §2).
 final class Barrier: Sendable {
     private let attributeKey: SecureBytes
     private let lookupDigest: KeyedDigest

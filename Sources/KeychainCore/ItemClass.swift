@@ -38,7 +38,7 @@ public enum ItemClass: Int, Sendable, CaseIterable {
     }
 
     /// Whether items of the class have rows of their own: an identity is a certificate joined
-    /// with its private key (semantics.md §2), never stored as such.
+    /// with its private key (docs/semantics.md §2), never stored as such.
     public var isStored: Bool { self != .identity }
 
     /// The protection class an add gets when it names none: certificates are `always`, as
@@ -60,7 +60,7 @@ public enum ItemClass: Int, Sendable, CaseIterable {
         allCases.first { $0.name == text || $0.constantName == text || $0.shortName == text }
     }
 
-    /// The primary key's attributes, besides `accessGroup` and `synchronizable` (semantics.md §2).
+    /// The primary key's attributes, besides `accessGroup` and `synchronizable` (docs/semantics.md §2).
     var primaryKey: [SchemaKey] { Schema.primaryKey(of: self) }
 }
 

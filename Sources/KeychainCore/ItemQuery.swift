@@ -20,7 +20,7 @@ public enum SynchronizableMatch: Sendable, Equatable {
     case any
 }
 
-/// What a query dictionary is used for: each allows different keys (semantics.md §3).
+/// What a query dictionary is used for: each allows different keys (docs/semantics.md §3).
 public enum QueryRole: Sendable {
     case add, search, updateQuery, attributesToUpdate, delete
 }

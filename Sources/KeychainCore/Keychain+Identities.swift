@@ -208,7 +208,7 @@ extension Keychain {
             pairs.removeSubrange(count...)
         }
         if query.opensSecrets {
-            // The whole call fails rather than answer a silent part (semantics.md §3).
+            // The whole call fails rather than answer a silent part (docs/semantics.md §3).
             for pair in pairs where pair.key.record.secret != nil && barrier.classKey(for: pair.key.protection) == nil {
                 throw Self.locked(query.wantsData ? "returnData" : "returnRef")
             }

@@ -294,7 +294,7 @@ extension Keychain {
             }
         }
         if query.opensSecrets {
-            // The whole call fails rather than answer a silent part (semantics.md §3).
+            // The whole call fails rather than answer a silent part (docs/semantics.md §3).
             // By index here and below: binding each record would copy it, a retain and release per field.
             // A password's reference is nothing: returnRef alone opens only certificates and keys.
             for n in 0..<count

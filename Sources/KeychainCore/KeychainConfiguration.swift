@@ -36,7 +36,7 @@ public struct KeychainConfiguration: Sendable {
     }
 }
 
-/// The keychain's state (semantics.md §1).
+/// The keychain's state (docs/semantics.md §1).
 public enum KeychainState: String, Sendable {
     case uninitialized, locked, unlocked
 }

@@ -25,7 +25,7 @@ public struct KeychainError: Error, Sendable, Equatable, CustomStringConvertible
     /// Equality compares the status (and, for throttling, nothing more): messages may change.
     public static func == (lhs: KeychainError, rhs: KeychainError) -> Bool { lhs.status == rhs.status && lhs.name == rhs.name }
 
-    // MARK: the reference's error table (semantics.md §5)
+    // MARK: the error table (docs/semantics.md §5)
 
     public static func param(_ message: String) -> KeychainError { KeychainError(-50, "errSecParam", message) }
     public static func noSuchAttr(_ key: String, _ detail: String) -> KeychainError {

@@ -1,8 +1,8 @@
 import KeychainCrypto
 import KeychainJSON
 
-/// A migration bundle's manifest: what it holds, counted, without a value (semantics.md §2,
-/// "exported in a migration bundle"). Sealed inside the bundle as its first message.
+/// A migration bundle's manifest: what it holds, counted, without a value (docs/semantics.md §2:
+/// which protection classes leave in a migration bundle). Sealed inside the bundle as its first message.
 public struct BundleManifest: Sendable, Equatable {
     /// The bundle format (`MigrationBundle.version`).
     public var format: Int

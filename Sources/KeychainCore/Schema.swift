@@ -23,7 +23,7 @@ public enum ValueType: Sendable, Equatable {
 
 /// An attribute's named values: each taken as its canonical name, as Apple's constant
 /// (`constantPrefix` + the name, any case) and as the constant's raw value (`htps`, `dflt`, `ak`),
-/// everywhere a query or an attribute dictionary is read (semantics.md §2).
+/// everywhere a query or an attribute dictionary is read (docs/semantics.md §2).
 public struct Enumeration: Sendable, Equatable {
     public struct Value: Sendable, Equatable {
         /// The canonical name: what answers show and what is stored.
@@ -82,7 +82,7 @@ public struct ClassSet: OptionSet, Sendable, Hashable {
     public static let key = ClassSet(.key)
     public static let identity = ClassSet(.identity)
     public static let passwords: ClassSet = [.genericPassword, .internetPassword]
-    /// An identity has its certificate's attributes and its private key's (semantics.md §2).
+    /// An identity has its certificate's attributes and its private key's (docs/semantics.md §2).
     public static let certificateAndIdentity: ClassSet = [.certificate, .identity]
     public static let keyAndIdentity: ClassSet = [.key, .identity]
     public static let all = ClassSet(ItemClass.allCases.map(ClassSet.init))
@@ -202,7 +202,7 @@ public final class SchemaKey: Sendable, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(number) }
 }
 
-/// The table of every attribute and query key (semantics.md §2 and §3).
+/// The table of every attribute and query key (docs/semantics.md §2 and §3).
 public enum Schema {
     /// One row as written below.
     fileprivate struct Row {

@@ -128,7 +128,7 @@ extension RawResponse {
     var json: JSONObject { (try? JSON.parse(body))?.objectValue ?? [:] }
     var items: [JSONObject] { json["items"]?.arrayValue?.compactMap(\.objectValue) ?? [] }
 
-    /// Asserts the reference's error shape and returns the OSStatus.
+    /// Asserts the error shape (docs/semantics.md §5) and returns the OSStatus.
     @discardableResult
     func expectError(_ http: Int, _ status: Int64, naming key: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         #expect(self.status == http, "\(text)", sourceLocation: sourceLocation)

@@ -5,7 +5,7 @@ import KeychainCrypto
 import KeychainStorage
 import Testing
 
-/// Every row of the reference's error table (semantics.md §5), over a real socket.
+/// Every row of the error table (docs/semantics.md §5), over a real socket.
 @Suite struct ErrorTableTests {
     @Test func errSecParam400ForInvalidJSONSaysWhere() throws {
         let f = try APIFixture()

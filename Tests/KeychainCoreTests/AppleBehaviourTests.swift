@@ -3,7 +3,7 @@ import KeychainCrypto
 import TestSupport
 import Testing
 
-/// Behaviours Apple's own regression tests assert (semantics.md §3): the keys that
+/// Behaviours Apple's own regression tests assert (docs/semantics.md §1 and §3): the keys that
 /// update and delete accept the way securityd does, and an empty passphrase that is simply wrong.
 @Suite struct AppleBehaviourTests {
     /// `si-43-persistent.c`: SecItemDelete of a query carrying kSecReturnAttributes deletes.

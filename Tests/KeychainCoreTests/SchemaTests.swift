@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The schema table: consistent, each class's primary key exactly as stored digests were made
-/// (semantics.md §2), and every spelling of every key resolving to it.
+/// (docs/semantics.md §2), and every spelling of every key resolving to it.
 @Suite struct SchemaTests {
     @Test func theTableHasNoProblems() {
         #expect(Schema.problems() == [])

@@ -7,7 +7,7 @@ import TestSupport
 // and *Identities* define the items: a certificate's DER in `valueData`; a key's external
 // representation in `valueData` with its `keyType` and `keyClass`; an identity's certificate in
 // `certificateData` and its private key in `valueData`. The class, which Apple's client library
-// reads off the object, is given (semantics.md §3: required on add).
+// reads off the object, is given (docs/semantics.md §3: required on add).
 //
 // A ref in a query stands for the object's attributes, as Apple's client library expands it before
 // securityd sees the query (SecItem.m `SecItemAttributesPrepare` → `SecItemCopyAttributeDictionary`:

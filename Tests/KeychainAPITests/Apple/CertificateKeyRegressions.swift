@@ -21,9 +21,9 @@ import Testing
     /// certificates lack, is errSecNoSuchAttr on add and on delete; case 8: a synchronizable
     /// certificate is added and deleted. Every case ends with the delete of the ref.
     /// Intended difference (case 1b): an add that asks for nothing answers the item's attributes
-    /// and persistent ref (semantics.md §3, "Return keys shape the response like a search of the
-    /// new item", and §7: no return key returns attributes and `persistentRef`); a persistent ref
-    /// is an opaque string, not CFData (semantics.md §2).
+    /// and persistent ref (docs/semantics.md §3: an add's return keys shape its answer as a search of the
+    /// new item would, and §7: no return key returns attributes and `persistentRef`); a persistent ref
+    /// is an opaque string, not CFData (docs/semantics.md §2).
     @Test func si05Add() throws {
         let kc = AppleCalls(try APIFixture())
         let cert = AppleTestData.si05MyCert
@@ -105,7 +105,7 @@ import Testing
     /// is errSecParam"; *Keys*: a key item needs its key, `keyClass` and `keyType`), so each add is
     /// errSecParam and stores nothing; a certificate's delete then finds nothing
     /// (errSecItemNotFound), and a key's is errSecParam too, "string-N" being no key class
-    /// (semantics.md §2: `keyClass` is one of `public`, `private`, `symmetric`).
+    /// (docs/semantics.md §2: `keyClass` is one of `public`, `private`, `symmetric`).
     @Test func si12ItemStressKeysAndCertificates() throws {
         let kc = AppleCalls(try APIFixture())
         for num in [2, 3, 6, 7] {
@@ -198,8 +198,8 @@ import Testing
     /// the certificate, so the identity is found and deleted by it with `class: identity`
     /// (README *Identities*: "`GET /v1/items/{ref}?class=identity` reads the identity, without the
     /// class the certificate"); the duplicate's error names the identity already there in its
-    /// `persistentRef` (semantics.md §5, errSecDuplicateItem "body names the colliding item's
-    /// `persistentRef`"), while its answer carries no item.
+    /// `persistentRef` (docs/semantics.md §5: errSecDuplicateItem carries the colliding
+    /// item's `persistentRef`), while its answer carries no item.
     @Test func si42Identity() throws {
         let kc = AppleCalls(try APIFixture())
         let cert = AppleTestData.si42UranusLeaf

@@ -13,8 +13,8 @@ import Testing
     /// `testReturnValuesInSecItemUpdate`: an add, then an update with a clean query, succeed; an
     /// update whose query also asks for attributes, data, a ref or a persistent ref is errSecParam.
     /// Intended difference: Apple asserts errSecParam on iOS and success on macOS (a no-op kept
-    /// there for existing clients); keychaind follows iOS, as semantics.md §3 says: "return keys …
-    /// in the query … are errSecParam" in an update.
+    /// there for existing clients); keychaind follows iOS (docs/semantics.md §3 and §7:
+    /// a return key in an update's query is errSecParam).
     @Test func testReturnValuesInSecItemUpdate() throws {
         let kc = AppleCalls(try APIFixture())
         let query: JSONObject = ["class": "genericPassword", "account": "TestAccount", "service": "TestService"]
@@ -42,7 +42,7 @@ import Testing
     /// `testBadTypeInParams`: a generic password with only a label is added and deleted; with a
     /// `kSecAttrAccessControl` that is a string rather than a SecAccessControlRef, both the add and
     /// the delete are errSecParam (and nothing crashes). keychaind has no access-control objects: the
-    /// key is unknown, errSecParam (semantics.md §2).
+    /// key is unknown, errSecParam (docs/semantics.md §2).
     @Test func testBadTypeInParams() throws {
         let kc = AppleCalls(try APIFixture())
         var attrs: JSONObject = ["class": "genericPassword", "label": "testentry"]
@@ -57,7 +57,7 @@ import Testing
     /// `testServerUsingDataType`: an internet password whose `server` was given as bytes
     /// (the UTF-8 of "string") is found by its label, and its `server` reads back equal to what was
     /// added. Intended difference: JSON has no CFData beside CFString and `server` is a string
-    /// (semantics.md §2), so the bytes travel as the string they spell.
+    /// (docs/semantics.md §2), so the bytes travel as the string they spell.
     @Test func testServerUsingDataType() throws {
         let kc = AppleCalls(try APIFixture())
         let attrs: JSONObject = ["class": "internetPassword", "label": "testentry"]
@@ -186,7 +186,7 @@ import Testing
     /// attributes and persistent ref returns a dictionary carrying the persistent ref and no
     /// internal `persistref` attribute; a search by that persistent ref (attributes, limit one)
     /// finds the item, again without `persistref`. Left out: parsing the ref into class, row id
-    /// and UUID (`_SecItemParsePersistentRef`): keychaind's ref is opaque (semantics.md §2).
+    /// and UUID (`_SecItemParsePersistentRef`): keychaind's ref is opaque (docs/semantics.md §2).
     @Test func testSecItemAddAndCopyMatchingWithUUIDPersistentRefs() throws {
         let kc = AppleCalls(try APIFixture())
         var query: JSONObject = [

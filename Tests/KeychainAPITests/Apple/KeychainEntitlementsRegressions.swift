@@ -18,7 +18,7 @@ import Testing
     /// tokens are disabled (keychaind has no token items, so this branch) and errSecItemNotFound
     /// on macOS with tokens (where com.apple.token is granted implicitly).
     /// Intended difference: such a client holds no bearer token, and a request without one is
-    /// errSecAuthFailed (semantics.md §4–5: every request carries a token; 401 when missing).
+    /// errSecAuthFailed (docs/semantics.md §4–5: every request carries a token; 401 when missing).
     @Test func testNoEntitlements() throws {
         let app = Unentitled(fixture: try APIFixture())
         #expect(try app.copyMatching(Self.labelled) == errSecAuthFailed, "intended difference for errSecMissingEntitlement")

@@ -188,8 +188,8 @@ import Testing
     /// the two keys of the pair.
     /// The legacy SecCertificateAddToKeychain labels a certificate with its subject's common name
     /// (SecCertificateInferLabel): the port says so in the add.
-    /// Intended difference: a delete takes no match key (semantics.md §3: "match keys other than
-    /// `matchLimit: \"all\"` are errSecParam"), so the certificates and identities found by subject
+    /// Intended difference: a delete takes no match key (docs/semantics.md §3: in a delete, any match key
+    /// but `matchLimit: "all"` is errSecParam), so the certificates and identities found by subject
     /// are deleted with the same query's `matchSubjectStartsWith` refused (errSecParam), then by
     /// their persistent refs (with `class: identity` for an identity: README *Identities*).
     /// Left out: `kSecMatchPolicy` searches (SSL, S/MIME, Code Signing policies: trust evaluation,

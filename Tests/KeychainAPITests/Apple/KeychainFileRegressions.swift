@@ -63,7 +63,7 @@ import Testing
     /// but their passwords cannot be read.
     /// Intended difference: Apple answers errSecAuthFailed ("what securityd throws if UI access is
     /// not allowed"); keychaind answers errSecInteractionNotAllowed (423) for a `whenUnlocked`
-    /// secret while locked, as the data-protection keychain does (semantics.md §2).
+    /// secret while locked, as the data-protection keychain does (docs/semantics.md §2).
     /// Left out: restrictive-ACL items; the keys and certificates are
     /// KeychainFileCertificateRegressions.kc05FindExistingKeysAndCertificatesLocked.
     @Test func kc05FindExistingItemsLocked() throws {
@@ -292,7 +292,7 @@ import Testing
     /// the right one changes it; locked again, the right one changes it again.
     /// Intended difference: Apple's NULL old password on a locked keychain asks for the UI and is
     /// errSecInteractionNotAllowed without it; keychaind has no UI and takes an empty passphrase
-    /// as a wrong one: errSecAuthFailed, counted (semantics.md §2).
+    /// as a wrong one: errSecAuthFailed, counted (docs/semantics.md §1).
     @Test func kc45ChangePassword() throws {
         let kc = AppleCalls(try APIFixture())
         #expect(try kc.lock().status == errSecSuccess, "SecKeychainLock")

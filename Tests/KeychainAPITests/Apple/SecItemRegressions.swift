@@ -161,8 +161,8 @@ import Testing
     /// only that item; the other is then deleted through its own ref.
     /// Apple asserts only that the searches after the delete fail; keychaind's failure is checked to
     /// be errSecItemNotFound.
-    /// Intended difference: a persistent ref is an opaque string, not CFData (semantics.md §2:
-    /// "`persistentRef`, opaque string"), so "result is a CFData" checks for a non-empty string.
+    /// Intended difference: a persistent ref is an opaque string, not CFData (docs/semantics.md §2:
+    /// a `persistentRef` is an opaque string), so "result is a CFData" checks for a non-empty string.
     @Test func si43Persistent() throws {
         let kc = AppleCalls(try APIFixture())
         var item: JSONObject = [
@@ -256,10 +256,10 @@ import Testing
     /// searched with `matchLimit: all` and returnData + returnPersistentRef (one result carrying
     /// both, the data byte for byte), returnData alone (one result, the data), and
     /// returnPersistentRef alone (one result, the ref); then deleted.
-    /// Intended difference: results always come as `{"items": [...]}` objects (semantics.md §3,
-    /// "Results are always an array in a JSON envelope"), so where Apple's row is a bare CFData
+    /// Intended difference: results always come as `{"items": [...]}` objects (docs/semantics.md §3
+    /// and §7), so where Apple's row is a bare CFData
     /// the item is checked to carry exactly that one part and nothing else; a persistent ref is an
-    /// opaque string, not CFData (semantics.md §2).
+    /// opaque string, not CFData (docs/semantics.md §2).
     @Test func si78QueryAttrs() throws {
         let kc = AppleCalls(try APIFixture())
         let plist = bytes(si78CreditCardPlist)
