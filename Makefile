@@ -90,10 +90,11 @@ BIN = $$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind
 step = started=$$(date +%s); $(2); echo "make: $(1) passed in $$(( $$(date +%s) - started )) s"
 
 # The inner loop, a few minutes from a warm build: the Swift tests (one of them:
-# `swift test --filter AccessGroupTests`), the OpenAPI document, SECURITY.md's references and
-# this README's walk-through.
+# `swift test --filter AccessGroupTests`), the fuzz corpus replayed (the package in Fuzz/), the
+# OpenAPI document, SECURITY.md's references and this README's walk-through.
 check: deps-test build
 	$(call step,swift test,SWIFT="$(SWIFT)" bash Tests/unit/run.sh $(SWIFT_BUILD_FLAGS))
+	$(call step,fuzz corpus,SWIFT="$(SWIFT)" bash Tests/unit/run.sh --package-path Fuzz)
 	$(call step,openapi.yaml,python3 -m openapi_spec_validator openapi.yaml)
 	$(call step,SECURITY.md references,python3 Tests/security/check-references.py)
 	$(call step,README walk-through,KEYCHAIND="$(BIN)" bash Tests/readme/run.sh)
@@ -122,6 +123,6 @@ bench: deps swift-check
 	bash Benchmarks/run.sh
 
 # Every build directory the targets and suites make: the debug and release builds, the container
-# and attack suites' release build, the fuzzers' and the benchmarks'.
+# and attack suites' release build, the fuzzers' and the benchmarks' (and those of their packages).
 clean:
-	rm -rf .build .build-container .build-fuzz .build-bench Benchmarks/out
+	rm -rf .build .build-container .build-fuzz .build-bench Fuzz/.build Benchmarks/.build Benchmarks/out

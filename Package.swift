@@ -13,6 +13,13 @@ let package = Package(
     products: [
         .executable(name: "keychaind", targets: ["keychaind"]),
         .library(name: "KeychainCore", targets: ["KeychainCore"]),
+        // For the packages in Benchmarks/ and Fuzz/, which build on these libraries.
+        .library(name: "KeychainAPI", targets: ["KeychainAPI"]),
+        .library(name: "KeychainCrypto", targets: ["KeychainCrypto"]),
+        .library(name: "KeychainJSON", targets: ["KeychainJSON"]),
+        .library(name: "KeychainSQLite", targets: ["KeychainSQLite"]),
+        .library(name: "KeychainX509", targets: ["KeychainX509"]),
+        .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -118,27 +125,6 @@ let package = Package(
                 // option, which Scripts/build-release.sh gives with lld selected.
             ]),
 
-        // In-process core throughput (no HTTP); `make bench` runs it.
-        .executableTarget(
-            name: "keychaind-core-bench",
-            dependencies: [
-                "KeychainAPI", "KeychainCore", "KeychainCrypto", "KeychainJSON", "KeychainSQLite",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Benchmarks/CoreThroughput"),
-
-        // Fuzzing harnesses over the parsers that read untrusted bytes (Fuzz/README.md), and
-        // the libFuzzer driver that runs them (built with -sanitize=fuzzer by Tests/fuzz/run.sh;
-        // without it, a replayer of corpus files).
-        .target(
-            name: "FuzzTargets",
-            dependencies: [
-                "KeychainAPI", "KeychainCore", "KeychainJSON", "KeychainX509", "MicroHTTP",
-                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
-            ],
-            path: "Fuzz/Targets", swiftSettings: strictSettings),
-        .executableTarget(name: "keychaind-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/Driver"),
-
         // The crashing thread's frames when a test process dies of a signal (Tests/unit/run.sh).
         .target(name: "CrashFrames", path: "Tests/CrashFrames"),
         // What the test targets share: temporary directories, a manual clock, stores and
@@ -155,7 +141,6 @@ let package = Package(
         .testTarget(name: "KeychainCryptoTests", dependencies: ["KeychainCrypto", "CSodium"]),
         .testTarget(name: "KeychainJSONTests", dependencies: ["KeychainJSON"]),
         .testTarget(name: "KeychainX509Tests", dependencies: ["KeychainX509", "TestSupport"]),
-        .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets"], path: "Fuzz/Tests"),
         .testTarget(name: "KeychainStorageTests", dependencies: ["KeychainStorage", "KeychainSQLite", "TestSupport"]),
         .testTarget(
             name: "KeychainCoreTests",

@@ -41,6 +41,7 @@ LOGS=$OUT/logs
 RUNS=$OUT/runs.jsonl
 FACTS=$OUT/facts.txt
 KEYCHAIND=$ROOT/.build-bench/release/keychaind
+CORE_BENCH=$BENCH/.build/release/keychaind-core-bench
 # The interpreter itself rather than a version manager's shim, which adds its start-up to every call.
 PY=$(python3 -c 'import sys; print(sys.executable)')
 
@@ -248,7 +249,8 @@ build() {
         log "building keychaind (release, link-time optimized, --scratch-path .build-bench)"
         (cd "$ROOT" && timeout 1800 bash Scripts/build-release.sh --product keychaind --scratch-path .build-bench) \
             >"$LOGS/build.log" 2>&1 || die "swift build failed (see $LOGS/build.log)"
-        (cd "$ROOT" && timeout 1800 bash Scripts/build-release.sh --product keychaind-core-bench --scratch-path .build-bench) \
+        # The in-process bench is a package of its own (Benchmarks/Package.swift), built in Benchmarks/.build.
+        (cd "$ROOT" && timeout 1800 bash Scripts/build-release.sh --package-path Benchmarks --product keychaind-core-bench) \
             >>"$LOGS/build.log" 2>&1 || die "swift build failed (see $LOGS/build.log)"
     fi
     [[ -x $KEYCHAIND ]] || die "$KEYCHAIND is missing"
@@ -996,7 +998,7 @@ main() {
         echo
         echo "In-process core (keychaind-core-bench, no HTTP, one thread on core 0, $ITEMS items):"
         echo
-        taskset -c 0 "$ROOT/.build-bench/release/keychaind-core-bench" "$ITEMS" "$DURATION" 1 2>"$LOGS/core-bench.log"
+        taskset -c 0 "$CORE_BENCH" "$ITEMS" "$DURATION" 1 2>"$LOGS/core-bench.log"
     } >"$core"
     cat "$core" >>"$OUT/results.md"
     cat "$core"

@@ -3,6 +3,7 @@
 # Dockerfile, the container and attack suites, the benchmarks):
 #
 #   Scripts/build-release.sh [swift build options], e.g. --product keychaind --scratch-path .build-container
+#   Scripts/build-release.sh --package-path Benchmarks --product keychaind-core-bench (a sub-package)
 #
 # Link-time optimized across modules, which links with lld; the Swift runtime linked in; and the
 # functions a GET runs placed first and together (an lld option, given only here, where lld is

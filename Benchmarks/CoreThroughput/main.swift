@@ -1,7 +1,7 @@
 // In-process throughput of the keychain core (no HTTP): durable adds per second while filling
 // a keychain to N items, then searches by service and account with returnData per second.
 //
-//   swift run -c release keychaind-core-bench [items] [seconds] [threads]
+//   swift run -c release --package-path Benchmarks keychaind-core-bench [items] [seconds] [threads]
 import ExtrasBase64
 import Foundation
 import KeychainAPI

@@ -4,7 +4,7 @@ import KeychainStorage
 /// (`Barrier.lookup`), which an item of the same value in another case also carries: a record
 /// the store selects through them matches only when its opened attributes hold each of these
 /// byte for byte.
-package struct ExactValues: Sendable {
+public struct ExactValues: Sendable {
     var values: [(key: SchemaKey, value: String)] = []
     /// The primary key the query names whole but for its group: checked on each item's
     /// primary-key digest, and its string values are then not among `values`.
@@ -13,7 +13,7 @@ package struct ExactValues: Sendable {
     /// (`ItemFilter.groupKeys`): an item of one of them is checked against the digest made.
     var groupKeys: GroupKeys?
 
-    package init(values: [(key: SchemaKey, value: String)] = []) {
+    public init(values: [(key: SchemaKey, value: String)] = []) {
         self.values = values
     }
 

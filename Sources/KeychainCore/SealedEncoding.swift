@@ -113,8 +113,8 @@ enum SealedEncoding {
 }
 
 /// An item's sealed attributes: its access group and every attribute but those kept in its row.
-package enum SealedAttributes {
-    package static func encode(group: String, attributes: [(key: SchemaKey, value: AttributeValue)]) -> [UInt8] {
+public enum SealedAttributes {
+    public static func encode(group: String, attributes: [(key: SchemaKey, value: AttributeValue)]) -> [UInt8] {
         var writer = SealedEncoding.Writer()
         writer.append(group)
         writer.append(UInt32(attributes.count))
@@ -126,7 +126,7 @@ package enum SealedAttributes {
     }
 
     /// `nil` when the bytes are in neither version, or name an attribute this build lacks.
-    package static func decode(_ bytes: [UInt8]) -> (group: String, attributes: [(key: SchemaKey, value: AttributeValue)])? {
+    public static func decode(_ bytes: [UInt8]) -> (group: String, attributes: [(key: SchemaKey, value: AttributeValue)])? {
         if bytes.first == SealedEncoding.legacyJSON { return decodeVersion0(bytes) }
         guard var reader = SealedEncoding.Reader(bytes), let group = reader.string(), let count = reader.uint32() else {
             return nil
@@ -144,7 +144,7 @@ package enum SealedAttributes {
     /// Whether the attributes hold each of `exact`'s values, compared on the bytes where they
     /// lie (this runs for every item an exact search selects); `nil` when the bytes are not in
     /// version 1 or end early (`decode` then says why).
-    package static func hold(_ bytes: [UInt8], _ exact: ExactValues) -> Bool? {
+    public static func hold(_ bytes: [UInt8], _ exact: ExactValues) -> Bool? {
         bytes.withUnsafeBufferPointer { buffer -> Bool? in
             var index = 1
             func length() -> Int? {

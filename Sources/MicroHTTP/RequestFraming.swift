@@ -9,21 +9,21 @@
 /// An HTTP/1.1 request without `Host` is refused as RFC 9112 §3.2 requires (libmicrohttpd checks
 /// it only in its strict mode, `MHD_OPTION_STRICT_FOR_CLIENT`, which answers in its own HTML and
 /// also refuses other things a client may send).
-package struct RequestFraming: Sendable, Equatable {
+public struct RequestFraming: Sendable, Equatable {
     /// The declared body length, when there is a `Content-Length`.
-    package var declaredLength: Int?
+    public var declaredLength: Int?
     /// Whether the body comes chunked, with no length known in advance.
-    package var isChunked: Bool
+    public var isChunked: Bool
 
     /// A head's framing, or the refusal it earns.
-    package enum Verdict: Sendable, Equatable {
+    public enum Verdict: Sendable, Equatable {
         case accept(RequestFraming)
         case refuse(HTTPTransportError)
     }
 
     /// Reads `headers`, or says why the request must be refused with the connection closed.
     /// `requiresHost`: the request is HTTP/1.1, so it must carry a `Host`.
-    package static func check(_ headers: HTTPHeaders, maxBodyBytes: Int, requiresHost: Bool = false) -> Verdict {
+    public static func check(_ headers: HTTPHeaders, maxBodyBytes: Int, requiresHost: Bool = false) -> Verdict {
         // One pass over the headers, since every request goes through here.
         var lengths: [String] = []
         var encodings: [String] = []

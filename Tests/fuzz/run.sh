@@ -5,7 +5,7 @@
 # Fuzz/corpus/<target>. New inputs go to a temporary copy, not the repository. An input slower
 # than 10 s counts as a hang. On a crash or a hang it prints the input (base64) and fails: add
 # the input to Fuzz/corpus/<target>/ as a regression, which FuzzCorpusTests then replays in
-# swift test. Prints how many inputs each target ran.
+# `swift test --package-path Fuzz`. Prints how many inputs each target ran.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$root/Tests/lib.sh"
@@ -13,7 +13,7 @@ make_tmp
 seconds=${FUZZ_SECONDS:-10}
 
 cd "$root"
-swift build --product keychaind-fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
+swift build --package-path Fuzz --product keychaind-fuzz --scratch-path "$root/.build-fuzz" -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
     >"$tmp/build.log" 2>&1 || {
     grep -v 'ld.gold: warning' "$tmp/build.log" | tail -30 >&2
     echo "fuzz: swift build failed" >&2
