@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Builds the results table from one run's figures and checks the targets.
 
-Usage: report.py RUNS_JSONL FACTS OUTPUT_MD
+Usage: report.py RUNS_JSONL FACTS OUTPUT_MD [--results DIRECTORY]
+       report.py --markdown RESULTS_JSON
 
 RUNS_JSONL has one line per measured run (wrk_result.py writes them; raw SQLite runs come from
 run.sh). FACTS has key=value lines that run.sh wrote (memory, start-up, unlock, versions, the
-machine). Prints the table and writes it to OUTPUT_MD.
+machine). Prints the table and writes it to OUTPUT_MD. With --results, it also writes the run's
+figures (every run and fact) to DIRECTORY/<UTC date>-<short commit>.json, which is never edited
+by hand; --markdown prints the table again from such a file. A file marked "imported" holds a
+table's figures taken from an older run's text instead of its runs, and prints them as they are.
 
 Two views of every load, both from the same runs:
 - throughput: a ratio compares runs of the same round, measured side by side, and is the median
@@ -17,6 +21,7 @@ Two views of every load, both from the same runs:
 """
 
 import json
+import os
 import statistics
 import sys
 from collections import defaultdict
@@ -512,12 +517,48 @@ def build(runs, facts):
     return table.markdown() + "\n" + "\n".join(notes) + "\n"
 
 
+def results_name(facts) -> str:
+    """<UTC date>-<short commit>.json, from the run's start and commit facts."""
+    date = facts.get("started", "unknown")[:10]
+    commit = facts.get("commit", "unknown").split("+")[0] or "unknown"
+    return f"{date}-{commit}.json"
+
+
+def write_results(directory: str, runs, facts) -> str:
+    records = [record for label in sorted(runs) for _, record in sorted(runs[label].items(), key=lambda r: str(r[0]))]
+    path = os.path.join(directory, results_name(facts))
+    os.makedirs(directory, exist_ok=True)
+    with open(path, "w") as file:
+        json.dump({"facts": facts, "runs": records}, file, indent=1, sort_keys=True)
+        file.write("\n")
+    return path
+
+
+def markdown(path: str) -> str:
+    with open(path) as file:
+        results = json.load(file)
+    if results.get("imported"):
+        header = "| " + " | ".join(results["columns"]) + " |"
+        rule = "|" + "---|" * len(results["columns"])
+        lines = [header, rule] + ["| " + " | ".join(row) + " |" for row in results["rows"]]
+        return "\n".join(lines) + "\n\n" + "\n".join(results.get("notes", [])) + "\n"
+    runs = defaultdict(dict)
+    for record in results["runs"]:
+        runs[record["label"]][record["round"]] = record
+    return build(runs, results["facts"])
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["--markdown"]:
+        print(markdown(sys.argv[2]), end="")
+        return 0
     runs, facts = load(sys.argv[1], sys.argv[2])
     text = build(runs, facts)
     with open(sys.argv[3], "w") as file:
         file.write(text)
     print(text)
+    if sys.argv[4:5] == ["--results"]:
+        print(f"results: {write_results(sys.argv[5], runs, facts)}")
     return 0
 
 

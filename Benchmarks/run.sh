@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make bench: keychaind measured beside a minimal libmicrohttpd server (A), raw SQLite (S),
 # etcd (D) and a hand-written certificate scan (Ic) in one run, printed as one table and written to
-# Benchmarks/out/results.md.
+# Benchmarks/out/results.md; every figure goes to Benchmarks/results/<UTC date>-<short commit>.json.
 # Method and how to read the table: Benchmarks/README.md.
 #
 # Environment (all optional):
@@ -476,7 +476,7 @@ end_run() {
     local elapsed=$((SECONDS - $1))
     fact elapsed "$((elapsed / 60)) min $((elapsed % 60)) s"
     log "done in $((elapsed / 60)) min $((elapsed % 60)) s; raw figures in $RUNS and $LOGS"
-    "$PY" "$BENCH/report.py" "$RUNS" "$FACTS" "$OUT/results.md"
+    "$PY" "$BENCH/report.py" "$RUNS" "$FACTS" "$OUT/results.md" --results "$BENCH/results"
 }
 
 phase_writes() {
@@ -808,7 +808,7 @@ main() {
     if [[ ${BENCH_ONLY:-} == postgres ]]; then
         TOKEN='' KC_URL=''
         phase_postgres
-        "$PY" "$BENCH/report.py" "$RUNS" "$FACTS" "$OUT/results.md"
+        "$PY" "$BENCH/report.py" "$RUNS" "$FACTS" "$OUT/results.md" --results "$BENCH/results"
         return
     fi
     "$KEYCHAIND" init --data-dir "$WORK/keychain" --passphrase-file "$WORK/passphrase" \
