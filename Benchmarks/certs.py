@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The benchmark's certificates (issue 16): one openssl template, the others patched from it.
+"""The benchmark's certificates: one openssl template, the others patched from it.
 
 Usage (tokens in KEYCHAIND_TOKEN):
   certs.py template DIR                  makes DIR/template.der (a P-256 leaf signed by a throw-away

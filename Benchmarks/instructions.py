@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Instructions per GET under callgrind: the measure of B's and H's cost that does not move
-with the machine (issue 13).
+with the machine.
 
 Usage:
   instructions.py --label B --token-file F --items N [--gets 3000] [--warm-up 300] -- COMMAND...

@@ -13,7 +13,7 @@ table's figures taken from an older run's text instead of its runs, and prints t
 
 Two views of every load, both from the same runs:
 - throughput: a ratio compares runs of the same round, measured side by side, and is the median
-  of the per-round ratios. The targets of issue 5 are stated this way.
+  of the per-round ratios. The targets are stated this way.
 - server CPU time per request: the server's user+system time over the run divided by the requests
   it answered. Work that other tenants of the machine steal from a server lowers its throughput
   but hardly its CPU time per request, so this view stays steady when the machine is noisy.
@@ -344,17 +344,17 @@ def build(runs, facts):
         throughput, cost, pairs = paired(c_audit, c)
         table.add("Caud", f"C with the audit log (`--audit-log FILE`: each add's line appended, written in batches), "
                   f"{pinned}, alternated with C", per_second(c_audit.rate, "adds/s"), ms(c_audit.p50), ms(c_audit.p99),
-                  cpu_text(c_audit), "(beside C, issue 15) " + measured_against(throughput, cost, pairs, "C"),
+                  cpu_text(c_audit), "(beside C) " + measured_against(throughput, cost, pairs, "C"),
                   c_audit.failure() or "info")
 
-    # Issue 16: certificate adds beside C, and an identity search beside the same search by hand.
+    # Certificate adds beside C, and an identity search beside the same search by hand.
     c_cert, scan, search = Series(runs, "Ccert"), Series(runs, "Ic"), Series(runs, "Id")
     if c_cert.measured:
         throughput, cost, pairs = paired(c_cert, c)
         table.add("Ccert", f"keychaind certificate adds (POST /v1/items, class certificate, a {facts.get('cert_bytes', '?')}-byte "
                   f"P-256 leaf made unique in its serial: parsed, attributes derived, durable), {pinned}, alternated with C "
                   "on its keychain", per_second(c_cert.rate, "adds/s"), ms(c_cert.p50), ms(c_cert.p99), cpu_text(c_cert),
-                  "(beside C, issue 16) " + measured_against(throughput, cost, pairs, "C", per="add"),
+                  "(beside C) " + measured_against(throughput, cost, pairs, "C", per="add"),
                   c_cert.failure() or "info")
     if scan.measured or search.measured:
         count = int(facts.get("cert_items", "0"))
@@ -371,7 +371,7 @@ def build(runs, facts):
                   f"token, 1 connection, {pinned}, alternated with Ic",
                   "—" if search.rate is None else f"{search.rate:.2f} searches/s", seconds_or_ms(search.p50),
                   seconds_or_ms(search.p99),
-                  cpu_ms_text(search, "search"), "(no target; beside Ic, issue 16) "
+                  cpu_ms_text(search, "search"), "(no target; beside Ic) "
                   + measured_against(throughput, cost, pairs, "Ic", per="search"),
                   search.failure() or "info")
     elif facts.get("certs") == "skipped":
@@ -421,7 +421,7 @@ def build(runs, facts):
 
     one, sixteen = fact_list(facts, "lifecycle_one_s"), fact_list(facts, "lifecycle_sixteen_s")
     if one and sixteen:
-        # Medians of the alternated rounds; the target is Apple's kc-20 stress shape (issue 20).
+        # Medians of the alternated rounds; the target is Apple's kc-20 stress shape.
         ratio = median(sixteen) / median(one)
         table.add("L", f"{facts.get('lifecycles', '?')} item life cycles (add, search, read, update, read, delete, "
                   "search) on 16 connections beside 1, durable, `--threads 1`",

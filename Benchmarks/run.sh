@@ -6,19 +6,19 @@
 #
 # Environment (all optional):
 #   BENCH_DURATION=5         seconds per wrk run
-#   BENCH_PAIRS=10           rounds of A, H, B, D and B*, of B2, Baud, H2 and Haud, of Bsm and B1M (the
-#                            issue asks for at least 6; 10 complete round_order's design for 5 rows)
+#   BENCH_PAIRS=10           rounds of A, H, B, D and B*, of B2, Baud, H2 and Haud, of Bsm and B1M (at
+#                            least 6; 10 complete round_order's design for 5 rows)
 #   BENCH_WRITE_PAIRS=3      rounds of raw SQLite and keychaind adds, and of Id and Ic
 #   BENCH_MILLION=1          grow the keychain to 1,000,000 items for the scaling row; 0 skips it
 #   BENCH_PRELOAD_TIMEOUT=1200  seconds allowed for growing to 1,000,000 (the row is skipped after)
 #   BENCH_SKIP_BUILD=1       use the existing .build-bench/release/keychaind
-#   BENCH_POSTGRES=1         the PostgreSQL rows (issue 11); 0 skips them
+#   BENCH_POSTGRES=1         the PostgreSQL rows; 0 skips them
 #   BENCH_PG_ITEMS=10000     items preloaded for them
 #   BENCH_ONLY=postgres      only the PostgreSQL rows (their table has no SQLite or etcd row)
 #   BENCH_ONLY=reads         only A, H, B, D, B* (and their instruction counts) and the audit rows
-#                            (B2, Baud, H2, Haud): issue 13's and 15's read rows
+#                            (B2, Baud, H2, Haud): the read rows
 #   BENCH_MIGRATION_ROUNDS=3 rounds of the migration rows (export, import, sqlite3 .backup)
-#   BENCH_CERTS=1            the certificate rows (issue 16): Id and its anchor Ic (identity search
+#   BENCH_CERTS=1            the certificate rows: Id and its anchor Ic (identity search
 #                            by subject text), Ccert (certificate adds, alternated with C); 0 skips them
 #   BENCH_INSTRUCTIONS=1     B, B*, H, Baud and Haud under callgrind: instructions per GET (0 skips them)
 #   BENCH_INSTRUCTION_GETS=3000  GETs counted for each
@@ -373,9 +373,8 @@ phase_reads() {
         ETCD_TOKEN=$ETCD_TOKEN warm_up "$ETCD_URL/" "$BENCH/etcd_range.lua" "$ETCD_KEY_B64"
     fi
     # Each round runs them in another order (round_order), so that no row always runs right
-    # after the same other: a run can be slower for the one before it. In two runs on 2026-11-27,
-    # B* right after etcd's run read 0.79 × B (median of the rounds), right after B's 0.91 ×;
-    # its instructions say 0.93 ×.
+    # after the same other: a run can be slower for the one before it (Benchmarks/README.md,
+    # *Alternation*).
     local kinds=(a) i
     [[ $with_etcd == 1 ]] && kinds+=(h)
     kinds+=(b)
@@ -458,7 +457,7 @@ phase_instructions() {
     rm -f "$WORK/instructions-audit.log" "$WORK/same-work-instructions-audit.log"
     rm -f "$nodebug" "$WORK/admin-token"
     # The functions B's and B*'s GETs ran, the most instructions first, then those only Baud's
-    # ran: a fresh Benchmarks/hot-functions.order (README, *Hot functions first*), and how much
+    # ran: a fresh Benchmarks/hot-functions.order (Benchmarks/README.md, *Hot functions first*), and how much
     # of the committed one this build still has.
     awk -F '\t' '{ n[$2] += $1 } END { for (f in n) print n[f] "\t" f }' "$WORK"/functions-Bi.tsv "$WORK"/functions-Balli.tsv |
         sort -t $'\t' -k1,1nr -k2,2 | cut -f2 >"$OUT/hot-functions.order"
@@ -492,7 +491,7 @@ phase_writes() {
     dev_token=$(<"$WORK/dev-token")
     TOKEN=$dev_token no_auto_lock "$url"
     KEYCHAIND_TOKEN=$dev_token warm_up "$url/" "$BENCH/add_unique.lua" warm
-    # Caud: the same adds with the audit log (issue 15), on a second throw-away keychain beside
+    # Caud: the same adds with the audit log, on a second throw-away keychain beside
     # the first, so that C and Caud alternate. An add carries no secret back: its line is
     # appended and written with the next batch.
     local audit_port audit_url audit_pid audit_token
@@ -505,7 +504,7 @@ phase_writes() {
     audit_token=$(<"$WORK/dev-token-audit")
     TOKEN=$audit_token no_auto_lock "$audit_url"
     KEYCHAIND_TOKEN=$audit_token warm_up "$audit_url/" "$BENCH/add_unique.lua" warm
-    # Ccert (issue 16): certificate adds on C's keychain, alternated with C; the certificate is
+    # Ccert: certificate adds on C's keychain, alternated with C; the certificate is
     # made unique per request in its serial (add_certificate.lua), run 0 the warm-up's.
     if [[ $CERTS == 1 ]]; then
         KEYCHAIND_TOKEN=$dev_token warm_up "$url/" "$BENCH/add_certificate.lua" 0 "$CERT_WINDOW" "$CERT_BASE64"
@@ -538,7 +537,7 @@ phase_writes() {
     stop_server adds
 }
 
-# The certificates of issue 16's rows: one template leaf made by openssl, certificate i patched
+# The certificates of the certificate rows: one template leaf made by openssl, certificate i patched
 # from it (certs.py), written one after the other to $WORK/certs.der for Ic. Sets CERT_WINDOW and
 # CERT_BASE64 for add_certificate.lua (Ccert).
 CERT_WINDOW='' CERT_BASE64=''
@@ -553,7 +552,7 @@ prepare_certificates() {
     fact cert_bytes "$(stat -c %s "$WORK/certs/template.der")"
 }
 
-# Id and Ic (issue 16): an identity search by subject text (matchSubjectContains) among
+# Id and Ic: an identity search by subject text (matchSubjectContains) among
 # CERT_ITEMS certificates, on a keychain of its own (one identity, the template's certificate
 # and private key, and CERT_ITEMS - 1 certificates of the same key: each one an identity), beside
 # cert_scan.c doing the same search by hand, alternated round by round on the server core. A
@@ -616,7 +615,7 @@ run_pgbench() {
         "$DURATION" "$([[ -n $rate ]] && echo true || echo false)" >>"$RUNS"
 }
 
-# P: keychaind on PostgreSQL (issue 11). One PostgreSQL on the server core; B and C against one
+# P: keychaind on PostgreSQL. One PostgreSQL on the server core; B and C against one
 # replica, then B and C through nginx (Deploy/nginx.conf, TLS) to two replicas, beside pgbench's
 # select-only and single-row insert rates on the same server with as many connections.
 phase_postgres() {
@@ -748,7 +747,7 @@ phase_start_and_unlock() {
     fact unlock_ms "${unlocks[*]}"
 }
 
-# X, I and K (issue 15 part 4): a migration bundle of the stopped keychain's $ITEMS items, made
+# X, I and K: a migration bundle of the stopped keychain's $ITEMS items, made
 # and imported offline with the CLI on the server core, beside `sqlite3 .backup` of the same
 # database; rounds alternated. Export and import each include two Argon2id MODERATE derivations
 # (the keychain's unlock and the bundle key); the import goes into a new keychain each round.
@@ -876,7 +875,7 @@ main() {
         stop_server keychain-default
     fi
 
-    # Baud: B with the audit log (issue 15), as shipped: every answer carrying a secret waits
+    # Baud: B with the audit log, as shipped: every answer carrying a secret waits
     # for its line's write(2), which the answers of one pass of the polling thread share.
     # Alternated with B2, the same server without it, and with Haud, H writing the same lines by
     # hand in C the same way (same_work.c with an audit log), and H2, H again beside it: Haud ÷ H2

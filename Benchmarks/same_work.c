@@ -1,5 +1,5 @@
 /*
- * H: B's work, written by hand in C: the anchor keychaind's GET is compared with (issue 13).
+ * H: B's work, written by hand in C: the anchor keychaind's GET is compared with.
  *
  * Each request does what keychaind's B request does, the straightforward way, on one internal
  * polling thread (epoll) of libmicrohttpd, keeping connections alive:
@@ -14,7 +14,7 @@
  * work, not a keychain. `/v1/health` answers 200 without a token, for the runner's start-up check.
  *
  * Haud: with AUDIT_LOG, each request also gives the audit line keychaind's `--audit-log` writes
- * for it, with the same fields and the same work (issue 15): every query value but `returnData`
+ * for it, with the same fields and the same work: every query value but `returnData`
  * as a keyed BLAKE2b (16 bytes, base64url), the item's ref, `prev`, and a keyed BLAKE2b `mac` of
  * the line so far. Fail closed the way keychaind is: an answer carrying a secret is held to the
  * polling thread's next pass (the final call queues nothing, and libmicrohttpd calls again), and
