@@ -60,9 +60,8 @@ let package = Package(
             name: "KeychainSQLite", dependencies: ["CSQLite", "KeychainStorage"],
             linkerSettings: [
                 .linkedLibrary("sqlite3", .when(configuration: .debug)),
-                // Release builds link Debian's libsqlite3.a (libsqlite3-dev): its shared build
-                // calls SQLite's own functions through the PLT, 13,520 call sites; 3% less CPU a
-                // GET (README, *SQLite linked in*).
+                // Release builds link Debian's libsqlite3.a (libsqlite3-dev), so that SQLite calls
+                // itself directly, not through the PLT (docs/performance.md#sqlite-linked-in).
                 .unsafeFlags(["-Xlinker", "-Bstatic", "-Xlinker", "-lsqlite3", "-Xlinker", "-Bdynamic"], .when(configuration: .release)),
             ]),
         // Several replicas' shared store: PostgreSQL through libpq.
@@ -118,11 +117,10 @@ let package = Package(
             swiftSettings: strictSettings,
             linkerSettings: [
                 // jemalloc (Debian libjemalloc-dev) as the process's C allocator, for the Swift
-                // runtime, SQLite and libmicrohttpd alike: a GET makes some 29 allocations, and
-                // glibc's malloc and free ran 2k instructions a GET more (README, *The allocator*).
+                // runtime, SQLite and libmicrohttpd alike (docs/performance.md#jemalloc).
                 .linkedLibrary("jemalloc"),
                 // The functions a GET runs come first in the release binary through an lld
-                // option, which Scripts/build-release.sh gives with lld selected.
+                // option, which Scripts/build-release.sh gives (docs/performance.md#hot-functions-first).
             ]),
 
         // The crashing thread's frames when a test process dies of a signal (Tests/unit/run.sh).

@@ -8,8 +8,8 @@
 # Link-time optimized across modules, which links with lld; the Swift runtime linked in; and the
 # functions a GET runs placed first and together (an lld option, given only here, where lld is
 # the linker: `swift build -c release` alone links with the toolchain's default and works too).
-# The README's *Link-time optimization*, *The Swift runtime linked in* and *Hot functions first*
-# say what each is worth.
+# What each is worth: docs/performance.md#link-time-optimization, #swift-runtime-linked-in and
+# #hot-functions-first.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 exec "${SWIFT:-swift}" build -c release --experimental-lto-mode=full --static-swift-stdlib \

@@ -78,7 +78,7 @@ extension ItemAttributes {
     }
 
     /// Appends `json`, serialized, to `out`: the same bytes, written straight from the fields
-    /// (through a `JSONObject`, an answer with attributes cost about 5,000 instructions more).
+    /// (docs/performance.md#answers-written-from-their-parts).
     public func write(into out: inout [UInt8]) {
         func date(_ milliseconds: Int64) {
             out.append(UInt8(ascii: "\""))

@@ -3,7 +3,7 @@ internal import Foundation
 /// RFC 3339 UTC timestamps with milliseconds: how the API writes and reads dates.
 public enum RFC3339 {
     /// `YYYY-MM-DDTHH:MM:SS.fffZ`, written as bytes: every answer with attributes carries two
-    /// (the same through string interpolation cost about 7,500 instructions each). Dates before
+    /// (docs/performance.md#rfc-3339-dates-written-as-bytes). Dates before
     /// 1970 count back from it (floor division: -1 ms is `1969-12-31T23:59:59.999Z`).
     public static func format(milliseconds: Int64) -> String {
         let (quotient, remainder) = milliseconds.quotientAndRemainder(dividingBy: 1000)

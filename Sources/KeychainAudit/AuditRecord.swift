@@ -4,7 +4,7 @@ import KeychainJSON
 /// and with what outcome. Never a secret, a token or a passphrase: the query's values are
 /// written only as keyed hashes (`AuditKeys.hash`), and the caller's reason as given, bounded.
 ///
-/// Its public initializer (below) calls the memberwise one (docs/performance.md#memberwise-initializers);
+/// Its public initializer (below) calls the memberwise one (docs/performance.md#fewer-struct-copies);
 /// their labels differ, which the compiler checks.
 public struct AuditRecord: Sendable {
     public var requestID: AuditRequestID

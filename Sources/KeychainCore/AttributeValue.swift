@@ -65,8 +65,8 @@ enum CaseFolding {
     }
 
     /// The fold of an ASCII string, which is its ASCII lower case (casing maps ASCII to ASCII
-    /// and NFC leaves it as it is); `nil` for any other string. Foundation's normalisation was
-    /// 4% of an add's CPU, and most attribute values are ASCII.
+    /// and NFC leaves it as it is); `nil` for any other string. Most attribute values are ASCII
+    /// and skip Foundation's normalisation (docs/performance.md#ascii-folding).
     static func asciiFold(_ s: String) -> String? {
         var isASCII = true
         var hasUpper = false

@@ -44,7 +44,7 @@ public struct ItemResult: Sendable {
 }
 
 extension ItemResult {
-    /// Through the memberwise initializer (docs/performance.md#memberwise-initializers); their
+    /// Through the memberwise initializer (docs/performance.md#fewer-struct-copies); their
     /// labels differ, which the compiler checks.
     public init(
         ref: [UInt8], version: Int64, attributes: ItemAttributes?, secret: [UInt8]?, includesRef: Bool,

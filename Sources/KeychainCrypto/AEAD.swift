@@ -63,10 +63,8 @@ public enum AEAD {
         }
         Sodium.ensureInitialized()
         let plaintextCount = frame.count - 1 - nonceLength - tagLength
-        // Opened into a stack buffer, zeroed once copied: an array made by count
-        // (`[UInt8](repeating:count:)`, `init(unsafeUninitializedCapacity:)`) goes through the
-        // standard library's unspecialized allocation, about 500 instructions a secret, where
-        // an array copied from a buffer does not.
+        // Opened into a stack buffer, zeroed once copied: an array made by count goes through
+        // unspecialized allocation (docs/performance.md#secrets-opened-into-a-stack-buffer).
         return withUnsafeTemporaryAllocation(byteCount: max(plaintextCount, 1), alignment: 16) { out in
             let opened = UnsafeMutableRawBufferPointer(rebasing: out[..<plaintextCount])
             defer { sodium_memzero(out.baseAddress, out.count) }

@@ -9,10 +9,10 @@ public struct KeyedDigest: Sendable {
     public static let length = 16
     /// The BLAKE2b state once the key has been absorbed (`crypto_generichash_init`), in secure
     /// memory: a digest starts from a copy of it rather than from the key, which spares the
-    /// parameter block and key padding on every digest (docs/performance.md#keyed-digest-state).
+    /// parameter block and key padding on every digest (docs/performance.md#keyed-digest-state-copied).
     private let keyed: SecureBytes
     /// `keyed`'s bytes, which live as long as `keyed`, held here, does: a digest copies its state
-    /// from here without touching `keyed` (two retains and releases a digest fewer).
+    /// from here without touching `keyed` (docs/performance.md#keyed-state-read-from-its-address).
     nonisolated(unsafe) private let keyedState: UnsafeRawPointer
 
     /// `key` must be 32 bytes.

@@ -1,6 +1,6 @@
 /// Writes a line's bytes into room reserved once in an array (`[UInt8].append(atMost:_:)`): for a
 /// line built on every request (the audit line), where each `append` on the array checks its
-/// capacity and uniqueness again, some seventy instructions a call, a dozen calls a line.
+/// capacity and uniqueness again (docs/performance.md#audit-line-written-in-place).
 ///
 /// Every write checks that it fits in the room and traps if it does not: the caller's bound is a
 /// promise the cursor holds it to, never a chance to write past the array's storage.
@@ -112,8 +112,8 @@ public struct ByteCursor: ~Copyable {
     }
 
     /// `bytes` in base64url without padding: `base64urlCount(bytes.count)` bytes. For the audit
-    /// line's digests and refs, 16 bytes each, four a line: a general encoder's setup (options,
-    /// spans, a closure) cost about 370 instructions for each, this loop about 200.
+    /// line's digests and refs, 16 bytes each, four a line, without a general encoder's setup
+    /// (docs/performance.md#audit-base64url-in-a-loop).
     public mutating func base64url(_ bytes: UnsafeRawBufferPointer) {
         let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
         let symbols = alphabet.utf8Start

@@ -360,10 +360,9 @@ private struct JSONParser {
 extension String {
     /// `bytes` as a string when they are UTF-8, `nil` when they are not.
     ///
-    /// ASCII (names, most values) is decoded without validation; anything else is validated.
-    /// `String(validating:as:)` is generic and unspecialized outside the standard library: about
-    /// 1,000 instructions for a short string, where checking for ASCII and decoding costs a
-    /// tenth of that (every key and value of a JSON body, every sealed attribute read).
+    /// ASCII (names, most values) is decoded without validation, since `String(validating:as:)`
+    /// is unspecialized outside the standard library; anything else is validated
+    /// (docs/performance.md#ascii-strings-decoded-without-validation).
     public init?(utf8Checking bytes: UnsafeBufferPointer<UInt8>) {
         if bytes.allSatisfy({ $0 < 0x80 }) {
             self.init(decoding: bytes, as: UTF8.self)

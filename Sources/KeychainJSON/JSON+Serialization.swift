@@ -97,7 +97,7 @@ extension [UInt8] {
     }
 
     /// Appends `bytes` with one copy into room made once: cheaper, for the few bytes of a name
-    /// or a literal, than `append(contentsOf:)` (about a hundred instructions less a call).
+    /// or a literal, than `append(contentsOf:)` (docs/performance.md#bytes-appended-with-one-copy).
     @inlinable
     public mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }

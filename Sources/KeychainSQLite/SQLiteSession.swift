@@ -52,8 +52,8 @@ final class SQLiteSession: StoreWriter {
     }
 
     /// The digests of the groups holding items of `itemClass`, in order, at most `limit`: one
-    /// seek of items_class_grp each. (A recursive CTE says it in one statement, but its queue
-    /// is a temporary table: three and a half times the instructions for one group.)
+    /// seek of items_class_grp each, not a recursive CTE, whose queue is a temporary table
+    /// (docs/performance.md#primary-key-search-path).
     private func listGroups(itemClass: Int, atMost limit: Int) throws(StorageError) -> [[UInt8]] {
         let stmt = try connection.statement("SELECT grp FROM items WHERE class = ? AND grp > ? ORDER BY grp LIMIT 1")
         var groups: [[UInt8]] = []

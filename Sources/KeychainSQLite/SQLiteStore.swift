@@ -15,11 +15,12 @@ import Synchronization
 /// own, and SQLite keeps a copy of every page a savepoint changes that an earlier one of the
 /// batch had changed: with the default, in an unlinked temporary file under `TMPDIR`, five
 /// pages and ten `pwrite`s an add (database pages, sealed, outside the data directory); in
-/// memory, a batch's copies are at most a few MiB and freed at its commit.
+/// memory, a batch's copies are at most a few MiB and freed at its commit
+/// (docs/performance.md#statement-journals-in-memory).
 ///
 /// Pages are read through a memory map of the database file (`PRAGMA mmap_size`, `mmapBytes`, 1
-/// GiB by default) rather than copied by a `pread` each: a GET of an item that is not in the
-/// connection's page cache made 1.65 `pread`s before, each a system call and a 4 KiB copy.
+/// GiB by default) rather than copied by a `pread` each, a system call and a 4 KiB copy
+/// (docs/performance.md#sqlite-reads-through-a-memory-map).
 /// SQLite writes with `pwrite` as before (its map is read-only), and pages a commit put in the
 /// `-wal` file are read from there until the checkpoint. The mapped pages are the kernel's page
 /// cache, which reads by `pread` fill as well: they count in the process's VmRSS (`RssFile`),
@@ -28,10 +29,10 @@ import Synchronization
 ///
 /// Reads: a reader keeps its read transaction open between reads for as long as nothing has
 /// been committed since it began, which spares SQLite starting and ending one per search
-/// (a sixth of a search's instructions). This process alone writes the file, and every commit
-/// goes through `commit(_:)`, which counts it in `generation`: a reader whose transaction is
-/// older than the last commit ends it and begins another before reading, and no reader idle
-/// in the pool keeps one past a commit, so none holds back a checkpoint.
+/// (docs/performance.md#read-transactions-kept-open). This process alone writes the file,
+/// and every commit goes through `commit(_:)`, which counts it in `generation`: a reader whose
+/// transaction is older than the last commit ends it and begins another before reading, and
+/// no reader idle in the pool keeps one past a commit, so none holds back a checkpoint.
 public final class SQLiteStore: KeychainStore {
     /// The database file's path.
     public let path: String

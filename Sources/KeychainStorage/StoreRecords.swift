@@ -2,7 +2,7 @@
 /// its class, group id, protection class, synchronizable flag and dates.
 ///
 /// Its public initializer (below) calls the memberwise one, made once per row a search reads
-/// (docs/performance.md#memberwise-initializers); their labels differ, which the compiler checks.
+/// (docs/performance.md#fewer-struct-copies); their labels differ, which the compiler checks.
 public struct ItemRecord: Sendable, Equatable {
     /// The persistent reference's 16 random bytes.
     public var ref: [UInt8]
@@ -82,7 +82,7 @@ public struct ItemFilter: Sendable, Equatable {
 
 extension ItemFilter {
     /// Through the memberwise initializer, which also takes `afterID` and `readsAttributes`
-    /// (docs/performance.md#memberwise-initializers).
+    /// (docs/performance.md#fewer-struct-copies).
     public init(
         classes: [Int]? = nil, groups: [[UInt8]]? = nil, synchronizable: Bool? = nil, ref: [UInt8]? = nil,
         created: Int64? = nil, modified: Int64? = nil, primaryKeys: [[UInt8]]? = nil, lookups: [[UInt8]] = [],

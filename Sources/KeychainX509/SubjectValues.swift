@@ -1,7 +1,6 @@
 /// A certificate's subject values as text, read straight from its DER: what the subject match
-/// keys compare with, without OpenSSL's whole parse of the certificate (`d2i_X509` costs some
-/// 150–200 µs a certificate with OpenSSL 3, where walking to the subject costs about one: a
-/// `matchSubjectContains` over 10,000 certificates opens every one).
+/// keys compare with, without OpenSSL's whole parse of the certificate, since a
+/// `matchSubjectContains` opens every certificate (docs/performance.md#identity-search).
 ///
 /// The same text as `Certificate.subjectValues` (OpenSSL's `ASN1_STRING_to_UTF8` of each entry,
 /// `KeychainX509Tests` compares the two): UTF8String as it is (an entry whose UTF-8 is invalid

@@ -281,7 +281,7 @@ public struct HTTPResponse: Sendable {
 
 extension HTTPResponse {
     /// Through the memberwise initializer, which builds the value at once
-    /// (docs/performance.md#memberwise-initializers).
+    /// (docs/performance.md#fewer-struct-copies).
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], closeConnection: Bool = false) {
         self.init(
             status: status, headers: headers, body: body, bodyFile: nil, bodyStream: nil, closeConnection: closeConnection,

@@ -42,11 +42,9 @@ public struct HTTPServerConfiguration: Sendable {
     ///
     /// A request head larger than about this is answered 431 by libmicrohttpd itself.
     /// libmicrohttpd 0.9.75 zeroes the whole pool between the requests of a keep-alive
-    /// connection, so its size is a cost of every request: 32 KiB, the library's default, wiped
-    /// the core's whole first-level data cache each time. At 14 KiB a GET costs 4 to 5% less CPU
-    /// than at 32 KiB (`Benchmarks/pair.sh`, five pairs); 20 KiB saved 3%, and 16 KiB nothing,
-    /// like 32 KiB (a power of two: measured, not explained). It holds the limits below and a
-    /// head of about 13 KB.
+    /// connection, so its size is a cost of every request: 14 KiB, not the library's 32, which
+    /// is the core's whole first-level data cache (docs/performance.md#connection-pool-at-14-kib).
+    /// It holds the limits below and a head of about 13 KB.
     public var perConnectionMemoryLimit: Int = 14 * 1024
     /// The longest request target (path and query, as sent) accepted; longer is refused with 414.
     ///

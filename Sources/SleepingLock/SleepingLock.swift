@@ -10,8 +10,7 @@ public import Darwin
 ///
 /// `Synchronization.Mutex` spins before it sleeps. Where many threads share one core and take
 /// the same lock often (every request logs a line; every durable write is handed to a worker),
-/// the spinner holds the core the owner needs to finish: measured on keychaind's adds on one
-/// core, 19% of it went to that spinning.
+/// the spinner holds the core the owner needs to finish (docs/performance.md#sleeping-lock).
 ///
 /// `@unchecked Sendable`: `value` is only touched between lock and unlock.
 ///
