@@ -31,7 +31,14 @@ def anchors(path):
     return found
 
 
+def ignored(target):
+    """Whether git ignores `target`: a run's output (Benchmarks/out), which a clean clone lacks."""
+    return subprocess.run(["git", "check-ignore", "-q", str(target)], cwd=ROOT).returncode == 0
+
+
 def check_target(source, target, fragment, faults, where):
+    if not target.exists() and ignored(target):
+        return
     if not target.exists():
         faults.append(f"{where}: {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target} does not exist")
     elif fragment and target.suffix == ".md" and fragment not in anchors(target):
