@@ -91,12 +91,12 @@ step = started=$$(date +%s); $(2); echo "make: $(1) passed in $$(( $$(date +%s) 
 
 # The inner loop, a few minutes from a warm build: the Swift tests (one of them:
 # `swift test --filter AccessGroupTests`), the fuzz corpus replayed (the package in Fuzz/), the
-# OpenAPI document, SECURITY.md's references and this README's walk-through.
+# OpenAPI document, the threat model's test references and this README's walk-through.
 check: deps-test build
 	$(call step,swift test,SWIFT="$(SWIFT)" bash Tests/unit/run.sh $(SWIFT_BUILD_FLAGS))
 	$(call step,fuzz corpus,SWIFT="$(SWIFT)" bash Tests/unit/run.sh --package-path Fuzz)
 	$(call step,openapi.yaml,python3 -m openapi_spec_validator openapi.yaml)
-	$(call step,SECURITY.md references,python3 Tests/security/check-references.py)
+	$(call step,threat-model references,python3 Tests/security/check-references.py)
 	$(call step,README walk-through,KEYCHAIND="$(BIN)" bash Tests/readme/run.sh)
 
 # Everything (what CI runs), `check` first; fails at the first step that fails.

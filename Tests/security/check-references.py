@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""SECURITY.md names, for every boundary, the tests that defend it: this fails when one of them
+"""docs/threat-model.md names, for every boundary, the tests that defend it: this fails when one of them
 does not exist (renamed or deleted), so the document cannot drift from the suite.
 
 Checks every `Suite/test` (and `Suite/*`) in backquotes against the Swift tests, and every
@@ -11,7 +11,7 @@ import re
 import sys
 
 root = pathlib.Path(__file__).resolve().parents[2]
-text = (root / "SECURITY.md").read_text()
+text = (root / "docs" / "threat-model.md").read_text()
 
 swift = {}
 for path in list(root.glob("Tests/**/*.swift")) + list(root.glob("Fuzz/Tests/**/*.swift")):
@@ -33,8 +33,8 @@ quoted = re.findall(r'"([^"`]{12,}?)"', re.sub(r"\s*\n\s*", " ", text))
 for line in quoted:
     if line not in shell:
         missing.append(f'"{line}"')
-print(f"security: {len(references)} Swift test references and {len(quoted)} shell checks named in SECURITY.md")
+print(f"security: {len(references)} Swift test references and {len(quoted)} shell checks named in docs/threat-model.md")
 if missing:
-    print("security: SECURITY.md names tests that do not exist:\n  " + "\n  ".join(missing))
+    print("security: docs/threat-model.md names tests that do not exist:\n  " + "\n  ".join(missing))
     sys.exit(1)
 print("security: every one exists")
