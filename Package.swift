@@ -25,7 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
-        // `GET /metrics`: the Prometheus registry and text exposition (README, Metrics).
+        // `GET /metrics`: the Prometheus registry and text exposition (docs/audit-and-metrics.md, Metrics).
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
@@ -44,7 +44,7 @@ let package = Package(
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]),
-        // OpenSSL's libcrypto: X.509 and key parsing for certificate and key items (README, Certificates, Keys).
+        // OpenSSL's libcrypto: X.509 and key parsing for certificate and key items (docs/certificates-keys-identities.md).
         .systemLibrary(
             name: "COpenSSL", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),

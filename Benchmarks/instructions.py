@@ -19,7 +19,7 @@ an atomic read-modify-write, which costs more time than its few instructions say
 
 With --functions-out FILE, also writes the functions of COMMAND's own binary that the counted
 GETs ran, one per line, `instructions<TAB>symbol`, the most instructions first: what
-`Benchmarks/hot-functions.order` is made of (Benchmarks/README.md, *Hot functions first*).
+`Benchmarks/hot-functions.order` is made of (Benchmarks/README.md#hot-functions-first).
 """
 
 import argparse

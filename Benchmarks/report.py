@@ -168,7 +168,7 @@ def fact_float(facts, key):
 
 # What M counts: SQLite reads keychain.db through a memory map, whose resident pages are the
 # kernel's page cache (reads by pread fill it as well, outside VmRSS then): they are left out.
-OWN_MEMORY = "less the pages of keychain.db that SQLite maps (page cache: README, Memory)"
+OWN_MEMORY = "less the pages of keychain.db that SQLite maps (page cache: docs/deployment.md#memory)"
 
 
 def mapped_text(facts, vmrss_key, mapped_key):

@@ -457,7 +457,7 @@ phase_instructions() {
     rm -f "$WORK/instructions-audit.log" "$WORK/same-work-instructions-audit.log"
     rm -f "$nodebug" "$WORK/admin-token"
     # The functions B's and B*'s GETs ran, the most instructions first, then those only Baud's
-    # ran: a fresh Benchmarks/hot-functions.order (Benchmarks/README.md, *Hot functions first*), and how much
+    # ran: a fresh Benchmarks/hot-functions.order (Benchmarks/README.md#hot-functions-first), and how much
     # of the committed one this build still has.
     awk -F '\t' '{ n[$2] += $1 } END { for (f in n) print n[f] "\t" f }' "$WORK"/functions-Bi.tsv "$WORK"/functions-Balli.tsv |
         sort -t $'\t' -k1,1nr -k2,2 | cut -f2 >"$OUT/hot-functions.order"

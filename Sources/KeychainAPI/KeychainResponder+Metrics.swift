@@ -17,7 +17,7 @@ extension KeychainResponder {
 /// The metrics listener (`serve --metrics-listen`): `GET /metrics` without a token, and nothing
 /// else (404 for any other path, 405 for another method, in the API's error shape). It must be
 /// bound where only the monitoring system reaches it: keychaind refuses a public or wildcard
-/// address for it (README, SECURITY.md).
+/// address for it (docs/threat-model.md).
 ///
 /// Its requests are neither counted in the request metrics nor audited: they are not API calls.
 public final class MetricsResponder: HTTPResponder {

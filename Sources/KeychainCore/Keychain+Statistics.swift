@@ -54,7 +54,7 @@ extension Keychain {
 
     /// How many items of each class this build stores there are, in every group: one count
     /// per class through the `(class, grp)` index, in one snapshot. Needs no key, so it works
-    /// locked; it costs a scan of the index (see the README on how often metrics run it).
+    /// locked; it costs a scan of the index (see docs/audit-and-metrics.md on how often metrics run it).
     public func countItemsByClass() throws(KeychainError) -> [(itemClass: ItemClass, count: Int)] {
         try snapshot { reader in
             try ItemClass.stored.map { itemClass in

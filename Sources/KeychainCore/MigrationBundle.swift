@@ -98,7 +98,7 @@ struct BundleItem {
     var secret: [UInt8]?
 }
 
-/// The migration bundle format, version 1 (README, *Migration bundles*).
+/// The migration bundle format, version 1 (docs/backups-and-migration.md, Migration bundles).
 ///
 /// Header (65 bytes): `KCBUNDLE` (8), version (1), Argon2id opslimit (8, big-endian), memlimit
 /// (8, big-endian), salt (16), the secretstream header (24). Then messages of

@@ -65,7 +65,7 @@ public final class PostgresStore: KeychainStore {
     /// PostgreSQL's own tools back it up consistently while replicas serve (`pg_dump -Fc`, one
     /// REPEATABLE READ snapshot), and restore it into a new database (`pg_restore`).
     public func backup(to path: String) throws(StorageError) {
-        throw .unsupported("a keychain on PostgreSQL is backed up with pg_dump -Fc and restored with pg_restore (README, Backups)")
+        throw .unsupported("a keychain on PostgreSQL is backed up with pg_dump -Fc and restored with pg_restore (docs/backups-and-migration.md, Backups)")
     }
 
     public func close() {

@@ -35,7 +35,7 @@ extension Keychaind {
         func run() throws {
             Hardening.apply()
             if try store.databaseURL() != nil {
-                throw FileError("a keychain on PostgreSQL is backed up with pg_dump -Fc and restored with pg_restore (README, Backups)")
+                throw FileError("a keychain on PostgreSQL is backed up with pg_dump -Fc and restored with pg_restore (docs/backups-and-migration.md, Backups)")
             }
             if !offline {
                 let client = try BackupClient(url: serverURL())

@@ -29,7 +29,7 @@ extension Keychaind {
         func run() throws {
             Hardening.apply()
             if try store.databaseURL() != nil {
-                throw FileError("restore: a keychain on PostgreSQL is restored with pg_restore into a new database (README, Backups)")
+                throw FileError("restore: a keychain on PostgreSQL is restored with pg_restore into a new database (docs/backups-and-migration.md, Backups)")
             }
             let logger = makeLogger(level: "warning")
             let configuration = try store.keychainConfiguration()

@@ -172,7 +172,7 @@ extension Keychaind {
         }
 
         /// The metrics listener `--metrics-listen` names: on a loopback or private address only,
-        /// since it answers without a token (SECURITY.md); one polling thread, few connections.
+        /// since it answers without a token (docs/threat-model.md); one polling thread, few connections.
         private func metricsListenerConfiguration() throws -> HTTPServerConfiguration? {
             guard let text = try store.setting(metricsListen, env: "KEYCHAIND_METRICS_LISTEN", key: "metricsListen") else { return nil }
             let (host, port) = try Listen.parse(text, option: "--metrics-listen")

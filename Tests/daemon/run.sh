@@ -53,7 +53,7 @@ unlock=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 -X POST "http://12
 check "unlock with the init passphrase" test "$unlock" = 200
 check "health is 200 unlocked" test "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/v1/health")" = 200
 check "the database's -wal is 0600 while serve runs" test "$(stat -c %a "$tmp/data/keychain.db-wal")" = 600
-# SQLite reads the database through a memory map by default (--sqlite-mmap-size, README, Memory).
+# SQLite reads the database through a memory map by default (--sqlite-mmap-size, docs/deployment.md#memory).
 check "serve maps keychain.db by default" grep -q "$tmp/data/keychain.db\$" "/proc/$server_pid/maps"
 
 # A running server owns its data directory: the CLI is refused with a message naming why, and

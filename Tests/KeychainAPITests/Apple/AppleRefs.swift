@@ -3,8 +3,8 @@ import TestSupport
 
 // Apple's SecCertificateRef, SecKeyRef and SecIdentityRef, as the ports in this directory send them.
 //
-// An add of a ref (`kSecValueRef`) sends what the object holds, as README *Certificates*, *Keys*
-// and *Identities* define the items: a certificate's DER in `valueData`; a key's external
+// An add of a ref (`kSecValueRef`) sends what the object holds, as docs/certificates-keys-identities.md
+// defines the items: a certificate's DER in `valueData`; a key's external
 // representation in `valueData` with its `keyType` and `keyClass`; an identity's certificate in
 // `certificateData` and its private key in `valueData`. The class, which Apple's client library
 // reads off the object, is given (docs/semantics.md §3: required on add).

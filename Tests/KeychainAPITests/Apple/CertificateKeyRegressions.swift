@@ -101,7 +101,7 @@ import Testing
     /// "data-N"), with no key and no certificate; Apple adds and deletes each, synchronizable then
     /// local, twice (securityd stores attributes as given).
     /// Intended difference: a certificate item is its DER and a key item its bytes, from which
-    /// their attributes are derived (README *Certificates*: "a certificate add without `valueData`
+    /// their attributes are derived (docs/certificates-keys-identities.md, Certificates: "a certificate add without `valueData`
     /// is errSecParam"; *Keys*: a key item needs its key, `keyClass` and `keyType`), so each add is
     /// errSecParam and stores nothing; a certificate's delete then finds nothing
     /// (errSecItemNotFound), and a key's is errSecParam too, "string-N" being no key class
@@ -156,7 +156,7 @@ import Testing
 
     /// si-41-sececkey.c `testkeygen` and `testkeygen2` (192, 224, 256, 384 and 521 bits), the
     /// keychain steps, as si-40's for EC keys (labels ending `-Public-41`, `-Private-41`).
-    /// Intended difference: keychaind keeps EC keys on P-256, P-384 and P-521 (README *Keys*:
+    /// Intended difference: keychaind keeps EC keys on P-256, P-384 and P-521 (docs/certificates-keys-identities.md, Keys:
     /// "ANSI X9.63 on P-256, P-384, P-521"); a P-192 or P-224 key is bytes that are no key of
     /// the type, errSecUnknownFormat naming `valueData`, and is not stored, where Apple adds it.
     /// Left out: signing, key wrapping (`testkeywrap`), `testkeyexchange`, `testsignformat`,
@@ -196,7 +196,7 @@ import Testing
     /// deleted by the `zzzomg` query; the Apple Root CA is deleted by its ref.
     /// Intended differences: an identity's persistent ref is its certificate's, which alone names
     /// the certificate, so the identity is found and deleted by it with `class: identity`
-    /// (README *Identities*: "`GET /v1/items/{ref}?class=identity` reads the identity, without the
+    /// (docs/certificates-keys-identities.md, Identities: "`GET /v1/items/{ref}?class=identity` reads the identity, without the
     /// class the certificate"); the duplicate's error names the identity already there in its
     /// `persistentRef` (docs/semantics.md §5: errSecDuplicateItem carries the colliding
     /// item's `persistentRef`), while its answer carries no item.
@@ -311,7 +311,7 @@ import Testing
     /// none ("No mismatched identity"). SecIdentityCreate pairs in memory; keychaind pairs a
     /// certificate and a key when an identity is added, so the port adds: with the certificate's
     /// key the identity is stored; with another key the add is errSecParam naming `valueData`
-    /// (README *Identities*) and stores nothing.
+    /// (docs/certificates-keys-identities.md, Identities) and stores nothing.
     @Test func si42NoIdentityForMismatchKeys() throws {
         let kc = AppleCalls(try APIFixture())
         let cert = AppleTestData.si42UranusLeaf
@@ -330,7 +330,7 @@ import Testing
     /// one identity, whose private key and certificate are pulled out; the identity is then
     /// deleted from the keychain by the certificate's ref and the key's (`delete_identity`). The
     /// same for user two and for a P-521 identity (`ec521_host_pfx`).
-    /// keychaind's import is `POST /v1/items/import` (README *PEM and PKCS#12*), its password in a
+    /// keychaind's import is `POST /v1/items/import` (docs/certificates-keys-identities.md, PEM and PKCS#12), its password in a
     /// header that an empty value leaves without one ("empty for none"); its answer holds each
     /// identity, certificate and key added, so "one identity" counts the identities in it. Apple
     /// does not check its `delete_identity` deletes; the port does.
@@ -356,7 +356,7 @@ import Testing
     /// certificate encodes its critical flag as BER's BOOLEAN 01, not DER's FF, is refused:
     /// errSecDecode (errSecUnknownFormat on legacy macOS). Intended difference: keychaind answers
     /// 400 errSecUnknownFormat naming `body`, legacy macOS's answer, since errSecDecode is
-    /// keychaind's word for a stored item that failed authentication (README *HTTP API*); and
+    /// keychaind's word for a stored item that failed authentication (docs/api.md); and
     /// nothing is imported.
     @Test func si61CertDecodeError() throws {
         let kc = AppleCalls(try APIFixture())
@@ -400,7 +400,7 @@ import Testing
     /// issued by the root, the leaf by the intermediate, whose issuer is the root); every
     /// certificate, with a match limit of 0x7fff, is 2 on iOS (rdar://14603111) and errSecParam on
     /// macOS, which refuses kSecMatchIssuers on certificates for speed. keychaind takes it on
-    /// certificates (README *Certificates*: `matchIssuers`), so the iOS branch is the one it
+    /// certificates (docs/certificates-keys-identities.md, Certificates: `matchIssuers`), so the iOS branch is the one it
     /// follows. openssl makes the hierarchy (Apple's `test_cert_*` helpers). Left out: the
     /// normalization of a sample DN (`SecDistinguishedNameCopyNormalizedContent`, no keychain
     /// call) and the unasserted clean-up deletes.

@@ -8,7 +8,7 @@ import Testing
 /// `APIFixture`. Apple's calls run with the test process's entitlements: here, the admin token
 /// (every group) unless a test names a `SecurityClient` with access groups, which becomes a token
 /// of those groups. `kSecUseDataProtectionKeychain`, on every Apple dictionary, is left out:
-/// keychaind has one keychain (README: accepted and ignored).
+/// keychaind has one keychain (docs/api.md: accepted and ignored).
 @Suite struct KeychainAPIRegressions {
     /// `testReturnValuesInSecItemUpdate`: an add, then an update with a clean query, succeed; an
     /// update whose query also asks for attributes, data, a ref or a persistent ref is errSecParam.
@@ -166,7 +166,7 @@ import Testing
     /// `testDurableWriteAPI`, in part: an add (returning attributes), an update of the secret with
     /// a clean query, and a delete all succeed. Left out:
     /// `SecItemPersistKeychainWritesAtHighPerformanceCost` and the entitlement it needs: keychaind
-    /// has no such call because every acknowledged write is already durable (README: WAL with
+    /// has no such call because every acknowledged write is already durable (docs/threat-model.md, Security model: WAL with
     /// `synchronous=FULL`).
     @Test func testDurableWriteAPI() throws {
         let kc = AppleCalls(try APIFixture())
@@ -267,7 +267,7 @@ import Testing
     /// Left out: Apple's upgrade of a 12-byte row-id ref to a 20-byte UUID ref on update (its own
     /// database format; keychaind's ref is fixed at add). Intended difference: Apple's search
     /// after each update carries kSecValueData; keychaind refuses `valueData` in a search with
-    /// errSecParam (README, *Names*), so the search is made without it.
+    /// errSecParam (docs/api.md, Names), so the search is made without it.
     @Test func testSecItemUpdateUpgradesPersistentReference() throws {
         let kc = AppleCalls(try APIFixture())
         var updateQuery: JSONObject = [
@@ -353,9 +353,9 @@ import Testing
     /// is errSecInternal in Apple's keychain; after the deletes of every identity of either group,
     /// neither group has it.
     /// Intended differences: the certificate data ends with a zero byte, which keychaind refuses
-    /// (README *Certificates*: no trailing bytes), so the certificate is sent without it
+    /// (docs/certificates-keys-identities.md, Certificates: no trailing bytes), so the certificate is sent without it
     /// (`kc43Certificate`, KeychainFileCertificateRegressions.swift); an identity's persistent ref is
-    /// its certificate's, which alone names the certificate (README *Identities*), so the last
+    /// its certificate's, which alone names the certificate (docs/certificates-keys-identities.md, Identities), so the last
     /// update moves the certificate to ckks and succeeds; the identity, whose certificate and key
     /// the token sees in both groups, is then deleted by the ckks delete.
     @Test func testSecIdentityRefWithNewUUIDPersistentRefs() throws {

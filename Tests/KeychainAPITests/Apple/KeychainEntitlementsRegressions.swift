@@ -7,7 +7,7 @@ import Testing
 /// keychaind adds to a token's first group. An application whose entitlements grant no group
 /// (none at all, or unvalidated ones) holds no token: keychaind has no token without a group
 /// (openapi.yaml: `accessGroups` has `minItems: 1`), so its requests carry none.
-/// `kSecUseDataProtectionKeychain` is left out (README: accepted and ignored).
+/// `kSecUseDataProtectionKeychain` is left out (docs/api.md: accepted and ignored).
 @Suite struct KeychainEntitlementsRegressions {
     private static let appID = "com.apple.test-app-identifier"
     private static let myGroup = "com.apple.test.myaccessgroup"

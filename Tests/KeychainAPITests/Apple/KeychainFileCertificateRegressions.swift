@@ -32,7 +32,7 @@ import Testing
 
     /// `kc-05-find-existing-items-locked.c` `tests`, the keys and certificates: locked, the same
     /// searches as kc-05's find the same keys and certificates, and the test_codesigning
-    /// certificate's SHA-1 is read (a certificate is `always` by default: README *Certificates*).
+    /// certificate's SHA-1 is read (a certificate is `always` by default: docs/certificates-keys-identities.md, Certificates).
     @Test func kc05FindExistingKeysAndCertificatesLocked() throws {
         let kc = AppleCalls(try APIFixture())
         try populate(kc)
@@ -191,7 +191,7 @@ import Testing
     /// Intended difference: a delete takes no match key (docs/semantics.md §3: in a delete, any match key
     /// but `matchLimit: "all"` is errSecParam), so the certificates and identities found by subject
     /// are deleted with the same query's `matchSubjectStartsWith` refused (errSecParam), then by
-    /// their persistent refs (with `class: identity` for an identity: README *Identities*).
+    /// their persistent refs (with `class: identity` for an identity: docs/certificates-keys-identities.md, Identities).
     /// Left out: `kSecMatchPolicy` searches (SSL, S/MIME, Code Signing policies: trust evaluation,
     /// which keychaind does not do), identity and certificate preferences
     /// (`TestPreferredIdentityLookup`, `TestPreferredCertificateLookup`), SecAccessCreate.
@@ -413,7 +413,7 @@ import Testing
     /// gives back (with `returnRef`) a certificate equal to it; `testIdentityPersistence`: the
     /// first identity gives a persistent ref, which gives back an identity equal to it.
     /// Intended difference: an identity's persistent ref is its certificate's and names the
-    /// identity with `class: identity` (README *Identities*), which the second lookup carries.
+    /// identity with `class: identity` (docs/certificates-keys-identities.md, Identities), which the second lookup carries.
     @Test func kc20IdentityPersistentRefs() throws {
         let kc = AppleCalls(try APIFixture())
         try populate(kc, identity: true)
@@ -454,7 +454,7 @@ import Testing
     /// `kc-23-key-export-symmetric.m`: an extractable, permanent AES-256 key (its label and
     /// application label "Symmetric Cryptotest …") is generated in the populated keychain and
     /// exported raw (SecItemExport, kSecFormatRawKey): 32 bytes. keychaind's raw export of a key
-    /// is its data (`returnData`: the key's bytes, README *Keys*).
+    /// is its data (`returnData`: the key's bytes, docs/certificates-keys-identities.md, Keys).
     @Test func kc23KeyExportSymmetric() throws {
         let kc = AppleCalls(try APIFixture())
         try populate(kc)
@@ -474,7 +474,7 @@ import Testing
     /// `kc-26-key-import-public.m` `testPubKeyImportWithModulusAndExponent`: an RSA-1024 public
     /// key, Apple's modulus and exponent 65537 wrapped as PKCS#1 DER, is imported into the
     /// populated keychain (SecItemImport, kSecFormatBSAFE, kSecItemTypePublicKey). keychaind imports
-    /// it as PEM `RSA PUBLIC KEY` (README *PEM and PKCS#12*), the same DER.
+    /// it as PEM `RSA PUBLIC KEY` (docs/certificates-keys-identities.md, PEM and PKCS#12), the same DER.
     @Test func kc26KeyImportPublic() throws {
         let kc = AppleCalls(try APIFixture())
         try populate(kc)
@@ -493,9 +493,9 @@ import Testing
     /// test-extractable-NO, generated not extractable; the private key is marked as asked; its
     /// export (wrapped PKCS#8, then PKCS#12) succeeds when it is extractable and is
     /// errSecDataNotAvailable when not; both keys are deleted by their refs. keychaind's export of a
-    /// key is its PEM (`Accept: application/x-pem-file`, README *PEM and PKCS#12*).
+    /// key is its PEM (`Accept: application/x-pem-file`, docs/certificates-keys-identities.md, PEM and PKCS#12).
     /// Intended difference: a key that is not extractable has no PEM, 400 errSecParam naming
-    /// `Accept` (README *PEM and PKCS#12*; *Keys*, "Non-extractable keys"), where Apple answers
+    /// `Accept` (docs/certificates-keys-identities.md, Non-extractable keys), where Apple answers
     /// errSecDataNotAvailable.
     @Test func kc27KeyNonExtractable() throws {
         let kc = AppleCalls(try APIFixture())
@@ -541,7 +541,7 @@ import Testing
     /// The imported private key and certificate are labelled `test_import`, the PKCS#12's
     /// friendlyName, and each label finds exactly one item, as Apple checks.
     /// Left out: the two imports with the key not extractable (keychaind's import takes `accessGroup`,
-    /// `accessible`, `synchronizable` and `label`, no extractability: README *PEM and PKCS#12*);
+    /// `accessible`, `synchronizable` and `label`, no extractability: docs/certificates-keys-identities.md, PEM and PKCS#12);
     /// identity preferences (SecIdentitySetPreferred).
     @Test func kc28P12Import() throws {
         let kc = AppleCalls(try APIFixture())
@@ -607,7 +607,7 @@ import Testing
 
     /// `kc-41-sececkey.m` `testkeygen` and `testkeygen2` (192, 256, 384 and 521 bits on macOS),
     /// the keychain steps, as si-41's (CertificateKeyRegressions), with its intended difference: a
-    /// P-192 key is errSecUnknownFormat (README *Keys*: EC on P-256, P-384, P-521). Left out:
+    /// P-192 key is errSecUnknownFormat (docs/certificates-keys-identities.md, Keys: EC on P-256, P-384, P-521). Left out:
     /// `testsignformat`, signing, `testkeygen3` (SecKeyCreateRandomKey, not permanent: no keychain
     /// call) and `testkeyexchange`.
     @Test func kc41SecECKey() throws {
@@ -638,10 +638,10 @@ import Testing
     /// (`returnPersistentRef`), and it finds (`returnRef`) the same object; every item of the label
     /// (the identity: its ref) deleted and gone.
     /// Intended differences: an identity's persistent ref is its certificate's and names the
-    /// identity with `class: identity` (README *Identities*), which the port's lookups and
+    /// identity with `class: identity` (docs/certificates-keys-identities.md, Identities), which the port's lookups and
     /// deletes by it carry. Apple's certificate data (`certDataBase64`) ends with one zero byte
     /// after the certificate, which SecCertificateCreateWithData ignores; keychaind takes exactly
-    /// one certificate, no trailing bytes (README *Certificates*), so that data is errSecUnknownFormat
+    /// one certificate, no trailing bytes (docs/certificates-keys-identities.md), so that data is errSecUnknownFormat
     /// naming `valueData`, and the port sends the certificate without its trailing byte.
     /// Left out: `test_generate_access_control` (SecAccessControl: keychaind has none),
     /// `test_transform_with_ioskey` (SecTransform), `test_cssm_from_ios_key` (CSSM keys), and the
@@ -792,7 +792,7 @@ private func populate(_ kc: AppleCalls, identity: Bool = false) throws {
 }
 
 /// kc-43's certificate as SecCertificateCreateWithData keeps it: its data without the one zero
-/// byte after the certificate (README *Certificates*: no trailing bytes).
+/// byte after the certificate (docs/certificates-keys-identities.md, Certificates: no trailing bytes).
 let kc43Certificate: [UInt8] = {
     precondition(AppleTestData.kc43Cert.last == 0 && AppleTestData.kc43Cert.count == 1095)
     return Array(AppleTestData.kc43Cert.dropLast())

@@ -10,7 +10,7 @@ import Testing
 /// `SecKeychainItem…` and `SecKeychainFind…` calls are the SecItem calls they wrap. The legacy
 /// `SecKeychainAdd…Password` calls label an item with its service (or server): the ports say so
 /// in the add. A password's item reference (`kSecReturnRef`, which gives a password nothing:
-/// README) is its persistent reference here. The certificate, key and identity tests are in
+/// docs/api.md) is its persistent reference here. The certificate, key and identity tests are in
 /// KeychainFileCertificateRegressions.swift.
 @Suite struct KeychainFileRegressions {
     /// `kc-02-unlock-noui.c` `kc_02_unlock_noui`: with no UI, unlocking with a NULL password is

@@ -4,7 +4,7 @@ import Testing
 /// `keychain/SecurityUnitTests/SecItemTests.m` (Security-61901.0.87.0.1), test by test. Apple's
 /// `setUp`/`tearDown` delete every generic and internet password; here each test has a keychain
 /// of its own. `kSecUseDataProtectionKeychain`, which every Apple dictionary carries, is left out:
-/// keychaind has only the one keychain (README: accepted and ignored).
+/// keychaind has only the one keychain (docs/api.md: accepted and ignored).
 @Suite struct SecItemUnitTests {
     /// Apple's `addGenericPassword:service:` helper: SecItemAdd of a generic password (secret
     /// "password", afterFirstUnlock) asking for its attributes.

@@ -43,7 +43,7 @@ import Testing
     /// Intended difference: securityd deletes a row it cannot decrypt and answers
     /// errSecItemNotFound; keychaind keeps it and answers errSecDecode (500): a ciphertext that
     /// fails authentication is tampering, reported and logged, never silently dropped
-    /// (docs/semantics.md §5, README *Security model*).
+    /// (docs/semantics.md §5, docs/threat-model.md, Security model).
     @Test func secd03CorruptedItems() throws {
         let fixture = try APIFixture()
         let kc = AppleCalls(fixture)
