@@ -23,10 +23,10 @@ extension Keychaind {
         @Option(help: "The file to write (a new file of mode 0600, renamed over the path once complete).")
         var to: String
 
-        @Option(help: "The running server (env KEYCHAIND_URL; default http:// and the serve --listen setting, 127.0.0.1:8700).")
+        @Option(name: .customLong(Setting.backupURL.flag), help: Setting.backupURL.help)
         var url: String?
 
-        @Option(help: "A file whose first line is an admin token of every group (env KEYCHAIND_TOKEN holds the token itself).")
+        @Option(name: .customLong(Setting.backupTokenFile.flag), help: Setting.backupTokenFile.help)
         var tokenFile: String?
 
         @Flag(help: "Copy the data directory's database directly (no server may be running on it).")
@@ -49,7 +49,7 @@ extension Keychaind {
                     print("backup: \(size) bytes from \(client.host):\(client.port) written to \(to)")
                     return
                 } catch is BackupClient.Refused {
-                    guard try store.setting(store.dataDir, env: "KEYCHAIND_DATA_DIR", key: "dataDir") != nil else {
+                    guard try store.value(.dataDir, flag: store.dataDir) != nil else {
                         throw FileError("backup: no server answers at \(client.host):\(client.port), and no --data-dir to copy instead")
                     }
                     FileHandle.standardError.write(Data(
@@ -73,8 +73,8 @@ extension Keychaind {
 
         /// `--url`, `KEYCHAIND_URL`, or the address `serve` listens on by the same settings.
         private func serverURL() throws -> String {
-            if let url = try store.setting(url, env: "KEYCHAIND_URL", key: "url") { return url }
-            let (host, port) = try Listen.parse(try store.setting(nil, env: "KEYCHAIND_LISTEN", key: "listen") ?? "127.0.0.1:8700")
+            if let url = try store.value(.backupURL, flag: url) { return url }
+            let (host, port) = try Listen.parse(try store.value(.listen) ?? "127.0.0.1:8700")
             let reachable = host == "0.0.0.0" ? "127.0.0.1" : (host == "::" ? "::1" : host)
             return "http://\(reachable.contains(":") ? "[\(reachable)]" : reachable):\(port)"
         }
@@ -88,7 +88,7 @@ extension Keychaind {
                     throw FileError("--token-file \(tokenFile) cannot be read")
                 }
                 text = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
-            } else if let value = ProcessInfo.processInfo.environment["KEYCHAIND_TOKEN"], !value.isEmpty {
+            } else if let value = ProcessInfo.processInfo.environment[Setting.backupTokenFile.environment!], !value.isEmpty {
                 text = value
             } else {
                 throw FileError("backup: a running server needs an admin token: --token-file FILE or KEYCHAIND_TOKEN")

@@ -6,6 +6,9 @@ struct Keychaind: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keychaind",
         abstract: "Keychain Services semantics over HTTP, encrypted at rest with libsodium.",
-        subcommands: [Serve.self, Init.self, Token.self, Passwd.self, Audit.self, Backup.self, Restore.self, Export.self, Import.self],
+        subcommands: [
+            Serve.self, Init.self, Token.self, Passwd.self, Audit.self, Backup.self, Restore.self, Export.self, Import.self,
+            SettingsCommand.self,
+        ],
         defaultSubcommand: Serve.self)
 }

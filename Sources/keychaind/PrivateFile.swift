@@ -109,10 +109,3 @@ final class PrivateFile {
         return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".tmp-" + suffix
     }
 }
-
-/// A file keychaind could not create or write: the message names it (no usage text follows).
-struct FileError: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) { self.description = description }
-}

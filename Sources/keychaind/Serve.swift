@@ -18,54 +18,40 @@ extension Keychaind {
 
         @OptionGroup var store: StoreOptions
 
-        @Option(help: "Address to listen on, host:port or [v6]:port (env KEYCHAIND_LISTEN; default 127.0.0.1:8700).")
+        @Option(name: .customLong(Setting.listen.flag), help: Setting.listen.help)
         var listen: String?
 
-        @Option(help: """
-            Also serve GET /metrics without a token on this address, host:port or [v6]:port (env \
-            KEYCHAIND_METRICS_LISTEN; default: none, metrics only on the API port to a token with the metrics \
-            capability). A loopback or private (RFC 1918, fc00::/7) address only.
-            """)
+        @Option(name: .customLong(Setting.metricsListen.flag), help: Setting.metricsListen.help)
         var metricsListen: String?
 
-        @Option(help: "Polling threads (env KEYCHAIND_THREADS; default: the number of cores).")
+        @Option(name: .customLong(Setting.threads.flag), help: Setting.threads.help)
         var threads: Int?
 
-        @Option(name: .customLong("trusted-proxy"), help: "A proxy address whose X-Forwarded-For is believed (repeatable; env KEYCHAIND_TRUSTED_PROXIES, comma-separated).")
+        @Option(name: .customLong(Setting.trustedProxies.flag), help: Setting.trustedProxies.help)
         var trustedProxies: [String] = []
 
-        @Option(help: "Largest request body in bytes (env KEYCHAIND_MAX_BODY_BYTES; default 1048576).")
+        @Option(name: .customLong(Setting.maxBodyBytes.flag), help: Setting.maxBodyBytes.help)
         var maxBodyBytes: Int?
 
-        @Option(help: """
-            Largest migration bundle in bytes that an import takes, held in memory whole (an export streams, \
-            whatever its size) (env KEYCHAIND_MAX_BUNDLE_BYTES; default 268435456).
-            """)
+        @Option(name: .customLong(Setting.maxBundleBytes.flag), help: Setting.maxBundleBytes.help)
         var maxBundleBytes: Int?
 
-        @Option(help: "Largest secret in bytes (env KEYCHAIND_MAX_SECRET_BYTES; default 65536).")
+        @Option(name: .customLong(Setting.maxSecretBytes.flag), help: Setting.maxSecretBytes.help)
         var maxSecretBytes: Int?
 
-        @Option(help: "Seconds an idle connection is kept (env KEYCHAIND_CONNECTION_TIMEOUT; default 10).")
+        @Option(name: .customLong(Setting.connectionTimeout.flag), help: Setting.connectionTimeout.help)
         var connectionTimeout: Int?
 
-        @Option(help: "Most connections at once (env KEYCHAIND_CONNECTION_LIMIT; default 1024).")
+        @Option(name: .customLong(Setting.connectionLimit.flag), help: Setting.connectionLimit.help)
         var connectionLimit: Int?
 
-        @Option(help: """
-            Most connections one client address holds at once; at the limit its longest-idle keep-alive connection is \
-            closed to make room, and with none idle its new request is answered 503 with Retry-After (env \
-            KEYCHAIND_MAX_CONNECTIONS_PER_ADDRESS; default 64; trusted proxies have no limit).
-            """)
+        @Option(name: .customLong(Setting.maxConnectionsPerAddress.flag), help: Setting.maxConnectionsPerAddress.help)
         var maxConnectionsPerAddress: Int?
 
-        @Option(help: "trace, debug, info, notice, warning, error or critical (env KEYCHAIND_LOG_LEVEL; default info).")
+        @Option(name: .customLong(Setting.logLevel.flag), help: Setting.logLevel.help)
         var logLevel: String?
 
-        @Option(help: """
-            Unlock at start, and on SIGUSR2, with the passphrase in this file (for unattended restarts); it must be owned \
-            by this user or root and unreadable by others.
-            """)
+        @Option(name: .customLong(Setting.passphraseFile.flag), help: Setting.passphraseFile.help)
         var passphraseFile: String?
 
         @Flag(help: "Serve a throw-away keychain in a temporary directory, unlocked; prints its token and passphrase.")
@@ -77,45 +63,42 @@ extension Keychaind {
         @Option(help: "With --dev: write the passphrase to this file (a new file of mode 0600, renamed over the path).")
         var devPassphraseFile: String?
 
-        @Option(help: "Append an audit line for every request to this file, or - for standard output (env KEYCHAIND_AUDIT_LOG; default: none).")
+        @Option(name: .customLong(Setting.auditLog.flag), help: Setting.auditLog.help)
         var auditLog: String?
 
-        @Option(help: """
-            Bytes of the SQLite database file read through a memory map rather than with pread (env \
-            KEYCHAIND_SQLITE_MMAP_SIZE; default 1073741824; 0: none).
-            """)
+        @Option(name: .customLong(Setting.sqliteMmapSize.flag), help: Setting.sqliteMmapSize.help)
         var sqliteMmapSize: Int?
 
-        @Flag(help: "Run even as root (refused by default).")
-        var allowRoot = false
+        @Flag(name: .customLong(Setting.allowRoot.flag), help: Setting.allowRoot.help)
+        var allowRoot: Bool = false
 
         func run() throws {
             Hardening.apply()
             if geteuid() == 0, !allowRoot {
                 throw ValidationError("refusing to run as root; use an unprivileged user or --allow-root")
             }
-            let logger = makeLogger(level: try store.setting(logLevel, env: "KEYCHAIND_LOG_LEVEL", key: "logLevel"))
-            let (host, port) = try Listen.parse(try store.setting(listen, env: "KEYCHAIND_LISTEN", key: "listen") ?? "127.0.0.1:8700")
+            let logger = makeLogger(level: try store.value(.logLevel, flag: logLevel))
+            let (host, port) = try Listen.parse(try store.value(.listen, flag: listen) ?? "127.0.0.1:8700")
             var http = HTTPServerConfiguration(host: host, port: port)
-            if let threads = try int(threads, "KEYCHAIND_THREADS", "threads") { http.threads = threads }
-            if let max = try int(maxBodyBytes, "KEYCHAIND_MAX_BODY_BYTES", "maxBodyBytes") { http.maxBodyBytes = max }
-            if let timeout = try int(connectionTimeout, "KEYCHAIND_CONNECTION_TIMEOUT", "connectionTimeout") {
+            if let threads = try store.int(.threads, flag: threads) { http.threads = threads }
+            if let max = try store.int(.maxBodyBytes, flag: maxBodyBytes) { http.maxBodyBytes = max }
+            if let timeout = try store.int(.connectionTimeout, flag: connectionTimeout) {
                 http.connectionTimeoutSeconds = timeout
             }
-            if let limit = try int(connectionLimit, "KEYCHAIND_CONNECTION_LIMIT", "connectionLimit") { http.connectionLimit = limit }
-            if let limit = try int(maxConnectionsPerAddress, "KEYCHAIND_MAX_CONNECTIONS_PER_ADDRESS", "maxConnectionsPerAddress") {
+            if let limit = try store.int(.connectionLimit, flag: connectionLimit) { http.connectionLimit = limit }
+            if let limit = try store.int(.maxConnectionsPerAddress, flag: maxConnectionsPerAddress) {
                 guard limit >= 1 else { throw ValidationError("--max-connections-per-address: expected 1 or more connections") }
                 http.perAddressConnectionLimit = limit
             }
             let metricsListener = try metricsListenerConfiguration()
             var api = APIConfiguration()
             api.trustedProxies = trustedProxies.isEmpty
-                ? (try store.setting(nil, env: "KEYCHAIND_TRUSTED_PROXIES", key: "trustedProxies") ?? "")
+                ? (try store.value(.trustedProxies) ?? "")
                     .split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 : trustedProxies
             // The proxies carry many clients' connections: no per-address limit for them.
             http.unlimitedAddresses = api.trustedProxies
-            if let max = try int(maxBundleBytes, "KEYCHAIND_MAX_BUNDLE_BYTES", "maxBundleBytes") { api.maxBundleBytes = max }
+            if let max = try store.int(.maxBundleBytes, flag: maxBundleBytes) { api.maxBundleBytes = max }
             // Access lines straight into the writer the logger writes through (makeLogger).
             api.accessLogWriter = .standardError
 
@@ -135,11 +118,11 @@ extension Keychaind {
                 storeChoice = try store.storeChoice()
             }
             let allowInsecure = try store.insecurePermissionsAllowed()
-            if let max = try int(maxSecretBytes, "KEYCHAIND_MAX_SECRET_BYTES", "maxSecretBytes") { configuration.maxSecretBytes = max }
+            if let max = try store.int(.maxSecretBytes, flag: maxSecretBytes) { configuration.maxSecretBytes = max }
             // Before the store, which reports its commits to it.
             let metrics = KeychainMetrics()
             api.metrics = metrics
-            let mmapBytes = try int(sqliteMmapSize, "KEYCHAIND_SQLITE_MMAP_SIZE", "sqliteMmapSize") ?? SQLiteStore.defaultMmapBytes
+            let mmapBytes = try store.int(.sqliteMmapSize, flag: sqliteMmapSize) ?? SQLiteStore.defaultMmapBytes
             guard mmapBytes >= 0 else { throw ValidationError("--sqlite-mmap-size: expected 0 or more bytes") }
             let keychain = try openKeychain(
                 configuration, store: storeChoice, sqliteMmapBytes: mmapBytes, observer: metrics, logger: logger)
@@ -174,7 +157,7 @@ extension Keychaind {
         /// The metrics listener `--metrics-listen` names: on a loopback or private address only,
         /// since it answers without a token (docs/threat-model.md); one polling thread, few connections.
         private func metricsListenerConfiguration() throws -> HTTPServerConfiguration? {
-            guard let text = try store.setting(metricsListen, env: "KEYCHAIND_METRICS_LISTEN", key: "metricsListen") else { return nil }
+            guard let text = try store.value(.metricsListen, flag: metricsListen) else { return nil }
             let (host, port) = try Listen.parse(text, option: "--metrics-listen")
             switch AddressScope(host: host) {
             case .loopback?, .privateNetwork?: break
@@ -194,19 +177,12 @@ extension Keychaind {
 
         /// The audit log `--audit-log` names, its keys derived from the instance key.
         private func openAuditLog(_ configuration: KeychainConfiguration) throws -> AuditLog? {
-            guard let path = try store.setting(auditLog, env: "KEYCHAIND_AUDIT_LOG", key: "auditLog") else { return nil }
+            guard let path = try store.value(.auditLog, flag: auditLog) else { return nil }
             let instanceKey: SecureBytes
             do { instanceKey = try configuration.readInstanceKey() } catch {
                 throw ValidationError("--audit-log: the audit log's keys derive from the instance key, and there is none yet: run keychaind init first")
             }
             return try AuditLog(destination: path == "-" ? .standardOutput : .file(path), keys: AuditKeys(instanceKey: instanceKey))
-        }
-
-        private func int(_ flag: Int?, _ env: String, _ key: String) throws -> Int? {
-            if let flag { return flag }
-            guard let text = try store.setting(nil, env: env, key: key) else { return nil }
-            guard let value = Int(text) else { throw ValidationError("\(env)/\(key): not an integer") }
-            return value
         }
 
         /// Initialises the throw-away keychain and says how to use it.
@@ -230,114 +206,5 @@ extension Keychaind {
                 """)
             fflush(nil)
         }
-    }
-}
-
-/// `host:port` and `[v6]:port`.
-enum Listen {
-    static func parse(_ text: String, option: String = "--listen") throws -> (String, Int) {
-        let host: Substring
-        let port: Substring
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else {
-                throw ValidationError("\(option): expected [address]:port")
-            }
-            host = text[text.index(after: text.startIndex)..<close]
-            port = text[text.index(close, offsetBy: 2)...]
-        } else {
-            guard let colon = text.lastIndex(of: ":") else { throw ValidationError("\(option): expected host:port") }
-            host = text[..<colon]
-            port = text[text.index(after: colon)...]
-        }
-        guard let number = Int(port), (0...65535).contains(number) else { throw ValidationError("\(option): bad port") }
-        let address = host.isEmpty ? "0.0.0.0" : (host == "localhost" ? "127.0.0.1" : String(host))
-        return (address, number)
-    }
-}
-
-/// Process hardening at start: no core dumps, not ptrace-able by other users' processes, and
-/// every file it creates (database, WAL, key file) readable by its owner only.
-enum Hardening {
-    static func apply() {
-        umask(0o077)
-        // A file size limit then makes a write fail (EFBIG), which the audit log reports,
-        // rather than kill the process.
-        signal(SIGXFSZ, SIG_IGN)
-        var limit = rlimit(rlim_cur: 0, rlim_max: 0)
-        setrlimit(Int32(RLIMIT_CORE.rawValue), &limit)
-        _ = kcd_set_not_dumpable()
-    }
-}
-
-/// Unlock from the host: the passphrase file, read at start and on SIGUSR2.
-///
-/// Never throttled by network failures and never counted toward them; a wrong or unreadable
-/// file leaves the keychain locked with the reason in the log, and the server serving (a unit
-/// that exited here would restart in a loop).
-struct HostUnlock {
-    let passphraseFile: String
-    /// `--allow-insecure-permissions`: the file is used whoever can read it.
-    let allowInsecurePermissions: Bool
-    let logger: Logger
-
-    func run(_ keychain: Keychain, when: String) {
-        // Checked at start before serving (refused there); checked again here for SIGUSR2.
-        if !allowInsecurePermissions, let problem = FilePermissions.check(path: passphraseFile, kind: .passphraseFile) {
-            return logger.error("the passphrase file is not used \(when); the keychain stays locked", metadata: [
-                "path": "\(passphraseFile)", "error": "\(problem)",
-            ])
-        }
-        do {
-            try keychain.unlock(passphrase: PassphraseInput.fromFile(passphraseFile), from: .host)
-        } catch let error as KeychainError {
-            logger.error("the passphrase file did not unlock the keychain \(when); it stays locked", metadata: [
-                "path": "\(passphraseFile)", "error": "\(error.message)",
-            ])
-        } catch {
-            logger.error("the passphrase file cannot be used \(when); the keychain stays locked", metadata: [
-                "path": "\(passphraseFile)", "error": "\(error)",
-            ])
-        }
-    }
-}
-
-/// SIGTERM and SIGINT shut down cleanly; SIGUSR1 locks the keychain at once ("lock on sleep");
-/// SIGUSR2 unlocks it with `--passphrase-file` (from the host); SIGHUP writes the buffered log lines
-/// and reopens the audit log (logrotate).
-enum Signals {
-    static func run(server: KeychainServer, unlock: HostUnlock?, audit: AuditLog?, logger: Logger) {
-        let done = DispatchSemaphore(value: 0)
-        let queue = DispatchQueue(label: "keychaind.signals")
-        var sources: [any DispatchSourceSignal] = []
-        for signalNumber in [SIGTERM, SIGINT, SIGUSR1, SIGUSR2, SIGHUP] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-            source.setEventHandler {
-                if signalNumber == SIGHUP {
-                    LogWriter.standardError.flush()
-                    do { try audit?.reopen() } catch { logger.error("the audit log cannot be reopened", metadata: ["error": "\(error)"]) }
-                } else if signalNumber == SIGUSR1 {
-                    try? server.keychain.lock()
-                    logger.notice("locked on SIGUSR1")
-                } else if signalNumber == SIGUSR2 {
-                    guard let unlock else {
-                        return logger.warning("SIGUSR2 unlocks with --passphrase-file, and none was given")
-                    }
-                    unlock.run(server.keychain, when: "on SIGUSR2")
-                    if server.keychain.state == .unlocked { logger.notice("unlocked on SIGUSR2") }
-                } else {
-                    logger.notice("shutting down")
-                    done.signal()
-                }
-            }
-            source.resume()
-            sources.append(source)
-        }
-        done.wait()
-        server.shutdown()
-        audit?.close()
-        sources.forEach { $0.cancel() }
-        logger.notice("stopped; keys zeroed, store closed")
-        LogWriter.standardError.flush()
     }
 }

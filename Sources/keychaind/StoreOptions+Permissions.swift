@@ -4,23 +4,12 @@ import KeychainCore
 import KeychainSQLite
 import Logging
 
-/// Files another user of the host could read, write or have planted: refused at start.
-struct InsecurePermissions: Error, CustomStringConvertible {
-    let problems: [String]
-
-    var description: String {
-        (["refusing files another user could read, write or have planted:"] + problems.map { "  " + $0 }
-            + ["(--allow-insecure-permissions or KEYCHAIND_ALLOW_INSECURE_PERMISSIONS=1 uses them anyway, with a warning)"])
-            .joined(separator: "\n")
-    }
-}
-
 extension StoreOptions {
     /// `--allow-insecure-permissions`, `KEYCHAIND_ALLOW_INSECURE_PERMISSIONS` (1/true/yes or
     /// 0/false/no) or `allowInsecurePermissions` in the configuration file.
     func insecurePermissionsAllowed() throws -> Bool {
         if allowInsecurePermissions { return true }
-        let text = try setting(nil, env: "KEYCHAIND_ALLOW_INSECURE_PERMISSIONS", key: "allowInsecurePermissions")
+        let text = try value(.allowInsecurePermissions)
         switch text?.lowercased() {
         case nil, "0", "false", "no": return false
         case "1", "true", "yes": return true
