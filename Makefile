@@ -97,6 +97,7 @@ check: deps-test build
 	$(call step,fuzz corpus,SWIFT="$(SWIFT)" bash Tests/unit/run.sh --package-path Fuzz)
 	$(call step,openapi.yaml,python3 -m openapi_spec_validator openapi.yaml)
 	$(call step,threat-model references,python3 Tests/security/check-references.py)
+	$(call step,docs/settings.md,"$(BIN)" settings --markdown | diff -u docs/settings.md -)
 	$(call step,README walk-through,KEYCHAIND="$(BIN)" bash Tests/readme/run.sh)
 
 # Everything (what CI runs), `check` first; fails at the first step that fails.
