@@ -74,7 +74,7 @@ extension Keychaind {
         /// `--url`, `KEYCHAIND_URL`, or the address `serve` listens on by the same settings.
         private func serverURL() throws -> String {
             if let url = try store.value(.backupURL, flag: url) { return url }
-            let (host, port) = try Listen.parse(try store.value(.listen) ?? "127.0.0.1:8700")
+            let (host, port) = try Listen.parse(try store.value(.listen) ?? Listen.defaultAddress)
             let reachable = host == "0.0.0.0" ? "127.0.0.1" : (host == "::" ? "::1" : host)
             return "http://\(reachable.contains(":") ? "[\(reachable)]" : reachable):\(port)"
         }

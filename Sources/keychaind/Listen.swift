@@ -2,6 +2,9 @@ import ArgumentParser
 
 /// `host:port` and `[v6]:port`.
 enum Listen {
+    /// Where `serve` listens, and `backup` asks, when no setting says.
+    static let defaultAddress = "127.0.0.1:8700"
+
     static func parse(_ text: String, option: String = "--listen") throws -> (String, Int) {
         let host: Substring
         let port: Substring

@@ -78,7 +78,7 @@ extension Keychaind {
                 throw ValidationError("refusing to run as root; use an unprivileged user or --allow-root")
             }
             let logger = makeLogger(level: try store.value(.logLevel, flag: logLevel))
-            let (host, port) = try Listen.parse(try store.value(.listen, flag: listen) ?? "127.0.0.1:8700")
+            let (host, port) = try Listen.parse(try store.value(.listen, flag: listen) ?? Listen.defaultAddress)
             var http = HTTPServerConfiguration(host: host, port: port)
             if let threads = try store.int(.threads, flag: threads) { http.threads = threads }
             if let max = try store.int(.maxBodyBytes, flag: maxBodyBytes) { http.maxBodyBytes = max }

@@ -52,7 +52,7 @@ extension Setting {
     // MARK: serve
 
     static let listen = Setting(
-        flag: "listen", environment: "KEYCHAIND_LISTEN", key: "listen", defaultValue: "127.0.0.1:8700",
+        flag: "listen", environment: "KEYCHAIND_LISTEN", key: "listen", defaultValue: Listen.defaultAddress,
         summary: "Address to listen on, host:port or [v6]:port", commands: .only(["serve"]))
 
     static let threads = Setting(
@@ -136,7 +136,7 @@ extension Setting {
 
     static let backupURL = Setting(
         flag: "url", environment: "KEYCHAIND_URL", key: "url",
-        defaultValue: "http:// and the serve --listen setting, 127.0.0.1:8700",
+        defaultValue: "http:// and the serve --listen setting, " + Listen.defaultAddress,
         summary: "The running server", commands: .only(["backup"]))
 
     static let backupTokenFile = Setting(
