@@ -15,7 +15,7 @@ extension Setting {
 
     static let dataDir = Setting(
         flag: "data-dir", environment: "KEYCHAIND_DATA_DIR", key: "dataDir", defaultValue: nil,
-        summary: "The data directory", commands: .store)
+        summary: "The data directory, required but by serve --dev, which makes a temporary one", commands: .store)
 
     static let keyFile = Setting(
         flag: "key-file", environment: "KEYCHAIND_KEY_FILE", key: "keyFile", defaultValue: "<data-dir>/instance.key",
