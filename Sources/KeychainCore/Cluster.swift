@@ -1,6 +1,6 @@
 import KeychainCrypto
 
-/// What replicas sharing one store (`KeychainStore.isShared`) tell each other through it, in the
+/// What replicas sharing one store (`SharedStore`) tell each other through it, in the
 /// meta table: the lock state, a count of token revocations, and each replica's heartbeat.
 enum Cluster {
     static let lockStateKey = "cluster.lockState"

@@ -22,7 +22,7 @@ public struct ReplicaCount: Sendable, Equatable {
     public let unlocked: Int
 }
 
-/// Replicas on one shared store (`KeychainStore.isShared`): a lock or unlock on any of them
+/// Replicas on one shared store (`SharedStore`): a lock or unlock on any of them
 /// reaches every other at its next `synchronize` (the server runs it four times a second), as do
 /// token revocations; the auto-lock counts a secret used on any of them. On a store of its own
 /// (SQLite) none of this runs, and nothing of the lock state is ever written.
@@ -31,7 +31,7 @@ extension Keychain {
     /// replicas while unlocked, and this replica's heartbeat in the same transaction (so a
     /// replica reading an unlocked state also reads a live, unlocked replica behind it).
     func publishLockState(_ barrier: Barrier) throws(KeychainError) {
-        guard store.isShared else { return }
+        guard store is any SharedStore else { return }
         let beat = heartbeat(barrier)
         let epoch = try transaction { writer in
             let current = try writer.meta(Cluster.lockStateKey).flatMap(SharedLockState.init(encoded:))
@@ -57,7 +57,7 @@ extension Keychain {
     /// tokens after a revocation, publishes a heartbeat once a second, and applies the cluster's
     /// auto-lock. A store that cannot be read leaves everything as it is until the next call.
     func synchronize() {
-        guard store.isShared, let barrier = try? loadBarrier() else { return }
+        guard store is any SharedStore, let barrier = try? loadBarrier() else { return }
         do {
             let (state, revocations, stored) = try snapshot { reader in
                 (
@@ -91,7 +91,7 @@ extension Keychain {
     /// How many replicas are live and unlocked: this one, and the others as of the heartbeats
     /// last read. On a store of its own, this one alone.
     public var replicaCount: ReplicaCount {
-        guard store.isShared else { return ReplicaCount(live: 1, unlocked: state == .unlocked ? 1 : 0) }
+        guard store is any SharedStore else { return ReplicaCount(live: 1, unlocked: state == .unlocked ? 1 : 0) }
         // This replica as it is now, the others as of their last heartbeat.
         let others = cluster.withLock { $0.replicas }.live(at: clock.now()).filter { $0.id != replicaID }
         let unlockedHere = state == .unlocked
@@ -102,7 +102,7 @@ extension Keychain {
     /// or any other live one.
     func idleMilliseconds() -> Int64 {
         let mine = clock.uptime() - lastSecretUse.load(ordering: .relaxed)
-        guard store.isShared else { return mine }
+        guard store is any SharedStore else { return mine }
         let others = cluster.withLock { $0.othersLastSecretUse }
         return others == .min ? mine : min(mine, clock.now() - others)
     }

@@ -17,7 +17,7 @@ extension Keychain {
     }
 
     /// `add`, answered through `completion` once durable: at once, or later on the store's
-    /// thread when `addsAnswerLater` (a store commits the adds of many requests together).
+    /// thread when the store `AddsAnswerLater` (a store commits the adds of many requests together).
     public func add(
         _ query: ItemQuery, token: AccessToken, completion: @escaping @Sendable (Result<ItemResult, KeychainError>) -> Void
     ) {
@@ -26,7 +26,7 @@ extension Keychain {
             // commit: when adds answer later, the caller is a thread that serves other requests
             // (a polling thread), so the wait is a thread of libdispatch's. Identity adds are rare.
             let add = { @Sendable [self] in completion(Result { () throws(KeychainError) in try addIdentity(query, token: token) }) }
-            return store.addsAnswerLater ? DispatchQueue.global().async(execute: add) : add()
+            return addsAnswerLater ? DispatchQueue.global().async(execute: add) : add()
         }
         let item: DecodedItem
         let barrier: Barrier
@@ -44,10 +44,10 @@ extension Keychain {
     }
 
     /// Whether `search` with a completion may answer later, on another thread.
-    public var answersLater: Bool { store.answersLater }
+    public var answersLater: Bool { store is any SearchesAnswerLater }
 
     /// Whether `add` with a completion may answer later, on another thread.
-    public var addsAnswerLater: Bool { store.addsAnswerLater }
+    public var addsAnswerLater: Bool { store is any AddsAnswerLater }
 
     /// The item an add writes (its record sealed), after checking the query, the token and the lock.
     func addedItem(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> (DecodedItem, Barrier) {
@@ -152,7 +152,7 @@ extension Keychain {
     }
 
     /// `searchPage`, answered through `completion`: at once, or later on the store's thread when
-    /// `answersLater` (a store on a server batches the searches of many requests).
+    /// the store `SearchesAnswerLater` (a store on a server batches the searches of many requests).
     public func search(
         _ query: ItemQuery, token: AccessToken,
         completion: @escaping @Sendable (Result<SearchPage, KeychainError>) -> Void
@@ -534,7 +534,7 @@ extension Keychain {
         if keyed == nil {
             groupCondition = digests ?? groups.map { $0.map(barrier.groupDigest) }
             exact.key = keyCheck(for: query, attributes: attributes, classes: classes)
-            if groups == nil, let key = exact.key, let synchronizable, store.listsGroups {
+            if groups == nil, let key = exact.key, let synchronizable, store is any GroupListingStore {
                 groupKeys = PrimaryKeyGroups(key, attributes: attributes, synchronizable: synchronizable, barrier: barrier)
                 exact.groupKeys = groupKeys
             }

@@ -19,7 +19,7 @@ import Synchronization
 ///
 /// Failures: a connection that fails is dropped and the call answers `unavailable`; the next
 /// call connects again, so the store recovers by itself when the database comes back.
-public final class PostgresStore: KeychainStore {
+public final class PostgresStore: SharedStore, SearchesAnswerLater, AddsAnswerLater {
     private let url: String
     private let password: String?
     private let writer = Mutex<PGConnection?>(nil)
@@ -58,9 +58,6 @@ public final class PostgresStore: KeychainStore {
         try PostgresMigrations.apply(on: connection)
         writer.withLock { $0 = connection }
     }
-
-    /// Every replica shares the database.
-    public var isShared: Bool { true }
 
     /// PostgreSQL's own tools back it up consistently while replicas serve (`pg_dump -Fc`, one
     /// REPEATABLE READ snapshot), and restore it into a new database (`pg_restore`).
@@ -122,8 +119,6 @@ public final class PostgresStore: KeychainStore {
         done.wait()
         try outcome.withLock { $0! }.get()
     }
-
-    public var answersLater: Bool { true }
 
     /// Durable when it returns. Concurrent callers are committed together (see `GroupCommit`):
     /// one transaction for the batch, each body in a savepoint of its own.

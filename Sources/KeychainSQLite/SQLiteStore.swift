@@ -33,7 +33,7 @@ import Synchronization
 /// and every commit goes through `commit(_:)`, which counts it in `generation`: a reader whose
 /// transaction is older than the last commit ends it and begins another before reading, and
 /// no reader idle in the pool keeps one past a commit, so none holds back a checkpoint.
-public final class SQLiteStore: KeychainStore {
+public final class SQLiteStore: AddsAnswerLater, GroupListingStore {
     /// The database file's path.
     public let path: String
     private let writer: Mutex<SQLiteConnection?>
@@ -182,9 +182,6 @@ public final class SQLiteStore: KeychainStore {
         adds.submit(PendingAdd(item: item, completion: completion, store: self))
     }
 
-    /// Searches are answered at once; adds later, on the adds' thread.
-    public var addsAnswerLater: Bool { true }
-
     /// Commits a batch of adds and answers each: a failure of the whole write (the COMMIT, a
     /// closed store) is every add's. The observer counts each add as a write of the batch.
     private func commitAdds(_ batch: [PendingAdd]) {
@@ -246,9 +243,6 @@ public final class SQLiteStore: KeychainStore {
             }
         }
     }
-
-    /// A filter's group keys are read in the snapshot of its items (`SQLiteSession`).
-    public var listsGroups: Bool { true }
 
     public func items(matching filter: ItemFilter) throws(StorageError) -> [ItemRecord] {
         let connection = try checkOutReader()

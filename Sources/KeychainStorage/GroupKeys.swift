@@ -2,7 +2,7 @@ import Synchronization
 
 /// A primary key that a search names whole but for its group: a token of every group asks for
 /// service and account, say, without an access group. A store that can list the groups holding
-/// items of a class (`KeychainStore.listsGroups`) then reads each group's item by its
+/// items of a class (`GroupListingStore`) then reads each group's item by its
 /// primary-key digest, as it would for a token of those groups, instead of intersecting lookup
 /// digests; when a group's name is unknown, or there are more than `maxGroups`, it reads by
 /// the lookups instead (`ItemFilter.byLookups`). Either way it reads the same items, in the

@@ -38,72 +38,75 @@ public protocol StoreWriter: StoreReader {
 /// `read` may run concurrently with other reads and with a write; `write` runs one at a time
 /// and is durable when it returns. Each store lives in its own target and runs the shared
 /// conformance suite (`Tests/KeychainStorageTests`); the executable chooses one and hands it to
-/// the keychain.
+/// the keychain. What only some stores do is an optional protocol of its own:
+/// `SearchesAnswerLater`, `AddsAnswerLater`, `SharedStore`, `GroupListingStore`.
 public protocol KeychainStore: Sendable {
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T
     func write<T>(_ body: @escaping (any StoreWriter) throws -> T) throws -> T
     /// The items matching `filter`, read in one statement (its own snapshot): the search fast
     /// path, without a transaction's begin and commit around it.
     func items(matching filter: ItemFilter) throws(StorageError) -> [ItemRecord]
-    /// `items(matching:)`, answered through `completion`, which may run later and on another
-    /// thread: a store on a server batches the searches of many requests into one round trip.
-    func items(matching filter: ItemFilter, completion: @escaping @Sendable (Result<[ItemRecord], StorageError>) -> Void)
-    /// `add(_:)`, answered through `completion` once durable, which may run later and on
-    /// another thread: a store on a server batches the adds of many requests into one round trip.
-    func add(_ item: ItemRecord, completion: @escaping @Sendable (Result<Void, StorageError>) -> Void)
-    /// Whether the calls with a completion answer later, so that a caller should not wait for
-    /// them on a thread that serves other requests too. `false`: they answer before returning.
-    var answersLater: Bool { get }
-    /// Whether `add(_:completion:)` answers later (`answersLater` for searches and adds alike
-    /// unless a store says otherwise: SQLite commits adds in batches, and answers searches at once).
-    var addsAnswerLater: Bool { get }
     /// Adds one item, durably when it returns, in a transaction of its own (which a store may
     /// share with concurrent writes); `uniqueViolation` when its primary key exists.
     func add(_ item: ItemRecord) throws
     /// Releases connections; further calls fail with `unavailable`.
     func close()
-    /// Whether other processes may use the store at the same time (replicas on one database):
-    /// the keychain then shares its lock state, revocations and heartbeats through it.
-    var isShared: Bool { get }
     /// Writes a consistent copy of the whole store, as it is stored (sealed), into the new,
     /// empty file at `path`, while reads and writes go on. `unsupported` when the store has no
     /// such copy of its own (PostgreSQL: `pg_dump`).
     func backup(to path: String) throws(StorageError)
-    /// Whether the store reads a filter's `groupKeys`: lists the groups holding items of the
-    /// class, in the snapshot it reads the items from, and reads by their primary keys when it
-    /// can (see `GroupKeys`). `false`: the keychain hands it lookups instead.
-    var listsGroups: Bool { get }
 }
 
 extension KeychainStore {
-    public var isShared: Bool { false }
-
-    public var listsGroups: Bool { false }
-
     public func backup(to path: String) throws(StorageError) {
         throw .unsupported("this store is not backed up by keychaind")
     }
-
-    /// At once, on the caller's thread.
-    public func items(
-        matching filter: ItemFilter, completion: @escaping @Sendable (Result<[ItemRecord], StorageError>) -> Void
-    ) {
-        completion(Result { () throws(StorageError) in try items(matching: filter) })
-    }
-
-    public var answersLater: Bool { false }
-
-    public var addsAnswerLater: Bool { answersLater }
 
     /// A write of one insert.
     public func add(_ item: ItemRecord) throws {
         _ = try write { try $0.insert(item) }
     }
 
-    /// At once, on the caller's thread.
-    public func add(_ item: ItemRecord, completion: @escaping @Sendable (Result<Void, StorageError>) -> Void) {
-        completion(Result { () throws(StorageError) in
+    /// `items(matching:)`, answered through `whenAnswered`: later, on another thread, when the
+    /// store `SearchesAnswerLater`; else at once, on the caller's thread.
+    public func items(
+        matching filter: ItemFilter, whenAnswered: @escaping @Sendable (Result<[ItemRecord], StorageError>) -> Void
+    ) {
+        if let later = self as? any SearchesAnswerLater { return later.items(matching: filter, completion: whenAnswered) }
+        whenAnswered(Result { () throws(StorageError) in try items(matching: filter) })
+    }
+
+    /// `add(_:)`, answered through `whenDurable`: later, on another thread, when the store
+    /// `AddsAnswerLater`; else at once, on the caller's thread.
+    public func add(_ item: ItemRecord, whenDurable: @escaping @Sendable (Result<Void, StorageError>) -> Void) {
+        if let later = self as? any AddsAnswerLater { return later.add(item, completion: whenDurable) }
+        whenDurable(Result { () throws(StorageError) in
             do { try add(item) } catch let error as StorageError { throw error } catch { throw .failed("\(error)") }
         })
     }
 }
+
+/// A store whose searches answer later, so that a caller should not wait for them on a thread
+/// that serves other requests too: a store on a server batches the searches of many requests
+/// into one round trip. Other stores answer `items(matching:)` at once, on the caller's thread.
+public protocol SearchesAnswerLater: KeychainStore {
+    /// `items(matching:)`, answered through `completion`, which may run later and on another thread.
+    func items(matching filter: ItemFilter, completion: @escaping @Sendable (Result<[ItemRecord], StorageError>) -> Void)
+}
+
+/// A store whose adds answer later, once durable, so that a caller should not wait for them on
+/// a thread that serves other requests too: the store commits the adds of many requests
+/// together (SQLite in batches, PostgreSQL in one round trip). Other stores answer `add(_:)` at once.
+public protocol AddsAnswerLater: KeychainStore {
+    /// `add(_:)`, answered through `completion` once durable, which may run later and on another thread.
+    func add(_ item: ItemRecord, completion: @escaping @Sendable (Result<Void, StorageError>) -> Void)
+}
+
+/// A store other processes may use at the same time (replicas on one database): the keychain
+/// then shares its lock state, revocations and heartbeats through it.
+public protocol SharedStore: KeychainStore {}
+
+/// A store that reads a filter's `groupKeys`: lists the groups holding items of the class, in
+/// the snapshot it reads the items from, and reads by their primary keys when it can (see
+/// `GroupKeys`). Other stores are handed lookups instead.
+public protocol GroupListingStore: KeychainStore {}

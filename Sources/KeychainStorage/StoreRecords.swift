@@ -67,7 +67,7 @@ public struct ItemFilter: Sendable, Equatable {
     /// back empty, which spares reading them for a search that returns neither.
     public var readsAttributes = true
     /// A primary key named whole but for its group, when the store lists groups
-    /// (`KeychainStore.listsGroups`): the store reads `byPrimaryKeys(groups:)` or `byLookups()`.
+    /// (`GroupListingStore`): the store reads `byPrimaryKeys(groups:)` or `byLookups()`.
     /// A store that does not list groups is never handed one.
     public var groupKeys: GroupKeys?
 

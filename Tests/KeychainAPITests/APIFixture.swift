@@ -42,7 +42,7 @@ final class APIFixture {
         let store = logs
         let logger = Logger(label: "test") { _ in RecordingLogHandler(store: store) }
         if faulty {
-            let store = FaultyStore(try StoreBackend.sqlite.open(directory.path))
+            let store = try FaultyStore(sqliteIn: directory.path)
             self.faulty = store
             keychain = try Keychain(configuration: configuration, store: store, logger: logger)
         } else {

@@ -24,7 +24,7 @@ final class Fixture {
         var configuration = KeychainConfiguration.testing(directory.path, clock: clock, lockInterval: lockInterval)
         configure(&configuration)
         if faulty {
-            let store = FaultyStore(try StoreBackend.sqlite.open(directory.path))
+            let store = try FaultyStore(sqliteIn: directory.path)
             self.faulty = store
             keychain = try Keychain(configuration: configuration, store: store, logger: Logger(label: "test"))
         } else if let backend {

@@ -129,13 +129,12 @@ struct ReplicaTests {
 
 /// A shared store whose writes fail while `refuses` is set, as when the database goes away
 /// between a read and a write.
-final class RefusingWrites: KeychainStore {
+final class RefusingWrites: SharedStore {
     let store: any KeychainStore
     let refuses = Atomic<Bool>(false)
 
     init(_ store: any KeychainStore) { self.store = store }
 
-    var isShared: Bool { store.isShared }
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T { try store.read(body) }
     func items(matching filter: ItemFilter) throws(StorageError) -> [ItemRecord] { try store.items(matching: filter) }
     func close() {}

@@ -1,14 +1,20 @@
+import KeychainSQLite
 public import KeychainStorage
 import Synchronization
 
 /// A store that passes everything to another one until told to fail its writes, as a full disk
 /// does: every write then throws `StorageError.failed` and changes nothing; reads still work.
-public final class FaultyStore: KeychainStore {
-    public let inner: any KeychainStore
+public final class FaultyStore: GroupListingStore {
+    public let inner: any GroupListingStore
     private let failing = Atomic<Bool>(false)
 
-    public init(_ inner: any KeychainStore) {
+    public init(_ inner: any GroupListingStore) {
         self.inner = inner
+    }
+
+    /// Over a SQLite store in `directory`, as the fixtures use it.
+    public convenience init(sqliteIn directory: String) throws {
+        self.init(try SQLiteStore(directory: directory))
     }
 
     /// Whether writes fail from now on.
@@ -29,8 +35,6 @@ public final class FaultyStore: KeychainStore {
     }
 
     public func items(matching filter: ItemFilter) throws(StorageError) -> [ItemRecord] { try inner.items(matching: filter) }
-
-    public var listsGroups: Bool { inner.listsGroups }
 
     public func add(_ item: ItemRecord) throws {
         try check()

@@ -21,7 +21,7 @@ public struct StoreBackend: Sendable, CustomStringConvertible {
     /// need it say so: `PostgresServer.notInstalled`).
     public static let all: [StoreBackend] = PostgresServer.isInstalled ? [.sqlite, .postgres] : [.sqlite]
 
-    /// The backends several processes share (`KeychainStore.isShared`): replicas.
+    /// The backends several processes share (`SharedStore`): replicas.
     public static let shared: [StoreBackend] = PostgresServer.isInstalled ? [.postgres] : []
 }
 
