@@ -51,6 +51,9 @@ let package = Package(
 
         // The barrier's primitives: secure memory, AEAD, Argon2id, keyed digests.
         .target(name: "KeychainCrypto", dependencies: ["CSodium"]),
+        // The barrier: the one holder of key material, which seals and opens what the store keeps
+        // and digests what it indexes; and the stored form of what it seals.
+        .target(name: "KeychainBarrier", dependencies: ["KeychainCrypto", "KeychainJSON"], swiftSettings: strictSettings),
         // DER certificates and keys: parsing, the attributes Apple derives from them, X.501 name normalization.
         .target(name: "KeychainX509", dependencies: ["COpenSSL"], swiftSettings: strictSettings),
         // Untrusted storage: the store protocol and its records (ciphertext, digests, opaque ids).
@@ -73,7 +76,7 @@ let package = Package(
         .target(
             name: "KeychainCore",
             dependencies: [
-                "KeychainCrypto", "KeychainStorage", "KeychainJSON", "KeychainX509", "CLinux",
+                "KeychainBarrier", "KeychainCrypto", "KeychainStorage", "KeychainJSON", "KeychainX509", "CLinux",
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -142,7 +145,9 @@ let package = Package(
         .testTarget(name: "KeychainStorageTests", dependencies: ["KeychainStorage", "KeychainSQLite", "TestSupport"]),
         .testTarget(
             name: "KeychainCoreTests",
-            dependencies: ["KeychainCore", "KeychainStorage", "KeychainCrypto", "KeychainJSON", "KeychainX509", "TestSupport"]),
+            dependencies: [
+                "KeychainBarrier", "KeychainCore", "KeychainStorage", "KeychainCrypto", "KeychainJSON", "KeychainX509", "TestSupport",
+            ]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["CrashFrames", "MicroHTTP", "TestSupport"]),
         .testTarget(
             name: "KeychainAuditTests", dependencies: ["KeychainAudit", "KeychainCrypto", "KeychainJSON", "TestSupport"],
@@ -150,7 +155,7 @@ let package = Package(
         .testTarget(name: "KeychainLogTests", dependencies: ["KeychainLog", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "KeychainAPITests",
-            dependencies: ["KeychainAPI", "KeychainCore", "KeychainCrypto", "KeychainJSON", "KeychainX509", "MicroHTTP", "TestSupport"],
+            dependencies: ["KeychainAPI", "KeychainBarrier", "KeychainCore", "KeychainCrypto", "KeychainJSON", "KeychainX509", "MicroHTTP", "TestSupport"],
             exclude: ["Apple/INVENTORY.md"]),
     ]
 )

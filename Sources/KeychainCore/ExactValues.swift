@@ -1,3 +1,4 @@
+import KeychainBarrier
 import KeychainStorage
 
 /// The string values a query matches exactly. Their lookup digests are of folded strings

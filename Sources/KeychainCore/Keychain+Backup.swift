@@ -1,4 +1,5 @@
 internal import Foundation
+import KeychainBarrier
 import KeychainCrypto
 import KeychainStorage
 import Logging

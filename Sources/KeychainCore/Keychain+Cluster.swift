@@ -1,3 +1,4 @@
+import KeychainBarrier
 import KeychainCrypto
 import KeychainStorage
 import Logging

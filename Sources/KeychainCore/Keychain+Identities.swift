@@ -1,3 +1,4 @@
+import KeychainBarrier
 import KeychainStorage
 import KeychainX509
 

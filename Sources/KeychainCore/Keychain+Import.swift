@@ -1,3 +1,4 @@
+import KeychainBarrier
 import KeychainStorage
 public import KeychainX509
 

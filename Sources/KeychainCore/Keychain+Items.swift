@@ -1,4 +1,5 @@
 import Dispatch
+import KeychainBarrier
 import KeychainCrypto
 import KeychainStorage
 import Logging

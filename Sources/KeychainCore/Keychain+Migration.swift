@@ -1,3 +1,4 @@
+import KeychainBarrier
 public import KeychainCrypto
 import KeychainStorage
 import Logging

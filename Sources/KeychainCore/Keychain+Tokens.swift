@@ -1,4 +1,5 @@
 import ExtrasBase64
+import KeychainBarrier
 import KeychainCrypto
 import KeychainJSON
 import KeychainStorage

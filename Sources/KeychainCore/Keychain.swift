@@ -1,4 +1,5 @@
 internal import Foundation
+import KeychainBarrier
 public import KeychainCrypto
 public import KeychainStorage
 public import Logging

@@ -1,3 +1,4 @@
+import KeychainBarrier
 @testable import KeychainCore
 import Dispatch
 import KeychainStorage

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainBarrier
 @testable import KeychainCore
 import KeychainCrypto
 import KeychainStorage

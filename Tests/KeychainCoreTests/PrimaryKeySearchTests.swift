@@ -1,3 +1,4 @@
+import KeychainBarrier
 @testable import KeychainCore
 import TestSupport
 import KeychainStorage

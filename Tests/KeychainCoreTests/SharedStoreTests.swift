@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import KeychainBarrier
 @testable import KeychainCore
 import TestSupport
 import KeychainCrypto

@@ -1,4 +1,5 @@
 import Dispatch
+import KeychainBarrier
 @testable import KeychainCore
 import KeychainStorage
 import Synchronization

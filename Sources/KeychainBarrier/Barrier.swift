@@ -1,4 +1,4 @@
-import KeychainCrypto
+package import KeychainCrypto
 import Synchronization
 
 /// The one type that seals and opens, and the only holder of key material.
@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Locked means the `whenUnlocked` key is gone from memory; `afterFirstUnlock` stays once
 /// unwrapped until the process exits (docs/semantics.md §2).
-final class Barrier: Sendable {
+package final class Barrier: Sendable {
     private let attributeKey: SecureBytes
     private let lookupDigest: KeyedDigest
     private let tokenDigest: KeyedDigest
@@ -23,7 +23,7 @@ final class Barrier: Sendable {
     /// its group reads each group's item by its primary key (`GroupKeys`), or compares an item's
     /// primary-key digest instead of opening the item (`ExactValues.KeyCheck`).
     private let groupNames = Mutex<[DigestKey: String]>([:])
-    static let maxGroupNames = 4096
+    package static let maxGroupNames = 4096
 
     private struct ClassKeys {
         var whenUnlocked: SecureBytes?
@@ -31,17 +31,17 @@ final class Barrier: Sendable {
     }
 
     /// Meta keys under which wrapped keys are stored.
-    enum MetaKey {
-        static let metadata = "wrap.metadata"
-        static let always = "wrap.always"
-        static let whenUnlocked = "wrap.whenUnlocked"
-        static let afterFirstUnlock = "wrap.afterFirstUnlock"
-        static let salt = "kdf.salt"
-        static let limits = "kdf.limits"
+    package enum MetaKey {
+        package static let metadata = "wrap.metadata"
+        package static let always = "wrap.always"
+        package static let whenUnlocked = "wrap.whenUnlocked"
+        package static let afterFirstUnlock = "wrap.afterFirstUnlock"
+        package static let salt = "kdf.salt"
+        package static let limits = "kdf.limits"
     }
 
     /// Opens the barrier with the instance key: metadata and `always` keys available, locked.
-    init(instanceKey: SecureBytes, wrappedMetadata: [UInt8], wrappedAlways: [UInt8]) throws(CryptoError) {
+    package init(instanceKey: SecureBytes, wrappedMetadata: [UInt8], wrappedAlways: [UInt8]) throws(CryptoError) {
         let master = try AEAD.unwrap(wrappedMetadata, with: instanceKey, label: Label.metadata)
         attributeKey = try SubkeyDerivation.derive(from: master, id: 1, context: "kcd-meta")
         lookupDigest = try KeyedDigest(key: SubkeyDerivation.derive(from: master, id: 2, context: "kcd-meta"))
@@ -53,10 +53,10 @@ final class Barrier: Sendable {
 
     // MARK: lock state
 
-    var isUnlocked: Bool { classKeys.withLock { $0.whenUnlocked != nil } }
+    package var isUnlocked: Bool { classKeys.withLock { $0.whenUnlocked != nil } }
 
     /// Installs unwrapped class keys: unlocked. The `afterFirstUnlock` key, once installed, stays.
-    func install(whenUnlocked: SecureBytes, afterFirstUnlock: SecureBytes) {
+    package func install(whenUnlocked: SecureBytes, afterFirstUnlock: SecureBytes) {
         classKeys.withLock {
             $0.whenUnlocked = whenUnlocked
             if $0.afterFirstUnlock == nil { $0.afterFirstUnlock = afterFirstUnlock }
@@ -65,12 +65,12 @@ final class Barrier: Sendable {
 
     /// Drops the `whenUnlocked` key and zeroes it (`sodium_free` zeroes when the last in-flight
     /// user releases it; with none, that is now).
-    func lock() {
+    package func lock() {
         classKeys.withLock { $0.whenUnlocked = nil }
     }
 
     /// Unwraps the passphrase-protected class keys without installing them; fails on a wrong passphrase.
-    static func unwrapClassKeys(kek: SecureBytes, wrappedWhenUnlocked: [UInt8], wrappedAfterFirstUnlock: [UInt8]) throws(CryptoError)
+    package static func unwrapClassKeys(kek: SecureBytes, wrappedWhenUnlocked: [UInt8], wrappedAfterFirstUnlock: [UInt8]) throws(CryptoError)
         -> (whenUnlocked: SecureBytes, afterFirstUnlock: SecureBytes)
     {
         (
@@ -80,7 +80,7 @@ final class Barrier: Sendable {
     }
 
     /// The installed class keys wrapped for the other replicas, bound to `epoch`; `nil` when locked.
-    func wrapClassKeysForReplicas(epoch: UInt64) throws(CryptoError) -> (whenUnlocked: [UInt8], afterFirstUnlock: [UInt8])? {
+    package func wrapClassKeysForReplicas(epoch: UInt64) throws(CryptoError) -> (whenUnlocked: [UInt8], afterFirstUnlock: [UInt8])? {
         let keys = classKeys.withLock { ($0.whenUnlocked, $0.afterFirstUnlock) }
         guard let whenUnlocked = keys.0, let afterFirstUnlock = keys.1 else { return nil }
         return (
@@ -90,7 +90,7 @@ final class Barrier: Sendable {
     }
 
     /// The class keys another replica wrapped for `epoch`; fails if they were wrapped for another.
-    func unwrapClassKeysFromReplica(_ wrapped: (whenUnlocked: [UInt8], afterFirstUnlock: [UInt8]), epoch: UInt64)
+    package func unwrapClassKeysFromReplica(_ wrapped: (whenUnlocked: [UInt8], afterFirstUnlock: [UInt8]), epoch: UInt64)
         throws(CryptoError) -> (whenUnlocked: SecureBytes, afterFirstUnlock: SecureBytes)
     {
         (
@@ -100,54 +100,47 @@ final class Barrier: Sendable {
     }
 
     /// Wrapping labels, bound into each wrapped key's associated data.
-    enum Label {
-        static let metadata = "metadata"
-        static let always = "class.always"
-        static let whenUnlocked = "class.whenUnlocked"
-        static let afterFirstUnlock = "class.afterFirstUnlock"
-        static func replica(_ label: String, _ epoch: UInt64) -> String { "replica.\(epoch).\(label)" }
+    package enum Label {
+        package static let metadata = "metadata"
+        package static let always = "class.always"
+        package static let whenUnlocked = "class.whenUnlocked"
+        package static let afterFirstUnlock = "class.afterFirstUnlock"
+        package static func replica(_ label: String, _ epoch: UInt64) -> String { "replica.\(epoch).\(label)" }
     }
 
-    /// The key for `protection`, or `nil` while it is unavailable (locked).
-    func classKey(for protection: Protection) -> SecureBytes? {
-        switch protection.keyClass {
+    /// The class keys: `always` (under the instance key), `afterFirstUnlock` and `whenUnlocked`
+    /// (under the passphrase).
+    package enum ClassKey: Sendable {
+        case always, afterFirstUnlock, whenUnlocked
+    }
+
+    /// The class key `kind`, or `nil` while it is unavailable (locked).
+    package func classKey(_ kind: ClassKey) -> SecureBytes? {
+        switch kind {
         case .always: alwaysKey
         case .afterFirstUnlock: classKeys.withLock { $0.afterFirstUnlock }
-        default: classKeys.withLock { $0.whenUnlocked }
+        case .whenUnlocked: classKeys.withLock { $0.whenUnlocked }
         }
     }
 
     // MARK: sealing
 
-    static func secretAD(ref: [UInt8], itemClass: ItemClass, group: [UInt8]) -> [UInt8] {
-        var ad: [UInt8] = []
-        ad.reserveCapacity(6 + ref.count + 1 + group.count)
-        ad.append(contentsOf: "secret".utf8)
-        ad.append(contentsOf: ref)
-        ad.append(UInt8(itemClass.rawValue))
-        ad.append(contentsOf: group)
-        return ad
-    }
-
-    static func attributesAD(ref: [UInt8], itemClass: ItemClass, group: [UInt8], protection: Protection, sync: Bool) -> [UInt8] {
-        Array("attrs".utf8) + ref + [UInt8(itemClass.rawValue), UInt8(protection.rawValue), sync ? 1 : 0] + group
-    }
-
-    func sealAttributes(_ plaintext: [UInt8], ad: [UInt8]) throws(CryptoError) -> [UInt8] {
+    package func sealAttributes(_ plaintext: [UInt8], ad: [UInt8]) throws(CryptoError) -> [UInt8] {
         try AEAD.seal(plaintext, key: attributeKey, associatedData: ad)
     }
 
-    func openAttributes(_ frame: [UInt8], ad: [UInt8]) throws(CryptoError) -> [UInt8] {
+    package func openAttributes(_ frame: [UInt8], ad: [UInt8]) throws(CryptoError) -> [UInt8] {
         try AEAD.open(frame, key: attributeKey, associatedData: ad)
     }
 
-    func sealSecret(_ secret: [UInt8], key: SecureBytes, ad: [UInt8]) throws(CryptoError) -> [UInt8] {
+    package func sealSecret(_ secret: [UInt8], key: SecureBytes, ad: [UInt8]) throws(CryptoError) -> [UInt8] {
         try AEAD.seal(secret, key: key, associatedData: ad)
     }
 
-    /// Opens a secret sealed for (`ref`, `itemClass`, `group`): `secretAD`'s bytes, built on the stack.
-    func openSecret(
-        _ frame: [UInt8], key: SecureBytes, ref: [UInt8], itemClass: ItemClass, group: [UInt8]
+    /// Opens a secret sealed for (`ref`, item class `classByte`, `group`): `secretAD`'s bytes,
+    /// built on the stack.
+    package func openSecret(
+        _ frame: [UInt8], key: SecureBytes, ref: [UInt8], classByte: UInt8, group: [UInt8]
     ) throws(CryptoError) -> [UInt8] {
         let prefix: StaticString = "secret"
         let count = prefix.utf8CodeUnitCount + ref.count + 1 + group.count
@@ -159,7 +152,7 @@ final class Barrier: Sendable {
             }
             prefix.withUTF8Buffer { $0.forEach(put) }
             ref.forEach(put)
-            put(UInt8(itemClass.rawValue))
+            put(classByte)
             group.forEach(put)
             return AEAD.open(frame, key: key, associatedData: UnsafeRawBufferPointer(ad))
         }
@@ -167,90 +160,65 @@ final class Barrier: Sendable {
     }
 
     /// Seals a token's description under the attribute key, bound to its id.
-    func sealToken(_ plaintext: [UInt8], id: String) throws(CryptoError) -> [UInt8] {
+    package func sealToken(_ plaintext: [UInt8], id: String) throws(CryptoError) -> [UInt8] {
         try AEAD.seal(plaintext, key: attributeKey, associatedData: Array("token".utf8) + Array(id.utf8))
     }
 
-    func openToken(_ frame: [UInt8], id: String) throws(CryptoError) -> [UInt8] {
+    package func openToken(_ frame: [UInt8], id: String) throws(CryptoError) -> [UInt8] {
         try AEAD.open(frame, key: attributeKey, associatedData: Array("token".utf8) + Array(id.utf8))
     }
 
     /// Seals a search's page cursor under the attribute key, bound to its token and query.
-    func sealCursor(_ plaintext: [UInt8], binding: [UInt8]) throws(CryptoError) -> [UInt8] {
+    package func sealCursor(_ plaintext: [UInt8], binding: [UInt8]) throws(CryptoError) -> [UInt8] {
         try AEAD.seal(plaintext, key: attributeKey, associatedData: Array("page".utf8) + binding)
     }
 
-    func openCursor(_ frame: [UInt8], binding: [UInt8]) throws(CryptoError) -> [UInt8] {
+    package func openCursor(_ frame: [UInt8], binding: [UInt8]) throws(CryptoError) -> [UInt8] {
         try AEAD.open(frame, key: attributeKey, associatedData: Array("page".utf8) + binding)
     }
 
     // MARK: digests
 
     /// The name of the group whose digest is `digest`, when an opened item or a token has shown it.
-    func groupName(digest: [UInt8]) -> String? { groupNames.withLock { $0[DigestKey(digest)] } }
+    package func groupName(digest: [UInt8]) -> String? { groupNames.withLock { $0[DigestKey(digest)] } }
 
     /// Notes `name` as the group of `digest`: an opened item's group and its row's digest of it,
     /// which the item's sealed attributes are bound to, or a token's group and its digest.
-    func learnGroupName(_ name: String, digest: [UInt8]) {
+    package func learnGroupName(_ name: String, digest: [UInt8]) {
         groupNames.withLock { names in
             if names.count < Self.maxGroupNames, names[DigestKey(digest)] == nil { names[DigestKey(digest)] = name }
         }
     }
 
-    func groupDigest(_ group: String) -> [UInt8] {
+    /// A digest under the lookup key of what `build` appends: the domain of an attribute's
+    /// lookup digest and of a primary key (`Barrier+Items` in the keychain core).
+    package func lookupDigest(_ build: (KeyedDigest.Input) -> Void) -> [UInt8] {
+        lookupDigest.digest(build)
+    }
+
+    package func groupDigest(_ group: String) -> [UInt8] {
         lookupDigest.digest { input in
             input.append([0x47])
             input.append(group)
         }
     }
 
-    /// An attribute value's lookup digest. A string's is the digest of its case-folded form (the
-    /// same for "Example" and "example"), so one digest serves both an exact search and a
-    /// `matchCaseInsensitive` one, and an item writes one index entry per string attribute
-    /// instead of two; an exact search then checks the opened attributes (`ExactValues`). Other
-    /// values are digested as they are.
-    func lookup(_ key: SchemaKey, _ value: AttributeValue) -> [UInt8] {
-        if case .string(let string) = value {
-            return lookupDigest.digest { input in
-                input.append([0x46])
-                input.append(key.name)
-                AttributeValue.appendFoldedDigestPart(string, to: input)
-            }
-        }
-        return lookupDigest.digest { input in
-            input.append([0x45])
-            input.append(key.name)
-            value.appendDigestPart(to: input)
-        }
-    }
-
     /// The digest of one domain suffix of an internet password's server: `matchHostOrSubdomainOfHost`
     /// finds its items through these, without opening any item's attributes.
-    func hostSuffix(_ host: String) -> [UInt8] {
+    package func hostSuffix(_ host: String) -> [UInt8] {
         lookupDigest.digest { input in
             input.append([0x48])
             input.append(host)
         }
     }
 
-    func primaryKey(itemClass: ItemClass, group: String, sync: Bool, values: some Sequence<AttributeValue>) -> [UInt8] {
-        lookupDigest.digest { input in
-            // The part [0x50, class, sync], from a tuple: an array literal of variables is allocated.
-            withUnsafeBytes(of: (UInt8(0x50), UInt8(truncatingIfNeeded: itemClass.rawValue), UInt8(sync ? 1 : 0))) {
-                input.append($0)
-            }
-            input.append(group)
-            for value in values { value.appendDigestPart(to: input) }
-        }
-    }
-
-    func tokenHash(_ token: String) -> [UInt8] {
+    package func tokenHash(_ token: String) -> [UInt8] {
         var token = token
         return token.withUTF8 { tokenHash(UnsafeRawBufferPointer($0)) }
     }
 
     /// `tokenHash(_:)` of a token's UTF-8 bytes where they lie (a request's header).
-    func tokenHash(_ token: UnsafeRawBufferPointer) -> [UInt8] {
+    package func tokenHash(_ token: UnsafeRawBufferPointer) -> [UInt8] {
         tokenDigest.digest { input in
             input.append([0x54])
             input.append(token)
@@ -260,7 +228,7 @@ final class Barrier: Sendable {
     // MARK: creation
 
     /// Fresh keys for a new keychain, wrapped for storage.
-    static func generate(instanceKey: SecureBytes, kek: SecureBytes) throws(CryptoError) -> [String: [UInt8]] {
+    package static func generate(instanceKey: SecureBytes, kek: SecureBytes) throws(CryptoError) -> [String: [UInt8]] {
         let master = try SecureBytes.random(count: 32)
         let always = try SecureBytes.random(count: AEAD.keyLength)
         let whenUnlocked = try SecureBytes.random(count: AEAD.keyLength)
@@ -276,12 +244,12 @@ final class Barrier: Sendable {
 
 /// A keyed digest as a dictionary key: hashed by its first eight bytes, which a keyed hash
 /// spreads evenly already, rather than byte by byte; compared whole.
-struct DigestKey: Hashable {
-    let bytes: [UInt8]
+package struct DigestKey: Hashable {
+    package let bytes: [UInt8]
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         var prefix: UInt64 = 0
         for byte in bytes.prefix(8) { prefix = prefix << 8 | UInt64(byte) }
         hasher.combine(prefix)
