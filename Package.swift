@@ -54,6 +54,9 @@ let package = Package(
         // The barrier: the one holder of key material, which seals and opens what the store keeps
         // and digests what it indexes; and the stored form of what it seals.
         .target(name: "KeychainBarrier", dependencies: ["KeychainCrypto", "KeychainJSON"], swiftSettings: strictSettings),
+        // The host the server runs on: who may read a file keychaind trusts, and the C
+        // allocator's freed memory given back.
+        .target(name: "KeychainHost", dependencies: ["CLinux"], swiftSettings: strictSettings),
         // DER certificates and keys: parsing, the attributes Apple derives from them, X.501 name normalization.
         .target(name: "KeychainX509", dependencies: ["COpenSSL"], swiftSettings: strictSettings),
         // Untrusted storage: the store protocol and its records (ciphertext, digests, opaque ids).
@@ -76,7 +79,7 @@ let package = Package(
         .target(
             name: "KeychainCore",
             dependencies: [
-                "KeychainBarrier", "KeychainCrypto", "KeychainStorage", "KeychainJSON", "KeychainX509", "CLinux",
+                "KeychainBarrier", "KeychainCrypto", "KeychainHost", "KeychainStorage", "KeychainJSON", "KeychainX509",
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -111,8 +114,8 @@ let package = Package(
         .executableTarget(
             name: "keychaind",
             dependencies: [
-                "KeychainAPI", "KeychainAudit", "KeychainCore", "KeychainJSON", "KeychainLog", "KeychainPostgres", "KeychainSQLite",
-                "KeychainStorage", "CLinux",
+                "KeychainAPI", "KeychainAudit", "KeychainCore", "KeychainHost", "KeychainJSON", "KeychainLog", "KeychainPostgres",
+                "KeychainSQLite", "KeychainStorage", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
@@ -141,6 +144,7 @@ let package = Package(
             path: "Tests/TestSupport"),
         .testTarget(name: "KeychainCryptoTests", dependencies: ["KeychainCrypto", "CSodium"]),
         .testTarget(name: "KeychainJSONTests", dependencies: ["KeychainJSON"]),
+        .testTarget(name: "KeychainHostTests", dependencies: ["KeychainHost", "TestSupport"]),
         .testTarget(name: "KeychainX509Tests", dependencies: ["KeychainX509", "TestSupport"]),
         .testTarget(name: "KeychainStorageTests", dependencies: ["KeychainStorage", "KeychainSQLite", "TestSupport"]),
         .testTarget(

@@ -1,5 +1,6 @@
 import KeychainBarrier
 public import KeychainCrypto
+import KeychainHost
 import KeychainStorage
 import Logging
 import Synchronization

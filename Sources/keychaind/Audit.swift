@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import KeychainAudit
 import KeychainCore
+import KeychainHost
 import Logging
 
 extension Keychaind {

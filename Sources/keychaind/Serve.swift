@@ -6,6 +6,7 @@ import KeychainAPI
 import KeychainAudit
 import KeychainCore
 import KeychainCrypto
+import KeychainHost
 import KeychainLog
 import KeychainSQLite
 import Logging

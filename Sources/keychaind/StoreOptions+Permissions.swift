@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KeychainCore
+import KeychainHost
 import KeychainSQLite
 import Logging
 

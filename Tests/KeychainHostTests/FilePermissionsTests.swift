@@ -1,5 +1,5 @@
 import Foundation
-@testable import KeychainCore
+@testable import KeychainHost
 import TestSupport
 import Testing
 

@@ -7,6 +7,6 @@ internal import CLinux
 /// glibc keeps the pages for the thread that allocated them: 100,000 password items left the
 /// server 60 MB larger for as long as it ran (94 MB resident, from 34). Called after an export
 /// and an import, never on a request's path (it walks the heap, a few milliseconds).
-func releaseFreedMemory() {
+package func releaseFreedMemory() {
     _ = kcd_release_freed_memory()
 }
