@@ -1,38 +1,3 @@
-/// Reads a consistent snapshot of the store.
-public protocol StoreReader {
-    func items(matching filter: ItemFilter) throws(StorageError) -> [ItemRecord]
-    func countItems(matching filter: ItemFilter) throws(StorageError) -> Int
-    /// The item whose primary-key digest is `primaryKey`, if any.
-    func item(primaryKey: [UInt8]) throws(StorageError) -> ItemRecord?
-    func meta(_ key: String) throws(StorageError) -> [UInt8]?
-    func token(hash: [UInt8]) throws(StorageError) -> TokenRecord?
-    func tokens() throws(StorageError) -> [TokenRecord]
-}
-
-/// Writes inside one transaction; nothing is visible or durable until the transaction commits.
-///
-/// Reads through a writer see every commit before the transaction began, and nothing another
-/// writer commits can slip in between them and the transaction's own commit: a read-modify-write
-/// inside one `write` cannot lose another writer's update, in this process or in another one
-/// sharing the database. (SQLite: `BEGIN IMMEDIATE` takes the database's write lock before the
-/// first read. A server database would read with `SELECT … FOR UPDATE`, or run serializable.)
-public protocol StoreWriter: StoreReader {
-    /// Inserts a new item; `uniqueViolation` if its primary key exists. Returns the row id.
-    @discardableResult
-    func insert(_ item: ItemRecord) throws(StorageError) -> Int64
-    /// Replaces the item with `item.rowID`, lookups included; `uniqueViolation` on a primary-key collision.
-    func replace(_ item: ItemRecord) throws(StorageError)
-    /// Deletes the items with these row ids.
-    func delete(rowIDs: [Int64]) throws(StorageError)
-    func setMeta(_ key: String, _ value: [UInt8]?) throws(StorageError)
-    /// Creates `key` unless it exists; `false`, changing nothing, when it does. Two writers
-    /// creating the same key: exactly one gets `true`.
-    func insertMeta(_ key: String, _ value: [UInt8]) throws(StorageError) -> Bool
-    func insert(_ token: TokenRecord) throws(StorageError)
-    /// Deletes the token with `id`; `false` when there was none.
-    func deleteToken(id: String) throws(StorageError) -> Bool
-}
-
 /// Untrusted storage behind the barrier: it sees ciphertext, digests and opaque ids only.
 ///
 /// `read` may run concurrently with other reads and with a write; `write` runs one at a time
@@ -85,28 +50,3 @@ extension KeychainStore {
         })
     }
 }
-
-/// A store whose searches answer later, so that a caller should not wait for them on a thread
-/// that serves other requests too: a store on a server batches the searches of many requests
-/// into one round trip. Other stores answer `items(matching:)` at once, on the caller's thread.
-public protocol SearchesAnswerLater: KeychainStore {
-    /// `items(matching:)`, answered through `completion`, which may run later and on another thread.
-    func items(matching filter: ItemFilter, completion: @escaping @Sendable (Result<[ItemRecord], StorageError>) -> Void)
-}
-
-/// A store whose adds answer later, once durable, so that a caller should not wait for them on
-/// a thread that serves other requests too: the store commits the adds of many requests
-/// together (SQLite in batches, PostgreSQL in one round trip). Other stores answer `add(_:)` at once.
-public protocol AddsAnswerLater: KeychainStore {
-    /// `add(_:)`, answered through `completion` once durable, which may run later and on another thread.
-    func add(_ item: ItemRecord, completion: @escaping @Sendable (Result<Void, StorageError>) -> Void)
-}
-
-/// A store other processes may use at the same time (replicas on one database): the keychain
-/// then shares its lock state, revocations and heartbeats through it.
-public protocol SharedStore: KeychainStore {}
-
-/// A store that reads a filter's `groupKeys`: lists the groups holding items of the class, in
-/// the snapshot it reads the items from, and reads by their primary keys when it can (see
-/// `GroupKeys`). Other stores are handed lookups instead.
-public protocol GroupListingStore: KeychainStore {}
