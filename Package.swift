@@ -29,7 +29,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
-        // Thin C modules: a module map and a shim.h each, nothing else.
+        // MARK: - C modules: thin, a module map and a shim.h each, nothing else.
         .systemLibrary(
             name: "CSodium", pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]),
@@ -49,16 +49,28 @@ let package = Package(
             name: "COpenSSL", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
 
+        // MARK: - Small libraries that know nothing of keychains.
+        // A lock whose waiters sleep at once, for locks that many threads on one core take often.
+        .target(name: "SleepingLock", swiftSettings: strictSettings),
+        // JSON values, a parser linear in its input, and a serializer: the wire format.
+        .target(name: "KeychainJSON", swiftSettings: strictSettings),
+        // Log lines written in batches by a thread of their own, and a swift-log handler on it.
+        .target(
+            name: "KeychainLog",
+            dependencies: ["SleepingLock", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings),
+        // The host the server runs on: who may read a file keychaind trusts, and the C
+        // allocator's freed memory given back.
+        .target(name: "KeychainHost", dependencies: ["CLinux"], swiftSettings: strictSettings),
+
+        // MARK: - Crypto, then the barrier above it: all that holds or uses key material.
         // The barrier's primitives: secure memory, AEAD, Argon2id, keyed digests.
         .target(name: "KeychainCrypto", dependencies: ["CSodium"]),
         // The barrier: the one holder of key material, which seals and opens what the store keeps
         // and digests what it indexes; and the stored form of what it seals.
         .target(name: "KeychainBarrier", dependencies: ["KeychainCrypto", "KeychainJSON"], swiftSettings: strictSettings),
-        // The host the server runs on: who may read a file keychaind trusts, and the C
-        // allocator's freed memory given back.
-        .target(name: "KeychainHost", dependencies: ["CLinux"], swiftSettings: strictSettings),
-        // DER certificates and keys: parsing, the attributes Apple derives from them, X.501 name normalization.
-        .target(name: "KeychainX509", dependencies: ["COpenSSL"], swiftSettings: strictSettings),
+
+        // MARK: - Storage: the store protocol, then the stores, which see only sealed bytes.
         // Untrusted storage: the store protocol and its records (ciphertext, digests, opaque ids).
         .target(name: "KeychainStorage", dependencies: ["CLinux", "SleepingLock"]),
         // The embedded default store: SQLite in WAL mode.
@@ -72,8 +84,10 @@ let package = Package(
             ]),
         // Several replicas' shared store: PostgreSQL through libpq.
         .target(name: "KeychainPostgres", dependencies: ["CPostgres", "CLinux", "KeychainStorage", "SleepingLock"]),
-        // JSON values, a parser linear in its input, and a serializer: the wire format.
-        .target(name: "KeychainJSON", swiftSettings: strictSettings),
+
+        // MARK: - The core: Keychain Services semantics over the barrier and any store.
+        // DER certificates and keys: parsing, the attributes Apple derives from them, X.501 name normalization.
+        .target(name: "KeychainX509", dependencies: ["COpenSSL"], swiftSettings: strictSettings),
         // Keychain Services semantics over any store: typed queries and results, tokens, lock
         // states. (KeychainJSON only to read what older builds sealed as JSON.)
         .target(
@@ -84,22 +98,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
-        // A lock whose waiters sleep at once, for locks that many threads on one core take often.
-        .target(name: "SleepingLock", swiftSettings: strictSettings),
-        // Log lines written in batches by a thread of their own, and a swift-log handler on it.
+
+        // MARK: - Transport and the HTTP API above the core; the audit log beside it.
+        // HTTP/1.1 transport on libmicrohttpd: framing, limits, keep-alive, suspend/resume.
         .target(
-            name: "KeychainLog",
-            dependencies: ["SleepingLock", .product(name: "Logging", package: "swift-log")],
+            name: "MicroHTTP",
+            dependencies: ["CMicroHTTPD", "CLinux", "SleepingLock", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
         // The audit log's records, keyed hashes and hash chain, and its verification.
         .target(
             name: "KeychainAudit",
             dependencies: ["KeychainCrypto", "KeychainJSON", "KeychainLog", "SleepingLock"],
-            swiftSettings: strictSettings),
-        // HTTP/1.1 transport on libmicrohttpd: framing, limits, keep-alive, suspend/resume.
-        .target(
-            name: "MicroHTTP",
-            dependencies: ["CMicroHTTPD", "CLinux", "SleepingLock", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
         // The keychaind HTTP API: routes, JSON bodies, the error mapping, the metrics.
         .target(
@@ -111,6 +120,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strictSettings),
+
+        // MARK: - The executable: thin, it parses arguments and calls the libraries.
         .executableTarget(
             name: "keychaind",
             dependencies: [
@@ -129,6 +140,7 @@ let package = Package(
                 // option, which Scripts/build-release.sh gives (docs/performance.md#hot-functions-first).
             ]),
 
+        // MARK: - Tests
         // The crashing thread's frames when a test process dies of a signal (Tests/unit/run.sh).
         .target(name: "CrashFrames", path: "Tests/CrashFrames"),
         // What the test targets share: temporary directories, a manual clock, stores and
