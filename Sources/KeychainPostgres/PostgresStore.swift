@@ -19,7 +19,7 @@ import Synchronization
 ///
 /// Failures: a connection that fails is dropped and the call answers `unavailable`; the next
 /// call connects again, so the store recovers by itself when the database comes back.
-public final class PostgresStore: SharedStore, SearchesAnswerLater, AddsAnswerLater {
+public final class PostgresStore: KeychainStore {
     private let url: String
     private let password: String?
     private let writer = Mutex<PGConnection?>(nil)
@@ -190,3 +190,9 @@ public final class PostgresStore: SharedStore, SearchesAnswerLater, AddsAnswerLa
 // A connection is used by one thread at a time: the pool hands each out exclusively, and the
 // writer is only touched under its mutex.
 extension PGConnection: @unchecked Sendable {}
+
+/// Every replica shares the database.
+extension PostgresStore: SharedStore {}
+
+/// Searches and adds are queued for threads that send each batch in one round trip.
+extension PostgresStore: SearchesAnswerLater, AddsAnswerLater {}

@@ -33,7 +33,7 @@ import Synchronization
 /// and every commit goes through `commit(_:)`, which counts it in `generation`: a reader whose
 /// transaction is older than the last commit ends it and begins another before reading, and
 /// no reader idle in the pool keeps one past a commit, so none holds back a checkpoint.
-public final class SQLiteStore: AddsAnswerLater, GroupListingStore {
+public final class SQLiteStore: KeychainStore {
     /// The database file's path.
     public let path: String
     private let writer: Mutex<SQLiteConnection?>
@@ -300,3 +300,9 @@ public final class SQLiteStore: AddsAnswerLater, GroupListingStore {
 // A connection is used by one thread at a time: the pool hands each out exclusively, and the
 // writer is only touched under its mutex.
 extension SQLiteConnection: @unchecked Sendable {}
+
+/// Searches are answered at once; adds later, on the adds' thread.
+extension SQLiteStore: AddsAnswerLater {}
+
+/// A filter's group keys are read in the snapshot of its items (`SQLiteSession`).
+extension SQLiteStore: GroupListingStore {}
