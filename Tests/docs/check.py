@@ -8,7 +8,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
-CITED = re.compile(r"\b((?:docs|Benchmarks|Deploy|Fuzz)/[\w./-]+\.md)(#[\w-]+)?")
+CITED = re.compile(r"\b((?:docs|Benchmarks|Deploy|Fuzz|Sources|Tests|Scripts)/[\w.+/-]+\.(?:md|swift|sh|py|h|c|yaml|lua|order))(?!\w)(#[\w-]+)?")
 ISSUE = re.compile(r"\bissues? #?\d+\b", re.IGNORECASE)
 # The README is one page with no sections to cite; the specification is docs/semantics.md.
 README_SECTION = re.compile(r"README(?:\.md)?(?:,? \*|[,:;] [A-Z*])")
