@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainHost
 import Logging
 
 /// Unlock from the host: the passphrase file, read at start and on SIGUSR2.
@@ -16,20 +17,26 @@ struct HostUnlock {
     func run(_ keychain: Keychain, when: String) {
         // Checked at start before serving (refused there); checked again here for SIGUSR2.
         if !allowInsecurePermissions, let problem = FilePermissions.check(path: passphraseFile, kind: .passphraseFile) {
-            return logger.error("the passphrase file is not used \(when); the keychain stays locked", metadata: [
-                "path": "\(passphraseFile)", "error": "\(problem)",
-            ])
+            return logger.error(
+                "the passphrase file is not used \(when); the keychain stays locked",
+                metadata: [
+                    "path": "\(passphraseFile)", "error": "\(problem)",
+                ])
         }
         do {
             try keychain.unlock(passphrase: PassphraseInput.fromFile(passphraseFile), from: .host)
         } catch let error as KeychainError {
-            logger.error("the passphrase file did not unlock the keychain \(when); it stays locked", metadata: [
-                "path": "\(passphraseFile)", "error": "\(error.message)",
-            ])
+            logger.error(
+                "the passphrase file did not unlock the keychain \(when); it stays locked",
+                metadata: [
+                    "path": "\(passphraseFile)", "error": "\(error.message)",
+                ])
         } catch {
-            logger.error("the passphrase file cannot be used \(when); the keychain stays locked", metadata: [
-                "path": "\(passphraseFile)", "error": "\(error)",
-            ])
+            logger.error(
+                "the passphrase file cannot be used \(when); the keychain stays locked",
+                metadata: [
+                    "path": "\(passphraseFile)", "error": "\(error)",
+                ])
         }
     }
 }

@@ -23,7 +23,7 @@ extension Setting {
 
     static let config = Setting(
         flag: "config", environment: "KEYCHAIND_CONFIG",
-        summary: "A JSON configuration file, a flat object of the config keys here; flags and environment override it",
+        summary: "A JSON configuration file: a flat object of the keys docs/settings.md lists; flags and environment override it",
         commands: .store)
 
     static let database = Setting(
