@@ -46,7 +46,7 @@ if (( $${#missing[@]} )); then \
 fi
 endef
 
-.PHONY: deps deps-test deps-container swift-check build run check test fuzz bench clean
+.PHONY: deps deps-test deps-container swift-check build run check test fuzz bench format clean
 
 swift-check:
 	@command -v $(SWIFT) >/dev/null || { echo "make: no swift on PATH; install a Swift 6.1+ toolchain (swift.org/install)" >&2; exit 1; }
@@ -84,6 +84,9 @@ endif
 run: build
 	$(SWIFT) run $(SWIFT_BUILD_FLAGS) --skip-build keychaind serve --dev $(ALLOW_ROOT)
 
+# The Swift sources `swift format` keeps to .swift-format (`make format` rewrites them).
+FORMATTED = Sources Tests Fuzz Benchmarks Package.swift
+
 # The binary the shell suites run: this configuration's.
 BIN = $$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind
 # step NAME,COMMAND: runs COMMAND (no commas in it) and says how long it took; a failure stops make.
@@ -91,12 +94,15 @@ step = started=$$(date +%s); $(2); echo "make: $(1) passed in $$(( $$(date +%s) 
 
 # The inner loop, a few minutes from a warm build: the Swift tests (one of them:
 # `swift test --filter AccessGroupTests`), the fuzz corpus replayed (the package in Fuzz/), the
-# OpenAPI document, the threat model's test references and this README's walk-through.
+# lint, the OpenAPI document, docs/settings.md against the code, every document reference, the
+# threat model's test references and this README's walk-through.
 check: deps-test build
 	$(call step,swift test,SWIFT="$(SWIFT)" bash Tests/unit/run.sh $(SWIFT_BUILD_FLAGS))
 	$(call step,fuzz corpus,SWIFT="$(SWIFT)" bash Tests/unit/run.sh --package-path Fuzz)
+	$(call step,swift format lint,$(SWIFT) format lint --strict --recursive $(FORMATTED))
 	$(call step,openapi.yaml,python3 -m openapi_spec_validator openapi.yaml)
 	$(call step,threat-model references,python3 Tests/security/check-references.py)
+	$(call step,document references,python3 Tests/docs/check.py)
 	$(call step,docs/settings.md,"$(BIN)" settings --markdown | diff -u docs/settings.md -)
 	$(call step,README walk-through,KEYCHAIND="$(BIN)" bash Tests/readme/run.sh)
 
@@ -119,6 +125,9 @@ test: check
 # Each fuzzing target for 10 minutes (make test gives each 10 s); FUZZ_SECONDS changes it.
 fuzz: deps swift-check
 	FUZZ_SECONDS=$${FUZZ_SECONDS:-600} bash Tests/fuzz/run.sh
+
+format: swift-check
+	$(SWIFT) format format --in-place --recursive $(FORMATTED)
 
 bench: deps swift-check
 	bash Benchmarks/run.sh

@@ -80,7 +80,8 @@ let package = Package(
                 .linkedLibrary("sqlite3", .when(configuration: .debug)),
                 // Release builds link Debian's libsqlite3.a (libsqlite3-dev), so that SQLite calls
                 // itself directly, not through the PLT (docs/performance.md#sqlite-linked-in).
-                .unsafeFlags(["-Xlinker", "-Bstatic", "-Xlinker", "-lsqlite3", "-Xlinker", "-Bdynamic"], .when(configuration: .release)),
+                .unsafeFlags(
+                    ["-Xlinker", "-Bstatic", "-Xlinker", "-lsqlite3", "-Xlinker", "-Bdynamic"], .when(configuration: .release)),
             ]),
         // Several replicas' shared store: PostgreSQL through libpq.
         .target(name: "KeychainPostgres", dependencies: ["CPostgres", "CLinux", "KeychainStorage", "SleepingLock"]),
@@ -135,7 +136,7 @@ let package = Package(
             linkerSettings: [
                 // jemalloc (Debian libjemalloc-dev) as the process's C allocator, for the Swift
                 // runtime, SQLite and libmicrohttpd alike (docs/performance.md#jemalloc).
-                .linkedLibrary("jemalloc"),
+                .linkedLibrary("jemalloc")
                 // The functions a GET runs come first in the release binary through an lld
                 // option, which Scripts/build-release.sh gives (docs/performance.md#hot-functions-first).
             ]),
@@ -149,7 +150,8 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "CrashFrames", "KeychainAPI", "KeychainCore", "KeychainCrypto", "KeychainJSON", "KeychainStorage", "KeychainSQLite",
+                "CrashFrames", "KeychainAPI", "KeychainCore", "KeychainCrypto", "KeychainJSON", "KeychainStorage",
+                "KeychainSQLite",
                 "KeychainPostgres", "CPostgres", "MicroHTTP", .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -162,7 +164,8 @@ let package = Package(
         .testTarget(
             name: "KeychainCoreTests",
             dependencies: [
-                "KeychainBarrier", "KeychainCore", "KeychainStorage", "KeychainCrypto", "KeychainJSON", "KeychainX509", "TestSupport",
+                "KeychainBarrier", "KeychainCore", "KeychainStorage", "KeychainCrypto", "KeychainJSON", "KeychainX509",
+                "TestSupport",
             ]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["CrashFrames", "MicroHTTP", "TestSupport"]),
         .testTarget(
@@ -171,7 +174,10 @@ let package = Package(
         .testTarget(name: "KeychainLogTests", dependencies: ["KeychainLog", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "KeychainAPITests",
-            dependencies: ["KeychainAPI", "KeychainBarrier", "KeychainCore", "KeychainCrypto", "KeychainJSON", "KeychainX509", "MicroHTTP", "TestSupport"],
+            dependencies: [
+                "KeychainAPI", "KeychainBarrier", "KeychainCore", "KeychainCrypto", "KeychainJSON", "KeychainX509", "MicroHTTP",
+                "TestSupport",
+            ],
             exclude: ["Apple/INVENTORY.md"]),
     ]
 )

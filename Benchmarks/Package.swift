@@ -31,6 +31,6 @@ let package = Package(
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "CoreThroughput"),
+            path: "CoreThroughput")
     ]
 )

@@ -6,8 +6,8 @@ import ExtrasBase64
 import Foundation
 import KeychainAPI
 import KeychainCore
-import KeychainJSON
 import KeychainCrypto
+import KeychainJSON
 import KeychainSQLite
 import Logging
 import Synchronization

@@ -66,7 +66,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// exactly the objects `parse` takes, and hands over the same members, strings as their bytes.
     private static func members(_ bytes: [UInt8]) {
         var members: [(String, [UInt8]?)] = []
-        let read = (try? JSON.forEachMember(ofObject: bytes) { key, value in members.append((key, value.map { Array($0) })) }) != nil
+        let read =
+            (try? JSON.forEachMember(ofObject: bytes) { key, value in members.append((key, value.map { Array($0) })) }) != nil
         guard case .object(let object)? = try? JSON.parse(bytes) else {
             precondition(!read, "JSON: forEachMember took what parse refuses as an object")
             return
@@ -76,7 +77,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             if case .string(let text) = entry.value { return (entry.key, Array(text.utf8)) }
             return (entry.key, nil)
         }
-        precondition(members.map(\.0) == expected.map(\.0) && members.map(\.1) == expected.map(\.1),
+        precondition(
+            members.map(\.0) == expected.map(\.0) && members.map(\.1) == expected.map(\.1),
             "JSON: forEachMember's members differ from parse's")
     }
 
@@ -117,7 +119,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             let strings = attributes.compactMap { key, value -> (key: SchemaKey, value: String)? in
                 if case .string(let string) = value { (key, string) } else { nil }
             }
-            precondition(SealedAttributes.hold(bytes, ExactValues(values: strings)) == true, "sealed attributes: a string not held")
+            precondition(
+                SealedAttributes.hold(bytes, ExactValues(values: strings)) == true, "sealed attributes: a string not held")
             for (key, string) in strings where !strings.contains(where: { $0.key == key && $0.value == string + "\u{0}" }) {
                 precondition(
                     SealedAttributes.hold(bytes, ExactValues(values: [(key, string + "\u{0}")])) == false,
@@ -130,7 +133,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             preconditionFailure("sealed attributes: a decoded value does not decode once re-encoded")
         }
         precondition(again == group && againAttributes.count == attributes.count, "sealed attributes: re-encoding changed them")
-        precondition(SealedAttributes.encode(group: again, attributes: againAttributes) == encoded, "sealed attributes: not stable")
+        precondition(
+            SealedAttributes.encode(group: again, attributes: againAttributes) == encoded, "sealed attributes: not stable")
     }
 
     private static func certificate(_ bytes: [UInt8]) {
@@ -169,7 +173,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         precondition((key.publicKeyHash?.count ?? 20) == 20, "key: a public key hash that is not SHA-1")
         precondition((key.publicKeyHash == nil) == (role == .symmetric), "key: a label for a symmetric key, or none for a pair")
         let again = try? KeyMaterial(rest, algorithm: algorithm, role: role)
-        precondition(again?.publicKeyHash == key.publicKeyHash && again?.sizeInBits == key.sizeInBits, "key: parsing twice differs")
+        precondition(
+            again?.publicKeyHash == key.publicKeyHash && again?.sizeInBits == key.sizeInBits, "key: parsing twice differs")
     }
 
     private static func pem(_ bytes: [UInt8]) {
@@ -211,7 +216,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     private static func framing(_ bytes: [UInt8]) {
         let fields = bytes.split(separator: UInt8(ascii: "\n")).map { line in
             let sides = line.split(separator: UInt8(ascii: ":"), maxSplits: 1, omittingEmptySubsequences: false)
-            return (name: String(decoding: sides[0], as: UTF8.self), value: String(decoding: sides.count > 1 ? sides[1] : [], as: UTF8.self))
+            return (
+                name: String(decoding: sides[0], as: UTF8.self),
+                value: String(decoding: sides.count > 1 ? sides[1] : [], as: UTF8.self)
+            )
         }
         switch RequestFraming.check(HTTPHeaders(fields), maxBodyBytes: 1 << 20) {
         case .accept(let framing):

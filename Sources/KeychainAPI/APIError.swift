@@ -25,17 +25,23 @@ public enum APIError {
 
     /// The keys the core names that a request carries in headers, and those headers.
     static let headerKeys = [
-        ("token", "Authorization"), ("expectedVersion", "If-Match"), ("bundlePassphrase", KeychainResponder.bundlePassphraseHeader),
+        ("token", "Authorization"), ("expectedVersion", "If-Match"),
+        ("bundlePassphrase", KeychainResponder.bundlePassphraseHeader),
     ]
 
     /// The response for `error`, with `Retry-After` when throttled.
-    public static func response(_ error: KeychainError, httpStatus: Int? = nil, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+    public static func response(_ error: KeychainError, httpStatus: Int? = nil, headers: [(name: String, value: String)] = [])
+        -> HTTPResponse
+    {
         let error = headerKeys.reduce(error) { $0.naming($1.0, as: $1.1) }
-        var body: JSONObject = ["status": .int(Int64(error.status)), "error": .string(error.name), "message": .string(error.message)]
+        var body: JSONObject = [
+            "status": .int(Int64(error.status)), "error": .string(error.name), "message": .string(error.message),
+        ]
         if let ref = error.persistentRef { body["persistentRef"] = .string(ref) }
         var allHeaders = [(name: "Content-Type", value: "application/json")] + headers
         if let retryAfter = error.retryAfter { allHeaders.append((name: "Retry-After", value: String(retryAfter))) }
-        return HTTPResponse(status: httpStatus ?? Self.httpStatus(for: error), headers: allHeaders, body: JSON.object(body).serialized())
+        return HTTPResponse(
+            status: httpStatus ?? Self.httpStatus(for: error), headers: allHeaders, body: JSON.object(body).serialized())
     }
 
     /// 404 for a path no route has.

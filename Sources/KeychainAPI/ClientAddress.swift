@@ -20,8 +20,10 @@ struct ClientAddress: Sendable {
         guard trustedProxies.contains(peer) else { return peer }
         let forwardedFor = forwardedFor()
         guard !forwardedFor.isEmpty else { return peer }
-        let hops = forwardedFor.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: " \t") }.filter { !$0.isEmpty }
-            .map(IPAddressText.canonical)
+        let hops = forwardedFor.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: " \t") }.filter {
+            !$0.isEmpty
+        }
+        .map(IPAddressText.canonical)
         for hop in hops.reversed() where !trustedProxies.contains(hop) {
             return hop
         }

@@ -54,23 +54,36 @@ public final class KeychainMetrics: CommitObserver, Sendable {
         func name(_ subsystem: String, _ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
             MetricNameDescriptor(namespace: "keychaind", subsystem: subsystem, metricName: metric, unitName: unit, helpText: help)
         }
-        let throttled = name("unlock", "throttled", "total", "Unlocks refused by a throttle: scope address (per client address) or keychain (the shared failure budget).")
+        let throttled = name(
+            "unlock", "throttled", "total",
+            "Unlocks refused by a throttle: scope address (per client address) or keychain (the shared failure budget).")
         unlockThrottledByAddress = registry.makeCounter(descriptor: throttled, labels: [("scope", "address")])
         unlockThrottledByKeychain = registry.makeCounter(descriptor: throttled, labels: [("scope", "keychain")])
-        unlockFailures = registry.makeCounter(descriptor: name("unlock", "failures", "total", "Wrong passphrases (network or host) since the process started."))
+        unlockFailures = registry.makeCounter(
+            descriptor: name("unlock", "failures", "total", "Wrong passphrases (network or host) since the process started."))
         databaseErrors = registry.makeCounter(
-            descriptor: name("database", "errors", "total", "Store calls that failed (out of reach, full disk, corrupt), duplicates aside."))
-        let state = name("keychain", "state", "", "1 for the keychain's state (uninitialized, locked or unlocked), 0 for the others.")
-        states = [KeychainState.uninitialized, .locked, .unlocked].map { ($0, registry.makeGauge(descriptor: state, labels: [("state", $0.rawValue)])) }
+            descriptor: name(
+                "database", "errors", "total", "Store calls that failed (out of reach, full disk, corrupt), duplicates aside."))
+        let state = name(
+            "keychain", "state", "", "1 for the keychain's state (uninitialized, locked or unlocked), 0 for the others.")
+        states = [KeychainState.uninitialized, .locked, .unlocked].map {
+            ($0, registry.makeGauge(descriptor: state, labels: [("state", $0.rawValue)]))
+        }
         let count = name("keychain", "items", "", "Items per class, in every access group (counted at most every few seconds).")
         items = ItemClass.stored.map { ($0, registry.makeGauge(descriptor: count, labels: [("class", $0.name)])) }
-        openConnections = registry.makeGauge(descriptor: name("http", "open_connections", "", "Connections open to the API listener."))
+        openConnections = registry.makeGauge(
+            descriptor: name("http", "open_connections", "", "Connections open to the API listener."))
         unlockBudgetFailures = registry.makeGauge(
-            descriptor: name("unlock", "budget_failures", "", "Failed unlocks counted against the keychain's budget since its last unlock."))
+            descriptor: name(
+                "unlock", "budget_failures", "", "Failed unlocks counted against the keychain's budget since its last unlock."))
         unlockRetryAfter = registry.makeGauge(
-            descriptor: name("unlock", "retry_after", "seconds", "Seconds until the network may try to unlock again; 0 when it may now."))
-        let sizes = name("store", "commit_batch_size", "", "Writes committed together in one transaction, by path (write: group commit; add: batched adds).")
-        let durations = name("store", "commit_duration", "seconds", "BEGIN to the end of COMMIT (fsync included) of a batch, by path.")
+            descriptor: name(
+                "unlock", "retry_after", "seconds", "Seconds until the network may try to unlock again; 0 when it may now."))
+        let sizes = name(
+            "store", "commit_batch_size", "",
+            "Writes committed together in one transaction, by path (write: group commit; add: batched adds).")
+        let durations = name(
+            "store", "commit_duration", "seconds", "BEGIN to the end of COMMIT (fsync included) of a batch, by path.")
         // Indexed as `committed(_:batchSize:nanoseconds:)` reads them: write, then add.
         batchSizes = CommitPath.allCases.map {
             registry.makeValueHistogram(descriptor: sizes, labels: [("path", $0.label)], buckets: Self.batchSizeBuckets)
@@ -80,7 +93,8 @@ public final class KeychainMetrics: CommitObserver, Sendable {
         }
         let syncs = name(
             "store", "sync_duration", "seconds",
-            "SQLite: a batch's COMMIT alone, its WAL frames written and fsynced. PostgreSQL times its own WAL syncs (pg_stat_wal).")
+            "SQLite: a batch's COMMIT alone, its WAL frames written and fsynced. PostgreSQL times its own WAL syncs (pg_stat_wal)."
+        )
         syncDurations = registry.makeValueHistogram(descriptor: syncs, buckets: Self.syncBuckets)
     }
 

@@ -113,7 +113,8 @@ extension KeychainResponder {
     private static func isUnaudited(_ name: String) -> Bool {
         // The first byte tells most names (`service`, `account`) apart before any comparison.
         switch name.utf8.first {
-        case UInt8(ascii: "v"), UInt8(ascii: "k"), UInt8(ascii: "p"), UInt8(ascii: "o"), UInt8(ascii: "n"), UInt8(ascii: "t"): break
+        case UInt8(ascii: "v"), UInt8(ascii: "k"), UInt8(ascii: "p"), UInt8(ascii: "o"), UInt8(ascii: "n"), UInt8(ascii: "t"):
+            break
         default: return false
         }
         switch name {

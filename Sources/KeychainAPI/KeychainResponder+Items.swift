@@ -9,7 +9,9 @@ extension KeychainResponder {
     }
 
     /// `POST /v1/items` answered through `reply` once the item is durable.
-    func add(_ request: HTTPRequest, _ token: AccessToken, reply: @escaping @Sendable (Result<HTTPResponse, KeychainError>) -> Void) {
+    func add(
+        _ request: HTTPRequest, _ token: AccessToken, reply: @escaping @Sendable (Result<HTTPResponse, KeychainError>) -> Void
+    ) {
         let query: ItemQuery
         do { query = try QueryParser.parse(Self.bodyObject(request)) } catch {
             return reply(.failure(error))
@@ -98,7 +100,8 @@ extension KeychainResponder {
     func patchItem(_ ref: String, _ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         let changes = try QueryParser.parse(Self.bodyObject(request))
         let results = try keychain.update(
-            Self.refQuery(ref, request.head), attributesToUpdate: changes, token: token, expectedVersion: try Self.ifMatch(request))
+            Self.refQuery(ref, request.head), attributesToUpdate: changes, token: token,
+            expectedVersion: try Self.ifMatch(request))
         return Self.updated(200, results, token, headers: [Self.etag(results[0])])
     }
 
@@ -106,7 +109,8 @@ extension KeychainResponder {
     /// identity named by its certificate's ref: its certificate and its private key, in one
     /// transaction, as a delete by query removes them.
     func deleteItem(_ ref: String, _ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
-        Self.deleted(try keychain.deleteItems(Self.refQuery(ref, request.head), token: token, expectedVersion: try Self.ifMatch(request)))
+        Self.deleted(
+            try keychain.deleteItems(Self.refQuery(ref, request.head), token: token, expectedVersion: try Self.ifMatch(request)))
     }
 
     /// The query of a change to one item by its ref: the ref, and the `class` URL parameter
@@ -152,7 +156,9 @@ extension KeychainResponder {
 
     /// An update's answer: the items as a search would give them, or `{"updated": n}` to a token
     /// that may not search (write without read or list), which learns nothing of their attributes.
-    static func updated(_ status: Int, _ results: [ItemResult], _ token: AccessToken, headers: [(name: String, value: String)] = [])
+    static func updated(
+        _ status: Int, _ results: [ItemResult], _ token: AccessToken, headers: [(name: String, value: String)] = []
+    )
         -> HTTPResponse
     {
         guard token.has(.read) || token.has(.list) else {

@@ -1,6 +1,6 @@
 import KeychainCore
-import KeychainJSON
 import KeychainCrypto
+import KeychainJSON
 import MicroHTTP
 
 extension KeychainResponder {
@@ -72,15 +72,18 @@ extension KeychainResponder {
         let reachable = keychain.storeIsReachable()
         let state = keychain.state
         var status = state == .unlocked && reachable ? 200 : 503
-        if reachable, state == .locked, let code = request.head.queryItems.first(where: { $0.name == "lockedcode" }).flatMap({ Int($0.value) }),
+        if reachable, state == .locked,
+            let code = request.head.queryItems.first(where: { $0.name == "lockedcode" }).flatMap({ Int($0.value) }),
             (200...599).contains(code), ![204, 205, 304].contains(code)
         {
             status = code
         }
-        return Self.json(status, .object([
-            "initialized": .bool(state != .uninitialized), "state": .string(state.rawValue),
-            "storage": .string(reachable ? "ok" : "unavailable"),
-        ]))
+        return Self.json(
+            status,
+            .object([
+                "initialized": .bool(state != .uninitialized), "state": .string(state.rawValue),
+                "storage": .string(reachable ? "ok" : "unavailable"),
+            ]))
     }
 
     /// The passphrases of a body that names exactly `keys`, each a string, copied from where they
@@ -95,8 +98,14 @@ extension KeychainResponder {
         do throws(JSONParseError) {
             try JSON.forEachMember(ofObject: request.body) { key, value in
                 guard problem == nil else { return }
-                guard let n = keys.firstIndex(of: key) else { return problem = .param("\(key): unknown key") }
-                guard let value else { return problem = .param("\(key): expected a string") }
+                guard let n = keys.firstIndex(of: key) else {
+                    problem = .param("\(key): unknown key")
+                    return
+                }
+                guard let value else {
+                    problem = .param("\(key): expected a string")
+                    return
+                }
                 do throws(CryptoError) { found[n] = try SecureBytes(copying: UnsafeRawBufferPointer(value)) } catch {
                     problem = .notAvailable("secure memory: \(error.message)")
                 }

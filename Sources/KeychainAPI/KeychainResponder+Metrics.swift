@@ -10,7 +10,9 @@ extension KeychainResponder {
     }
 
     static func metricsResponse(_ metrics: KeychainMetrics, _ keychain: Keychain) -> HTTPResponse {
-        HTTPResponse(status: 200, headers: [(name: "Content-Type", value: KeychainMetrics.contentType)], body: metrics.exposition(keychain: keychain))
+        HTTPResponse(
+            status: 200, headers: [(name: "Content-Type", value: KeychainMetrics.contentType)],
+            body: metrics.exposition(keychain: keychain))
     }
 }
 
@@ -36,7 +38,8 @@ public final class MetricsResponder: HTTPResponder {
     public func preflight(_ head: HTTPRequestHead) -> HTTPPreflight {
         guard Route(path: head.rawPath) == .metrics else { return .refuse(APIError.noRoute(head.method, head.rawPath)) }
         guard head.method == "GET" else {
-            return .refuse(APIError.methodNotAllowed(head.method, template: Route.metrics.template, allowed: Route.metrics.methods))
+            return .refuse(
+                APIError.methodNotAllowed(head.method, template: Route.metrics.template, allowed: Route.metrics.methods))
         }
         // A scrape has no body: one is refused (413) before it is read.
         return .proceed(.workerPool, plan: Self.scrape, maxBodyBytes: 0)

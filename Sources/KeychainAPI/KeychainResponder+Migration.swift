@@ -64,10 +64,12 @@ extension KeychainResponder {
         } else {
             result = try keychain.importBundle(request.body, passphrase: passphrase, conflict: conflict, caller: token)
         }
-        return Self.json(200, .object([
-            "imported": .int(Int64(result.imported)), "skipped": .int(Int64(result.skipped)),
-            "replaced": .int(Int64(result.replaced)), "manifest": Self.manifestJSON(result.manifest),
-        ]))
+        return Self.json(
+            200,
+            .object([
+                "imported": .int(Int64(result.imported)), "skipped": .int(Int64(result.skipped)),
+                "replaced": .int(Int64(result.replaced)), "manifest": Self.manifestJSON(result.manifest),
+            ]))
     }
 
     /// The bundle passphrase, copied from where it lies in the header into secure memory.

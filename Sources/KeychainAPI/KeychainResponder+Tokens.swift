@@ -10,7 +10,9 @@ extension KeychainResponder {
             throw .param("\(key): unknown key")
         }
         guard case .string(let name)? = body["name"] else { throw .param("name: expected a string") }
-        guard case .array(let groupValues)? = body["accessGroups"] else { throw .param("accessGroups: expected an array of strings") }
+        guard case .array(let groupValues)? = body["accessGroups"] else {
+            throw .param("accessGroups: expected an array of strings")
+        }
         var groups: [String] = []
         for value in groupValues {
             guard case .string(let group) = value else { throw .param("accessGroups: expected an array of strings") }

@@ -1,7 +1,7 @@
-public import KeychainCore
-import KeychainJSON
 import KeychainAudit
+public import KeychainCore
 import KeychainCrypto
+import KeychainJSON
 import KeychainLog
 public import Logging
 public import MicroHTTP
@@ -71,8 +71,10 @@ public final class KeychainResponder: HTTPResponder {
             return .refuse(finish(head, route: nil, token: nil, APIError.noRoute(head.method, head.rawPath)))
         }
         guard route.methods.contains(head.method) else {
-            return .refuse(finish(head, route: route, token: nil,
-                APIError.methodNotAllowed(head.method, template: route.template, allowed: route.methods)))
+            return .refuse(
+                finish(
+                    head, route: route, token: nil,
+                    APIError.methodNotAllowed(head.method, template: route.template, allowed: route.methods)))
         }
         let execution: HTTPExecution =
             if route.runsKDF {
@@ -93,8 +95,10 @@ public final class KeychainResponder: HTTPResponder {
         if route.isPublic || (route == .keychain && keychain.state == .uninitialized) {
             if route == .unlock, let wait = unlockThrottle.admit(client(head), now: clock.now()) {
                 metrics.countAddressThrottled()
-                return .refuse(finish(head, route: route, token: nil,
-                    APIError.response(.unlockThrottled(retryAfter: wait))))
+                return .refuse(
+                    finish(
+                        head, route: route, token: nil,
+                        APIError.response(.unlockThrottled(retryAfter: wait))))
             }
             if let refusal = unauditable(head, route: route) { return .refuse(finish(head, route: route, token: nil, refusal)) }
             return .proceed(execution, plan: Plan(route: route, token: nil), maxBodyBytes: bodyLimit)
@@ -182,7 +186,8 @@ public final class KeychainResponder: HTTPResponder {
             derivationsBusy(waiting: waiting)
         case .transferWorkerBusy(let waiting):
             transfersBusy(waiting: waiting)
-        case .spoolFailed: APIError.response(.notAvailable("body: the upload could not be written to its spool file; retry later"))
+        case .spoolFailed:
+            APIError.response(.notAvailable("body: the upload could not be written to its spool file; retry later"))
         case .malformedHead(let field, let reason): APIError.response(.param("\(field): \(reason)"))
         case .requestTargetTooLong(let reason): APIError.response(.param("request-target: \(reason)"), httpStatus: 414)
         case .tooManyConnections(let limit):
@@ -201,7 +206,8 @@ public final class KeychainResponder: HTTPResponder {
         let seconds = (waiting + 2) / 2
         return APIError.response(
             .notAvailable(
-                "passphrase: \(waiting) passphrase derivations (Argon2id, one at a time) are already waiting; retry after \(seconds) s"),
+                "passphrase: \(waiting) passphrase derivations (Argon2id, one at a time) are already waiting; retry after \(seconds) s"
+            ),
             httpStatus: 429, headers: [(name: "Retry-After", value: String(seconds))])
     }
 

@@ -78,7 +78,9 @@ public enum RFC3339 {
         if !skip(UInt8(ascii: "Z"), or: UInt8(ascii: "z")) {
             guard let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
             bytes = bytes.dropFirst()
-            guard let hours = digits(2), skip(UInt8(ascii: ":")), let minutes = digits(2), hours <= 23, minutes <= 59 else { return nil }
+            guard let hours = digits(2), skip(UInt8(ascii: ":")), let minutes = digits(2), hours <= 23, minutes <= 59 else {
+                return nil
+            }
             offset = (hours * 60 + minutes) * (sign == UInt8(ascii: "+") ? 1 : -1)
         }
         guard bytes.isEmpty, (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour <= 23,

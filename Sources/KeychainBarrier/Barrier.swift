@@ -70,7 +70,8 @@ package final class Barrier: Sendable {
     }
 
     /// Unwraps the passphrase-protected class keys without installing them; fails on a wrong passphrase.
-    package static func unwrapClassKeys(kek: SecureBytes, wrappedWhenUnlocked: [UInt8], wrappedAfterFirstUnlock: [UInt8]) throws(CryptoError)
+    package static func unwrapClassKeys(kek: SecureBytes, wrappedWhenUnlocked: [UInt8], wrappedAfterFirstUnlock: [UInt8])
+        throws(CryptoError)
         -> (whenUnlocked: SecureBytes, afterFirstUnlock: SecureBytes)
     {
         (
@@ -80,7 +81,9 @@ package final class Barrier: Sendable {
     }
 
     /// The installed class keys wrapped for the other replicas, bound to `epoch`; `nil` when locked.
-    package func wrapClassKeysForReplicas(epoch: UInt64) throws(CryptoError) -> (whenUnlocked: [UInt8], afterFirstUnlock: [UInt8])? {
+    package func wrapClassKeysForReplicas(epoch: UInt64) throws(CryptoError) -> (
+        whenUnlocked: [UInt8], afterFirstUnlock: [UInt8]
+    )? {
         let keys = classKeys.withLock { ($0.whenUnlocked, $0.afterFirstUnlock) }
         guard let whenUnlocked = keys.0, let afterFirstUnlock = keys.1 else { return nil }
         return (

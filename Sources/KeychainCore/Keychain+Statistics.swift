@@ -48,7 +48,8 @@ extension Keychain {
 
     /// The failure budget now: one read of one metadata row.
     public func unlockBudget() throws(KeychainError) -> UnlockBudget {
-        let stored = try snapshot { try $0.meta(UnlockThrottle.metaKey) }.flatMap(UnlockThrottle.init(encoded:)) ?? UnlockThrottle()
+        let stored =
+            try snapshot { try $0.meta(UnlockThrottle.metaKey) }.flatMap(UnlockThrottle.init(encoded:)) ?? UnlockThrottle()
         return UnlockBudget(failures: stored.failures, retryAfterSeconds: stored.secondsToWait(now: clock.now()) ?? 0)
     }
 

@@ -239,8 +239,10 @@ public final class Keychain: Sendable {
             counters.storageFailures.add(1, ordering: .relaxed)
             let now = clock.uptime()
             let last = lastStorageWarning.load(ordering: .relaxed)
-            if now - last >= 1000, lastStorageWarning.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged {
-                logger.warning("storage failed", metadata: ["error": "\((error as? StorageError)?.message ?? "\(type(of: error))")"])
+            if now - last >= 1000, lastStorageWarning.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged
+            {
+                logger.warning(
+                    "storage failed", metadata: ["error": "\((error as? StorageError)?.message ?? "\(type(of: error))")"])
             }
             return .notAvailable("storage: the keychain's database is unavailable")
         }

@@ -18,7 +18,9 @@ public enum AEAD {
     }
 
     /// Seals the bytes at `plaintext` under `key`, binding `associatedData`.
-    public static func seal(_ plaintext: UnsafeRawBufferPointer, key: SecureBytes, associatedData: [UInt8]) throws(CryptoError) -> [UInt8] {
+    public static func seal(_ plaintext: UnsafeRawBufferPointer, key: SecureBytes, associatedData: [UInt8]) throws(CryptoError)
+        -> [UInt8]
+    {
         guard key.count == keyLength else { throw .invalidLength("key") }
         return sealUnchecked(plaintext, key: key, associatedData: associatedData)
     }
@@ -27,22 +29,22 @@ public enum AEAD {
         Sodium.ensureInitialized()
         let ad = [currentVersion] + associatedData
         var frame = [UInt8](repeating: 0, count: 1 + nonceLength + pt.count + tagLength)
-            frame[0] = currentVersion
-            frame.withUnsafeMutableBytes { out in
-                let noncePtr = out.baseAddress! + 1
-                randombytes_buf(noncePtr, nonceLength)
-                var written: UInt64 = 0
-                key.withUnsafeBytes { k in
-                    ad.withUnsafeBytes { a in
-                        _ = crypto_aead_xchacha20poly1305_ietf_encrypt(
-                            (noncePtr + nonceLength).assumingMemoryBound(to: UInt8.self), &written,
-                            pt.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(pt.count),
-                            a.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(a.count),
-                            nil, noncePtr.assumingMemoryBound(to: UInt8.self),
-                            k.baseAddress!.assumingMemoryBound(to: UInt8.self))
-                    }
+        frame[0] = currentVersion
+        frame.withUnsafeMutableBytes { out in
+            let noncePtr = out.baseAddress! + 1
+            randombytes_buf(noncePtr, nonceLength)
+            var written: UInt64 = 0
+            key.withUnsafeBytes { k in
+                ad.withUnsafeBytes { a in
+                    _ = crypto_aead_xchacha20poly1305_ietf_encrypt(
+                        (noncePtr + nonceLength).assumingMemoryBound(to: UInt8.self), &written,
+                        pt.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(pt.count),
+                        a.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(a.count),
+                        nil, noncePtr.assumingMemoryBound(to: UInt8.self),
+                        k.baseAddress!.assumingMemoryBound(to: UInt8.self))
                 }
             }
+        }
         return frame
     }
 

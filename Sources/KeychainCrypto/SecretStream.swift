@@ -39,7 +39,8 @@ public enum SecretStream {
         /// The next message sealed, binding `associatedData`; `final` tags it as the last.
         public func push(_ message: [UInt8], associatedData: [UInt8], final: Bool) -> [UInt8] {
             var out = [UInt8](repeating: 0, count: message.count + SecretStream.overhead)
-            let tag = final ? crypto_secretstream_xchacha20poly1305_tag_final() : crypto_secretstream_xchacha20poly1305_tag_message()
+            let tag =
+                final ? crypto_secretstream_xchacha20poly1305_tag_final() : crypto_secretstream_xchacha20poly1305_tag_message()
             state.withUnsafeMutableBytes { s in
                 message.withUnsafeBufferPointer { m in
                     associatedData.withUnsafeBufferPointer { a in

@@ -72,7 +72,8 @@ public enum FilePermissions {
         }
         let allowed: UInt32 = status.owner == 0 && user != 0 && kind.rootMayShareWithGroup ? 0o040 : 0
         guard status.mode & 0o077 & ~allowed == 0 else {
-            let rule = allowed == 0
+            let rule =
+                allowed == 0
                 ? "group and others must have no access" : "others must have no access, the group at most read"
             let fix = kind == .dataDirectory ? "0700" : allowed == 0 ? "0600" : "0640"
             return "\(found): \(rule) (chmod \(fix) it)"

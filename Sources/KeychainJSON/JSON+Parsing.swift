@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A JSON syntax error, with where it happened (byte offset, line and column).
@@ -55,9 +55,9 @@ extension JSON {
     static func wipe(_ bytes: UnsafeMutableRawBufferPointer) {
         guard let base = bytes.baseAddress else { return }
         #if canImport(Darwin)
-        _ = memset_s(base, bytes.count, 0, bytes.count)
+            _ = memset_s(base, bytes.count, 0, bytes.count)
         #else
-        explicit_bzero(base, bytes.count)
+            explicit_bzero(base, bytes.count)
         #endif
     }
 
@@ -85,7 +85,12 @@ private struct JSONParser {
         var line = 1
         var column = 1
         for b in bytes[..<min(index, bytes.count)] {
-            if b == UInt8(ascii: "\n") { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
+            if b == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if b & 0xC0 != 0x80 {
+                column += 1
+            }
         }
         return JSONParseError(reason: reason, offset: index, line: line, column: column)
     }
@@ -106,9 +111,15 @@ private struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject(depth: depth)
         case UInt8(ascii: "["): return try parseArray(depth: depth)
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expect("null"); return .null
+        case UInt8(ascii: "t"):
+            try expect("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expect("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expect("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default: throw error("unexpected character")
         }
@@ -143,7 +154,9 @@ private struct JSONParser {
     /// `JSON.forEachMember(ofObject:_:)` from the object's opening brace.
     mutating func forEachMember(_ member: (String, UnsafeBufferPointer<UInt8>?) -> Void) throws(JSONParseError) {
         var seen = Set<String>()
-        try parseMembers { seen.insert($0).inserted } value: { parser, key throws(JSONParseError) in
+        try parseMembers {
+            seen.insert($0).inserted
+        } value: { parser, key throws(JSONParseError) in
             if parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") {
                 try parser.withStringBytes { member(key, $0) }
             } else {
@@ -161,7 +174,10 @@ private struct JSONParser {
     ) throws(JSONParseError) {
         index += 1
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return
+        }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
@@ -174,8 +190,14 @@ private struct JSONParser {
             try value(&self, key)
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in an object") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return
+            }
             throw error("expected ',' or '}'")
         }
     }
@@ -184,14 +206,23 @@ private struct JSONParser {
         index += 1
         var array: [JSON] = []
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(array) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(array)
+        }
         while true {
             skipWhitespace()
             array.append(try parseValue(depth: depth + 1))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in an array") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(array) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(array)
+            }
             throw error("expected ',' or ']'")
         }
     }
@@ -234,9 +265,16 @@ private struct JSONParser {
         while true {
             guard index < bytes.count else { throw error("unterminated string") }
             let b = bytes[index]
-            if b == UInt8(ascii: "\"") { index += 1; break }
+            if b == UInt8(ascii: "\"") {
+                index += 1
+                break
+            }
             if b < 0x20 { throw error("control character in a string") }
-            if b != UInt8(ascii: "\\") { out.append(b); index += 1; continue }
+            if b != UInt8(ascii: "\\") {
+                out.append(b)
+                index += 1
+                continue
+            }
             index += 1
             guard index < bytes.count else { throw error("unterminated escape") }
             let e = bytes[index]

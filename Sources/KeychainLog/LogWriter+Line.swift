@@ -12,7 +12,9 @@ extension LogWriter {
     public func append(
         level: Logger.Level, label: String, metadata: String = "", source: String, message: (_ into: inout [UInt8]) -> Void
     ) {
-        append(level: level, prefix: Self.linePrefix(level: level, label: label, metadata: metadata, source: source), message: message)
+        append(
+            level: level, prefix: Self.linePrefix(level: level, label: label, metadata: metadata, source: source),
+            message: message)
     }
 
     /// What follows the timestamp in a line of `append(level:label:metadata:source:message:)`,

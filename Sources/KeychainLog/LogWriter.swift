@@ -1,12 +1,13 @@
 import Dispatch
 import Foundation
 import SleepingLock
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Log lines written in batches by a thread of their own, as nginx's `access_log … buffer=`:
@@ -139,7 +140,8 @@ public final class LogWriter: Sendable {
     }
 
     private func run() {
-        let intervalNanoseconds = UInt64(interval.components.seconds) * 1_000_000_000
+        let intervalNanoseconds =
+            UInt64(interval.components.seconds) * 1_000_000_000
             + UInt64(interval.components.attoseconds / 1_000_000_000)
         while true {
             let (stopped, oldest) = state.withLock { ($0.stopped, $0.oldest) }

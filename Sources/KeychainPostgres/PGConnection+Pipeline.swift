@@ -22,10 +22,15 @@ extension PGConnection {
     /// Statements between two syncs share an implicit transaction, as between BEGIN and COMMIT.
     /// - Throws: `unavailable` when the connection failed (it is then not to be used again).
     func pipeline(_ statements: [PipelinedStatement]) throws(StorageError) -> [Result<PGResult, StorageError>?] {
-        guard PQenterPipelineMode(handle) == 1 else { throw .unavailable("postgres: pipeline: \(Self.firstLine(PQerrorMessage(handle)))") }
+        guard PQenterPipelineMode(handle) == 1 else {
+            throw .unavailable("postgres: pipeline: \(Self.firstLine(PQerrorMessage(handle)))")
+        }
         defer { _ = PQexitPipelineMode(handle) }
         // What comes back, in order: a prepare's result (for the statement it names) or a statement's.
-        enum Sent { case prepare(PreparedKey, String), statement }
+        enum Sent {
+            case prepare(PreparedKey, String)
+            case statement
+        }
         var sent: [Sent] = []
         sent.reserveCapacity(statements.count)
         var preparing: [PreparedKey: String] = [:]

@@ -173,7 +173,7 @@ private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeP
         _ = UnsafeMutableBufferPointer(start: copy, count: utf8.count).initialize(from: utf8)
         return copy
     }
-    defer { copies.forEach { $0.deallocate() } }
+    defer { for copy in copies { copy.deallocate() } }
     let pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
     return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
 }

@@ -124,14 +124,19 @@ final class PostgresSession: StoreWriter {
     }
 
     func insertMeta(_ key: String, _ value: [UInt8]) throws(StorageError) -> Bool {
-        try connection.run("INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING", [.text(key), .blob(value)])
-            .changes > 0
+        try connection.run(
+            "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING", [.text(key), .blob(value)]
+        )
+        .changes > 0
     }
 
     func insert(_ token: TokenRecord) throws(StorageError) {
         try connection.run(
             "INSERT INTO tokens (id, hash, sealed, expires, created) VALUES ($1, $2, $3, $4, $5)",
-            [.text(token.id), .blob(token.hash), .blob(token.sealed), token.expires.map { .int($0) } ?? .null, .int(token.created)])
+            [
+                .text(token.id), .blob(token.hash), .blob(token.sealed), token.expires.map { .int($0) } ?? .null,
+                .int(token.created),
+            ])
     }
 
     func deleteToken(id: String) throws(StorageError) -> Bool {
@@ -155,7 +160,10 @@ final class PostgresSession: StoreWriter {
             case .blob(let b): parameters.append(.blob(b))
             }
         }
-        return (FilterShape(filter, count: count), { ItemSelect.sql(filter, count: count, materializeDrivingLookup: true) { "$\($0)" } }, parameters)
+        return (
+            FilterShape(filter, count: count),
+            { ItemSelect.sql(filter, count: count, materializeDrivingLookup: true) { "$\($0)" } }, parameters
+        )
     }
 
     /// The items of a result of `select`.
@@ -176,7 +184,8 @@ final class PostgresSession: StoreWriter {
         let c = first
         return ItemRecord(
             rowID: result.int64(row, c), ref: result.blob(row, c + 1), itemClass: Int(result.int64(row, c + 2)),
-            group: result.blob(row, c + 3), protection: Int(result.int64(row, c + 4)), synchronizable: result.int64(row, c + 5) != 0,
+            group: result.blob(row, c + 3), protection: Int(result.int64(row, c + 4)),
+            synchronizable: result.int64(row, c + 5) != 0,
             created: result.int64(row, c + 6), modified: result.int64(row, c + 7), version: result.int64(row, c + 8),
             primaryKey: result.blob(row, c + 9), attributes: result.blob(row, c + 10),
             secret: result.isNull(row, c + 11) ? nil : result.blob(row, c + 11), lookups: [])
@@ -185,6 +194,7 @@ final class PostgresSession: StoreWriter {
     private static func token(_ result: PGResult, _ row: Int32) -> TokenRecord {
         TokenRecord(
             id: result.blob(row, 0).withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }, hash: result.blob(row, 1),
-            sealed: result.blob(row, 2), expires: result.isNull(row, 3) ? nil : result.int64(row, 3), created: result.int64(row, 4))
+            sealed: result.blob(row, 2), expires: result.isNull(row, 3) ? nil : result.int64(row, 3),
+            created: result.int64(row, 4))
     }
 }

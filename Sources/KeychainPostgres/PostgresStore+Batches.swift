@@ -42,7 +42,8 @@ extension PostgresStore {
                 statements.append(.shape(shape, sql: sql, parameters))
                 answers.append(.one(members[0]))
             } else {
-                statements.append(.prepared(Fold.sql(readsAttributes: readsAttributes), Fold.parameters(members.map { batch[$0].filter })))
+                statements.append(
+                    .prepared(Fold.sql(readsAttributes: readsAttributes), Fold.parameters(members.map { batch[$0].filter })))
                 answers.append(.fold(members))
             }
         }
@@ -88,7 +89,8 @@ extension PostgresStore {
     /// one per search.
     enum Fold {
         static func takes(_ filter: ItemFilter) -> Bool {
-            filter.primaryKeys != nil && filter.lookups.isEmpty && filter.ref == nil && filter.created == nil && filter.modified == nil
+            filter.primaryKeys != nil && filter.lookups.isEmpty && filter.ref == nil && filter.created == nil
+                && filter.modified == nil
                 && filter.afterID == nil
         }
 
@@ -142,7 +144,9 @@ extension PostgresStore {
     /// (a concurrent add of the same key waits for the first to end, then inserts nothing).
     /// When the database refuses an add otherwise, the batch is rolled back and each add is
     /// sent again in a transaction of its own, for its own outcome.
-    static func commit(_ batch: [Add], on connection: inout PGConnection?, connect: () throws(StorageError) -> PGConnection) -> [Add] {
+    static func commit(_ batch: [Add], on connection: inout PGConnection?, connect: () throws(StorageError) -> PGConnection)
+        -> [Add]
+    {
         do throws(StorageError) {
             let open: PGConnection
             if let connection { open = connection } else { open = try connect() }

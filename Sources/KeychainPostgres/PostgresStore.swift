@@ -44,13 +44,17 @@ public final class PostgresStore: KeychainStore {
         groupCommit = GroupCommit(observer: observer)
         let connect = { @Sendable () throws(StorageError) in try PGConnection(url: url, password: password) }
         searches = BatchingThreads(
-            name: "postgres-searches", threads: 1, handle: { batch, connection in Self.answer(batch, on: &connection, connect: connect) },
+            name: "postgres-searches", threads: 1,
+            handle: { batch, connection in Self.answer(batch, on: &connection, connect: connect) },
             refuse: { $0.completion(.failure(.unavailable("store is closed"))) })
         adds = BatchingThreads(
             name: "postgres-adds", threads: 2,
             handle: { batch, connection in
                 let started = DispatchTime.now().uptimeNanoseconds
-                defer { observer?.committed(.add, batchSize: batch.count, nanoseconds: DispatchTime.now().uptimeNanoseconds &- started) }
+                defer {
+                    observer?.committed(
+                        .add, batchSize: batch.count, nanoseconds: DispatchTime.now().uptimeNanoseconds &- started)
+                }
                 return Self.commit(batch, on: &connection, connect: connect)
             },
             refuse: { $0.completion(.failure(.unavailable("store is closed"))) })
@@ -62,7 +66,9 @@ public final class PostgresStore: KeychainStore {
     /// PostgreSQL's own tools back it up consistently while replicas serve (`pg_dump -Fc`, one
     /// REPEATABLE READ snapshot), and restore it into a new database (`pg_restore`).
     public func backup(to path: String) throws(StorageError) {
-        throw .unsupported("a keychain on PostgreSQL is backed up with pg_dump -Fc and restored with pg_restore (docs/backups-and-migration.md, Backups)")
+        throw .unsupported(
+            "a keychain on PostgreSQL is backed up with pg_dump -Fc and restored with pg_restore (docs/backups-and-migration.md, Backups)"
+        )
     }
 
     public func close() {

@@ -24,7 +24,8 @@ final class SQLiteConnection {
     init(path: String, readOnly: Bool) throws(StorageError) {
         precondition(Self.configured)
         var db: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
             | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE
         let rc = sqlite3_open_v2(path, &db, flags, Self.vfs)
         guard rc == SQLITE_OK, let db else {
@@ -96,7 +97,8 @@ final class SQLiteConnection {
     func error(_ rc: Int32, _ operation: String) -> StorageError {
         let message = "\(operation): \(String(cString: sqlite3_errmsg(handle))) (\(rc))"
         switch rc & 0xff {
-        case SQLITE_CONSTRAINT where rc == (SQLITE_CONSTRAINT | (8 << 8)) || rc == (SQLITE_CONSTRAINT | (6 << 8)):  // _UNIQUE, _PRIMARYKEY (function-like macros Swift cannot import)
+        // SQLITE_CONSTRAINT_UNIQUE and _PRIMARYKEY: function-like macros Swift cannot import.
+        case SQLITE_CONSTRAINT where rc == (SQLITE_CONSTRAINT | (8 << 8)) || rc == (SQLITE_CONSTRAINT | (6 << 8)):
             return .uniqueViolation
         case SQLITE_BUSY, SQLITE_LOCKED:
             return .busy(message)

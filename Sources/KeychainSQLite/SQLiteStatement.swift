@@ -47,9 +47,11 @@ final class SQLiteStatement {
 
     /// Binds a copy of `bytes` to the placeholder numbered `index` (from 1).
     func bind(blob bytes: [UInt8], at index: Int32) throws(StorageError) {
-        try check(bytes.withUnsafeBytes { p in
-            sqlite3_bind_blob(handle, index, p.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(p.count), kcd_sqlite_transient())
-        })
+        try check(
+            bytes.withUnsafeBytes { p in
+                sqlite3_bind_blob(
+                    handle, index, p.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(p.count), kcd_sqlite_transient())
+            })
     }
 
     /// Every bind goes through here: the statement is `used` from its first bind on.

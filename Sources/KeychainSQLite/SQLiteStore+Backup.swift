@@ -3,7 +3,7 @@ internal import Foundation
 import KeychainStorage
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Online backup, and what `keychaind restore` needs to put a backup in place.
@@ -76,7 +76,7 @@ extension SQLiteStore {
             guard try statement.step() else { throw StorageError.corrupt("integrity_check returned nothing") }
             check = statement.text(0) ?? ""
             statement.reset()
-        } catch where error.code == .corrupt || error.code == .failed {
+        } catch  where error.code == .corrupt || error.code == .failed {
             throw .corrupt("not a SQLite database, or a damaged one (\(error.message))")
         }
         guard check == "ok" else { throw .corrupt("integrity_check failed: \(check.prefix(200))") }
@@ -104,7 +104,7 @@ extension SQLiteStore {
             do {
                 // The first access takes the process's exclusive lock, or finds a server's.
                 try old.execute("PRAGMA busy_timeout = 0; BEGIN IMMEDIATE; COMMIT;")
-            } catch where error.code == .busy {
+            } catch  where error.code == .busy {
                 throw .busy("\(path) is in use by another process (stop the keychaind that serves it first)")
             }
             holder = old

@@ -96,7 +96,7 @@ public final class SQLiteStore: KeychainStore {
                 PRAGMA temp_store = MEMORY;
                 PRAGMA mmap_size = \(self.mmapBytes);
                 """)
-        } catch where error.code == .busy {
+        } catch  where error.code == .busy {
             throw .busy("\(path) is in use by another process (a running keychaind owns its data directory)")
         }
         try Migrations.apply(to: connection)

@@ -4,7 +4,7 @@ import KeychainStorage
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Moves the WAL's frames into the database and truncates the `-wal` file after deletes, on a

@@ -45,8 +45,9 @@ extension KeychainStore {
     /// `AddsAnswerLater`; else at once, on the caller's thread.
     public func add(_ item: ItemRecord, whenDurable: @escaping @Sendable (Result<Void, StorageError>) -> Void) {
         if let later = self as? any AddsAnswerLater { return later.add(item, completion: whenDurable) }
-        whenDurable(Result { () throws(StorageError) in
-            do { try add(item) } catch let error as StorageError { throw error } catch { throw .failed("\(error)") }
-        })
+        whenDurable(
+            Result { () throws(StorageError) in
+                do { try add(item) } catch let error as StorageError { throw error } catch { throw .failed("\(error)") }
+            })
     }
 }

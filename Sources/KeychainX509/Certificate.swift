@@ -1,8 +1,9 @@
 internal import COpenSSL
+
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #elseif canImport(Darwin)
-internal import Darwin
+    internal import Darwin
 #endif
 
 /// A DER X.509 certificate, parsed once, with what the keychain derives from it: the attributes

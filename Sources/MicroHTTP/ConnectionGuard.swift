@@ -137,7 +137,8 @@ final class ConnectionGuard: Sendable {
                 return nil
             }
             let slot = Slot(
-                fd: fd, address: address, isOverLimit: isOverLimit, phase: .head(since: now, allowance: limits.headTimeoutNanoseconds))
+                fd: fd, address: address, isOverLimit: isOverLimit,
+                phase: .head(since: now, allowance: limits.headTimeoutNanoseconds))
             state.connections[UInt(bitPattern: connection)] = slot
             if isOverLimit { state.overLimit += 1 } else { state.perAddress[address, default: 0] += 1 }
             return slot

@@ -1,7 +1,7 @@
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A response body in an open file, sent by libmicrohttpd from the file itself (`sendfile(2)`

@@ -2,7 +2,7 @@ import CMicroHTTPD
 import Logging
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension HTTPResponse {

@@ -2,12 +2,13 @@ import CMicroHTTPD
 import Dispatch
 public import Logging
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An HTTP/1.1 server on libmicrohttpd: a pool of epoll polling threads, keep-alive, body limits,
@@ -35,7 +36,8 @@ public final class HTTPServer: Sendable {
             throw HTTPServerError.invalidConfiguration("host is not an IPv4 or IPv6 literal")
         }
         let context = ServerContext(
-            responder: responder, logger: logger, maxBodyBytes: configuration.maxBodyBytes, spoolDirectory: configuration.spoolDirectory,
+            responder: responder, logger: logger, maxBodyBytes: configuration.maxBodyBytes,
+            spoolDirectory: configuration.spoolDirectory,
             poolThreads: configuration.workerPoolThreads, serialWorkerQueueLimit: configuration.serialWorkerQueueLimit,
             connectionLimits: ConnectionGuard.Limits(
                 headTimeoutNanoseconds: UInt64(configuration.headTimeoutSeconds * 1e9),
@@ -54,7 +56,8 @@ public final class HTTPServer: Sendable {
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeoutSeconds, ptr_value: nil),
                 // Above the guard's limit, so that libmicrohttpd still accepts (and asks the guard)
                 // while connections the guard cut are closing.
-                MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit + Self.evictionHeadroom, ptr_value: nil),
+                MHD_OptionItem(
+                    option: .CONNECTION_LIMIT, value: configuration.connectionLimit + Self.evictionHeadroom, ptr_value: nil),
                 MHD_OptionItem(
                     option: .CONNECTION_MEMORY_LIMIT, value: configuration.perConnectionMemoryLimit, ptr_value: nil),
                 MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
@@ -130,16 +133,17 @@ public final class HTTPServer: Sendable {
 
     private func refuseConnections(on socket: MHD_socket) {
         #if canImport(Glibc)
-        _ = Glibc.shutdown(socket, Int32(SHUT_RDWR))
+            _ = Glibc.shutdown(socket, Int32(SHUT_RDWR))
         #elseif canImport(Musl)
-        _ = Musl.shutdown(socket, Int32(SHUT_RDWR))
+            _ = Musl.shutdown(socket, Int32(SHUT_RDWR))
         #elseif canImport(Darwin)
-        _ = Darwin.shutdown(socket, SHUT_RDWR)
+            _ = Darwin.shutdown(socket, SHUT_RDWR)
         #endif
     }
 
     private static func flags(ipv6: Bool) -> UInt32 {
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+        var flags =
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if ipv6 {
             flags |= MHD_USE_DUAL_STACK.rawValue

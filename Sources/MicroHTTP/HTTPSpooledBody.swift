@@ -2,7 +2,7 @@ import CLinux
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A request body written to a file as it arrives rather than held in memory: a large upload

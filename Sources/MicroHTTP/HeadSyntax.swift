@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The checks of a request head that need its bytes as received: what libmicrohttpd 0.9.75
@@ -90,7 +90,8 @@ struct HeadSyntax {
             return
         }
         guard nameCount > 0, nameOffset + nameCount < size, Self.allTokenBytes(base + nameOffset, count: nameCount) else {
-            let shown = LogText.sanitized(UnsafeBufferPointer(start: base + nameOffset, count: min(nameCount, size - nameOffset)), maxBytes: 32)
+            let shown = LogText.sanitized(
+                UnsafeBufferPointer(start: base + nameOffset, count: min(nameCount, size - nameOffset)), maxBytes: 32)
             refusal = .malformedHead(field: "header", reason: "name \"\(shown)\" is not an RFC 9110 token")
             return
         }
@@ -102,11 +103,15 @@ struct HeadSyntax {
             return
         }
         guard Self.allValueBytes(base + valueOffset, count: valueCount) else {
-            refusal = .malformedHead(field: "header", reason: "the value of \(text(at: nameOffset, count: nameCount)) holds a control byte (a bare CR, …)")
+            refusal = .malformedHead(
+                field: "header",
+                reason: "the value of \(text(at: nameOffset, count: nameCount)) holds a control byte (a bare CR, …)")
             return
         }
         guard endsLine(at: valueOffset + valueCount) else {
-            refusal = .malformedHead(field: "header", reason: "the value of \(text(at: nameOffset, count: nameCount)) holds a NUL, or its line does not end with CRLF")
+            refusal = .malformedHead(
+                field: "header",
+                reason: "the value of \(text(at: nameOffset, count: nameCount)) holds a NUL, or its line does not end with CRLF")
             return
         }
         cursor = valueOffset + valueCount + 2
@@ -116,7 +121,8 @@ struct HeadSyntax {
     func verdict() -> HTTPTransportError? {
         if let refusal { return refusal }
         guard endsLine(at: cursor), cursor + 2 == size else {
-            return .malformedHead(field: "header", reason: "the last field holds a NUL, or the head does not end with an empty line")
+            return .malformedHead(
+                field: "header", reason: "the last field holds a NUL, or the head does not end with an empty line")
         }
         return nil
     }

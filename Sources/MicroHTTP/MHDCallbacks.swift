@@ -19,7 +19,9 @@ func mhdAccessHandler(
 
 /// `MHD_OPTION_URI_LOG_CALLBACK`'s callback: the request target as sent, before libmicrohttpd
 /// splits and decodes it; what it returns becomes the request's `*con_cls`.
-func mhdRequestLine(cls: UnsafeMutableRawPointer?, uri: UnsafePointer<CChar>?, connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
+func mhdRequestLine(cls: UnsafeMutableRawPointer?, uri: UnsafePointer<CChar>?, connection: OpaquePointer?)
+    -> UnsafeMutableRawPointer?
+{
     guard let cls else { return nil }
     return Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().requestLine(uri, connection: connection)
 }
@@ -30,7 +32,8 @@ func mhdRequestCompleted(
     requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, code: MHD_RequestTerminationCode
 ) {
     guard let cls, let requestContext else { return }
-    Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().complete(connection: connection, requestContext: requestContext)
+    Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().complete(
+        connection: connection, requestContext: requestContext)
 }
 
 /// `MHD_AcceptPolicyCallback`: the connection guard's per-address limit and eviction.

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The request target as the client sent it, captured when its request line is complete.
@@ -128,8 +128,10 @@ final class RequestTarget: Sendable {
         while let percent = Self.index(of: UInt8(ascii: "%"), in: path, from: index), percent + 2 < path.endIndex {
             let high = path[percent + 1]
             let low = path[percent + 2] | 0x20  // ASCII lowercase
-            if (high == UInt8(ascii: "2") && low == UInt8(ascii: "f")) || (high == UInt8(ascii: "0") && low == UInt8(ascii: "0")) {
-                return .malformedHead(field: "path", reason: "holds %2F or %00, which a proxy and this server would read differently")
+            if (high == UInt8(ascii: "2") && low == UInt8(ascii: "f")) || (high == UInt8(ascii: "0") && low == UInt8(ascii: "0"))
+            {
+                return .malformedHead(
+                    field: "path", reason: "holds %2F or %00, which a proxy and this server would read differently")
             }
             index = percent + 1
         }

@@ -2,12 +2,13 @@ import CMicroHTTPD
 import Dispatch
 import Logging
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Everything libmicrohttpd's callbacks reach through their `cls` pointer: immutable or atomic.
@@ -95,7 +96,8 @@ final class ServerContext: Sendable {
                 connection: connection, url: url, method: method, version: version, target: target, maxHeadBytes: maxHeadBytes)
             let isHTTP11 = version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false
             // A connection over its address's limit is answered at once, its body unread.
-            let overLimit = connectionGuard.isOverLimit(connection)
+            let overLimit =
+                connectionGuard.isOverLimit(connection)
                 ? HTTPTransportError.tooManyConnections(limit: connectionGuard.perAddressConnectionLimit) : nil
             let (state, refusal) = begin(
                 head, refusal: overLimit ?? target?.overLimit ?? syntax ?? target?.pathRefusal, isHTTP11: isHTTP11)
@@ -149,7 +151,8 @@ final class ServerContext: Sendable {
         // A route that takes large bodies (an upload) says so from its head alone, before any
         // authentication; every other request keeps the server's limit.
         let routeLimit = refusal == nil ? responder.largeBodyLimit(for: head).map { max($0, maxBodyBytes) } : nil
-        let verdict = refusal.map(RequestFraming.Verdict.refuse)
+        let verdict =
+            refusal.map(RequestFraming.Verdict.refuse)
             ?? RequestFraming.check(head.headers, maxBodyBytes: routeLimit ?? maxBodyBytes, requiresHost: isHTTP11)
         switch verdict {
         case .refuse(let error):
@@ -172,7 +175,8 @@ final class ServerContext: Sendable {
                 return (state, answer)
             case .refuse(let answer):
                 state = RequestState(
-                    head: head, plan: nil, pendingAnswer: answer, expectedLength: nil, maxBodyBytes: maxBodyBytes, expectsBody: expectsBody)
+                    head: head, plan: nil, pendingAnswer: answer, expectedLength: nil, maxBodyBytes: maxBodyBytes,
+                    expectsBody: expectsBody)
             case .proceed(let execution, let plan, let requestLimit):
                 let limit = min(routeLimit ?? maxBodyBytes, requestLimit ?? .max)
                 if let declared = framing.declaredLength, declared > limit {
@@ -227,7 +231,9 @@ final class ServerContext: Sendable {
             state.progress.withLock { $0.pendingAnswer = refusal }
             return true
         case .abort:
-            log("dropped connection: body far over the limit", ["http.method": "\(LogText.sanitized(state.head.method, maxBytes: LogText.maxMethodBytes))"])
+            log(
+                "dropped connection: body far over the limit",
+                ["http.method": "\(LogText.sanitized(state.head.method, maxBytes: LogText.maxMethodBytes))"])
             return false
         case .overLimit:
             let refusal = transportRefusal(.bodyTooLarge(limit: state.maxBodyBytes), head: state.head)
@@ -240,14 +246,24 @@ final class ServerContext: Sendable {
     private func transportRefusal(_ error: HTTPTransportError, head: HTTPRequestHead) -> HTTPResponse {
         var answer = responder.transportError(error, head: head)
         answer.closeConnection = true
-        log("refused request", ["http.method": "\(LogText.sanitized(head.method, maxBytes: LogText.maxMethodBytes))", "http.status": "\(answer.status)"])
+        log(
+            "refused request",
+            [
+                "http.method": "\(LogText.sanitized(head.method, maxBytes: LogText.maxMethodBytes))",
+                "http.status": "\(answer.status)",
+            ])
         return answer
     }
 
     /// Final call: queues the early answer, runs the responder here or on the worker, queues
     /// the worker's answer after a resume, or, on the next pass, a held answer's release.
     private func finish(_ state: RequestState, on connection: OpaquePointer) -> MHD_Result {
-        enum Next { case send(HTTPResponse), release(@Sendable () -> HTTPResponse), respond([UInt8]), wait }
+        enum Next {
+            case send(HTTPResponse)
+            case release(@Sendable () -> HTTPResponse)
+            case respond([UInt8])
+            case wait
+        }
         let next: Next = state.progress.withLock { progress in
             switch progress.phase {
             case .answered, .offloaded(nil):
@@ -291,7 +307,8 @@ final class ServerContext: Sendable {
                 return send(response, on: connection)
             case .serialWorker:
                 return offload(
-                    request, plan: plan, to: serialWorker, queueLimit: serialWorkerQueueLimit, state: state, connection: connection)
+                    request, plan: plan, to: serialWorker, queueLimit: serialWorkerQueueLimit, state: state,
+                    connection: connection)
             case .transferWorker:
                 return offload(
                     request, plan: plan, to: transferWorker, queueLimit: serialWorkerQueueLimit,
@@ -365,7 +382,8 @@ final class ServerContext: Sendable {
             log(
                 "refused request: worker busy",
                 [
-                    "http.method": "\(LogText.sanitized(request.head.method, maxBytes: LogText.maxMethodBytes))", "waiting": "\(waiting)",
+                    "http.method": "\(LogText.sanitized(request.head.method, maxBytes: LogText.maxMethodBytes))",
+                    "waiting": "\(waiting)",
                     "worker": "\(worker.name)",
                 ])
             return send(responder.transportError(busy(waiting), head: request.head), on: connection)

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What a request carries that may be a credential (a bearer token, a passphrase, a secret being
@@ -15,9 +15,9 @@ enum WipedBytes {
     static func zero(_ bytes: UnsafeMutableRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         #if canImport(Darwin)
-        _ = memset_s(base, bytes.count, 0, bytes.count)
+            _ = memset_s(base, bytes.count, 0, bytes.count)
         #else
-        explicit_bzero(base, bytes.count)
+            explicit_bzero(base, bytes.count)
         #endif
     }
 

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-public import Glibc
+    public import Glibc
 #elseif canImport(Musl)
-public import Musl
+    public import Musl
 #elseif canImport(Darwin)
-public import Darwin
+    public import Darwin
 #endif
 
 /// A lock that puts a waiter to sleep at once (a plain `pthread_mutex_t`).

@@ -10,7 +10,8 @@ extension Keychaind {
     /// need only the instance key file, so they run beside a serving keychain.
     struct Audit: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Hash a value as the audit log writes it; verify an audit log's chain.", subcommands: [Hash.self, Verify.self])
+            abstract: "Hash a value as the audit log writes it; verify an audit log's chain.",
+            subcommands: [Hash.self, Verify.self])
 
         struct Hash: ParsableCommand {
             static let configuration = CommandConfiguration(
@@ -41,7 +42,9 @@ extension Keychaind {
                     defer { try? handle.close() }
                     while checker.report.problem == nil {
                         let chunk: Data
-                        do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch { throw ValidationError("cannot read \(file)") }
+                        do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
+                            throw ValidationError("cannot read \(file)")
+                        }
                         if chunk.isEmpty { break }
                         var bytes = [UInt8](chunk)[...]
                         while let newline = bytes.firstIndex(of: 0x0A) {
@@ -61,12 +64,16 @@ extension Keychaind {
                 let report = checker.report
                 var summary = "\(report.lines) lines"
                 if report.continuesEarlierLog { summary += "; the first continues a chain from an earlier log" }
-                if !report.restarts.isEmpty { summary += "; a new chain starts at line \(report.restarts.map(String.init).joined(separator: ", "))" }
+                if !report.restarts.isEmpty {
+                    summary += "; a new chain starts at line \(report.restarts.map(String.init).joined(separator: ", "))"
+                }
                 if let problem = report.problem {
                     print("audit log: \(summary); the chain breaks at \(problem)")
                     throw ExitCode(1)
                 }
-                print("audit log: \(summary); the chain holds; last mac \(report.last ?? "-") (keep it elsewhere: it shows a log cut short)")
+                print(
+                    "audit log: \(summary); the chain holds; last mac \(report.last ?? "-") (keep it elsewhere: it shows a log cut short)"
+                )
             }
         }
     }

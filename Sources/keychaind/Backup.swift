@@ -35,7 +35,9 @@ extension Keychaind {
         func run() throws {
             Hardening.apply()
             if try store.databaseURL() != nil {
-                throw FileError("a keychain on PostgreSQL is backed up with pg_dump -Fc and restored with pg_restore (docs/backups-and-migration.md, Backups)")
+                throw FileError(
+                    "a keychain on PostgreSQL is backed up with pg_dump -Fc and restored with pg_restore (docs/backups-and-migration.md, Backups)"
+                )
             }
             if !offline {
                 let client = try BackupClient(url: serverURL())
@@ -50,10 +52,13 @@ extension Keychaind {
                     return
                 } catch is BackupClient.Refused {
                     guard try store.value(.dataDir, flag: store.dataDir) != nil else {
-                        throw FileError("backup: no server answers at \(client.host):\(client.port), and no --data-dir to copy instead")
+                        throw FileError(
+                            "backup: no server answers at \(client.host):\(client.port), and no --data-dir to copy instead")
                     }
-                    FileHandle.standardError.write(Data(
-                        "backup: no server answers at \(client.host):\(client.port); copying the data directory instead\n".utf8))
+                    FileHandle.standardError.write(
+                        Data(
+                            "backup: no server answers at \(client.host):\(client.port); copying the data directory instead\n"
+                                .utf8))
                 }
             }
             try offlineBackup()
@@ -87,7 +92,9 @@ extension Keychaind {
                 guard let data = FileManager.default.contents(atPath: tokenFile) else {
                     throw FileError("--token-file \(tokenFile) cannot be read")
                 }
-                text = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+                text =
+                    String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first.map(
+                        String.init) ?? ""
             } else if let value = ProcessInfo.processInfo.environment[Setting.backupTokenFile.environment!], !value.isEmpty {
                 text = value
             } else {

@@ -49,7 +49,8 @@ struct BackupClient {
         defer { close(fd) }
         let token = try readToken()
         let hostHeader = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-        let request = "POST \(prefix)/v1/keychain/backup HTTP/1.1\r\nHost: \(hostHeader)\r\n"
+        let request =
+            "POST \(prefix)/v1/keychain/backup HTTP/1.1\r\nHost: \(hostHeader)\r\n"
             + "Authorization: Bearer \(token)\r\nContent-Length: 0\r\nConnection: close\r\nUser-Agent: keychaind-backup\r\n\r\n"
         try Array(request.utf8).withUnsafeBytes { bytes in
             var offset = 0
@@ -121,7 +122,9 @@ struct BackupClient {
         var next: UnsafeMutablePointer<addrinfo>? = first
         while let address = next {
             next = address.pointee.ai_next
-            let fd = socket(address.pointee.ai_family, address.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.ai_protocol)
+            let fd = socket(
+                address.pointee.ai_family, address.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.ai_protocol
+            )
             guard fd >= 0 else { continue }
             // A large keychain's copy is made before the first byte comes: minutes at most.
             var timeout = timeval(tv_sec: 600, tv_usec: 0)

@@ -27,7 +27,8 @@ extension Keychaind {
             defer { keychain.close() }
             let passphrase = try passphraseFile.map(PassphraseInput.fromFile) ?? PassphraseInput.prompt("Keychain passphrase: ")
             try keychain.unlock(passphrase: passphrase, from: .host)
-            let bundlePassphrase = try bundlePassphraseFile.map(PassphraseInput.fromFile) ?? PassphraseInput.prompt("Bundle passphrase: ")
+            let bundlePassphrase =
+                try bundlePassphraseFile.map(PassphraseInput.fromFile) ?? PassphraseInput.prompt("Bundle passphrase: ")
             let result = try keychain.importBundle([UInt8](data), passphrase: bundlePassphrase, conflict: policy, caller: nil)
             print("imported \(result.imported), skipped \(result.skipped), replaced \(result.replaced)")
         }

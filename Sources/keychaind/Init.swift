@@ -6,7 +6,8 @@ import Logging
 extension Keychaind {
     /// `keychaind init`: creates the keychain and its first admin token.
     struct Init: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a keychain: instance key, wrapped keys, an admin token.")
+        static let configuration = CommandConfiguration(
+            abstract: "Create a keychain: instance key, wrapped keys, an admin token.")
 
         @OptionGroup var store: StoreOptions
 
@@ -38,7 +39,8 @@ extension Keychaind {
                     tokenFile.discard()
                     try? keychain.revokeToken(id: issued.token.id, caller: nil)
                     let directory = try store.keychainConfiguration().dataDirectory
-                    print("""
+                    print(
+                        """
                         keychain created, but the admin token could not be written to \(tokenFile.path): \(error).
                         That token is revoked; create another with
                           keychaind token create --data-dir \(directory) --name admin --group '*' \

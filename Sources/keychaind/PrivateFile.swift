@@ -19,7 +19,8 @@ final class PrivateFile {
     init(creating path: String, purpose: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            let reason = errno == EEXIST || errno == ELOOP
+            let reason =
+                errno == EEXIST || errno == ELOOP
                 ? "it already exists (a file or a symbolic link); keychaind writes only into a file it creates: "
                     + "remove it or name a new one"
                 : String(cString: strerror(errno))

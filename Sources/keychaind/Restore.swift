@@ -29,14 +29,18 @@ extension Keychaind {
         func run() throws {
             Hardening.apply()
             if try store.databaseURL() != nil {
-                throw FileError("restore: a keychain on PostgreSQL is restored with pg_restore into a new database (docs/backups-and-migration.md, Backups)")
+                throw FileError(
+                    "restore: a keychain on PostgreSQL is restored with pg_restore into a new database (docs/backups-and-migration.md, Backups)"
+                )
             }
             let logger = makeLogger(level: "warning")
             let configuration = try store.keychainConfiguration()
             try store.checkPermissions(configuration, passphraseFiles: [], logger: logger)
             let target = configuration.dataDirectory + "/" + SQLiteStore.fileName
             if !force, let size = (try? FileManager.default.attributesOfItem(atPath: target))?[.size] as? Int, size > 0 {
-                throw FileError("restore: \(configuration.dataDirectory) holds a keychain already (\(SQLiteStore.fileName)); --force replaces it")
+                throw FileError(
+                    "restore: \(configuration.dataDirectory) holds a keychain already (\(SQLiteStore.fileName)); --force replaces it"
+                )
             }
             guard let source = FileHandle(forReadingAtPath: from) else { throw FileError("restore: \(from) cannot be read") }
             defer { try? source.close() }
@@ -65,7 +69,9 @@ extension Keychaind {
                 throw FileError("restore: \(error.message); nothing was changed")
             }
             placed = true
-            print("restore: \(from) is now the keychain of \(configuration.dataDirectory) (schema version \(inspection.schemaVersion)); start keychaind serve and unlock it with its passphrase")
+            print(
+                "restore: \(from) is now the keychain of \(configuration.dataDirectory) (schema version \(inspection.schemaVersion)); start keychaind serve and unlock it with its passphrase"
+            )
         }
 
         /// Opens the copy as a keychain with the instance key file: its wrapped keys must open.

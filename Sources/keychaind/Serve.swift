@@ -1,6 +1,6 @@
 import ArgumentParser
-import ExtrasBase64
 import CLinux
+import ExtrasBase64
 import Foundation
 import KeychainAPI
 import KeychainAudit
@@ -93,7 +93,8 @@ extension Keychaind {
             }
             let metricsListener = try metricsListenerConfiguration()
             var api = APIConfiguration()
-            api.trustedProxies = trustedProxies.isEmpty
+            api.trustedProxies =
+                trustedProxies.isEmpty
                 ? (try store.value(.trustedProxies) ?? "")
                     .split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 : trustedProxies
@@ -141,11 +142,14 @@ extension Keychaind {
             api.auditLog = audit
             // An imported bundle is written beside the keychain as it arrives, not held in memory.
             http.spoolDirectory = configuration.dataDirectory
-            let server = try KeychainServer(keychain: keychain, http: http, api: api, metricsListener: metricsListener, logger: logger)
+            let server = try KeychainServer(
+                keychain: keychain, http: http, api: api, metricsListener: metricsListener, logger: logger)
             var serving: Logger.Metadata = [
                 "listen": "\(host):\(server.port)", "keychain.state": "\(keychain.state.rawValue)", "threads": "\(http.threads)",
             ]
-            if let metricsListener, let port = server.metricsPort { serving["metrics.listen"] = "\(metricsListener.host):\(port)" }
+            if let metricsListener, let port = server.metricsPort {
+                serving["metrics.listen"] = "\(metricsListener.host):\(port)"
+            }
             logger.notice("keychaind serving", metadata: serving)
             if dev {
                 print("Listening on http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")
@@ -163,7 +167,8 @@ extension Keychaind {
             switch AddressScope(host: host) {
             case .loopback?, .privateNetwork?: break
             case .wildcard?, .other?:
-                throw ValidationError("""
+                throw ValidationError(
+                    """
                     --metrics-listen: \(host) is reachable beyond this host and private networks; metrics are served there \
                     without a token, so bind a loopback or private address (or scrape the API port with a metrics token)
                     """)
@@ -181,14 +186,18 @@ extension Keychaind {
             guard let path = try store.value(.auditLog, flag: auditLog) else { return nil }
             let instanceKey: SecureBytes
             do { instanceKey = try configuration.readInstanceKey() } catch {
-                throw ValidationError("--audit-log: the audit log's keys derive from the instance key, and there is none yet: run keychaind init first")
+                throw ValidationError(
+                    "--audit-log: the audit log's keys derive from the instance key, and there is none yet: run keychaind init first"
+                )
             }
-            return try AuditLog(destination: path == "-" ? .standardOutput : .file(path), keys: AuditKeys(instanceKey: instanceKey))
+            return try AuditLog(
+                destination: path == "-" ? .standardOutput : .file(path), keys: AuditKeys(instanceKey: instanceKey))
         }
 
         /// Initialises the throw-away keychain and says how to use it.
         private func startDev(_ keychain: Keychain, directory: String, port: Int) throws {
-            let random = Base64.encodeToString(bytes: Sodium.randomBytes(12), options: [.base64UrlAlphabet, .omitPaddingCharacter])
+            let random = Base64.encodeToString(
+                bytes: Sodium.randomBytes(12), options: [.base64UrlAlphabet, .omitPaddingCharacter])
             let passphraseText = "dev-" + random
             let issued = try keychain.initialize(passphrase: SecureBytes(utf8: passphraseText))
             if let devTokenFile { try PrivateFile.replace(devTokenFile, with: issued.secret + "\n", purpose: "dev token file") }

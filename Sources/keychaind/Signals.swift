@@ -19,7 +19,9 @@ enum Signals {
             source.setEventHandler {
                 if signalNumber == SIGHUP {
                     LogWriter.standardError.flush()
-                    do { try audit?.reopen() } catch { logger.error("the audit log cannot be reopened", metadata: ["error": "\(error)"]) }
+                    do { try audit?.reopen() } catch {
+                        logger.error("the audit log cannot be reopened", metadata: ["error": "\(error)"])
+                    }
                 } else if signalNumber == SIGUSR1 {
                     try? server.keychain.lock()
                     logger.notice("locked on SIGUSR1")
@@ -40,7 +42,7 @@ enum Signals {
         done.wait()
         server.shutdown()
         audit?.close()
-        sources.forEach { $0.cancel() }
+        for source in sources { source.cancel() }
         logger.notice("stopped; keys zeroed, store closed")
         LogWriter.standardError.flush()
     }

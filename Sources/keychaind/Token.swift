@@ -1,8 +1,8 @@
 import ArgumentParser
 import KeychainAPI
 import KeychainCore
-import KeychainJSON
 import KeychainCrypto
+import KeychainJSON
 
 extension Keychaind {
     /// `keychaind token create|list|revoke`: local administration of a data directory.
@@ -31,7 +31,8 @@ extension Keychaind {
                 }
                 let keychain = try store.openKeychain()
                 defer { keychain.close() }
-                let issued = try keychain.createToken(name: name, accessGroups: groups, capabilities: caps, expiresAt: expiry, caller: nil)
+                let issued = try keychain.createToken(
+                    name: name, accessGroups: groups, capabilities: caps, expiresAt: expiry, caller: nil)
                 print("\(issued.token.id)\n\(issued.secret)")
             }
         }

@@ -1,11 +1,12 @@
 import Foundation
-import TestSupport
-@testable import KeychainAPI
-@testable import KeychainCore
 import KeychainCrypto
 import Logging
 import MicroHTTP
+import TestSupport
 import Testing
+
+@testable import KeychainAPI
+@testable import KeychainCore
 
 /// A keychain and its API in a directory of its own. Requests go to the responder in process
 /// (`call`); a test of what the transport does asks for `server`, started on 127.0.0.1, port 0,
@@ -30,7 +31,8 @@ final class APIFixture {
 
     /// `initialize: false` leaves the keychain uninitialized.
     init(
-        initialize: Bool = true, kdf: KDFLimits = .insecureMinimumForTesting, maxBodyBytes: Int = 1 << 20, trustedProxies: [String] = [],
+        initialize: Bool = true, kdf: KDFLimits = .insecureMinimumForTesting, maxBodyBytes: Int = 1 << 20,
+        trustedProxies: [String] = [],
         anonymousLogLinesPerSecond: Int = 100, faulty: Bool = false, passphrase: String = testPassphrase,
         maxBundleBytes: Int? = nil, metrics: KeychainMetrics = KeychainMetrics(), metricsListener: Bool = false,
         configure: (inout KeychainConfiguration) -> Void = { _ in }
@@ -75,7 +77,8 @@ final class APIFixture {
     var server: KeychainServer {
         get throws {
             if let started { return started }
-            let server = try KeychainServer(keychain: keychain, http: http, api: api, metricsListener: metricsListener, logger: logger)
+            let server = try KeychainServer(
+                keychain: keychain, http: http, api: api, metricsListener: metricsListener, logger: logger)
             started = server
             return server
         }
@@ -111,7 +114,9 @@ final class APIFixture {
 
     /// Adds a generic password; returns its persistent ref.
     @discardableResult
-    func add(service: String, account: String = "u", secret: String = "c2VjcmV0", group: String? = nil, token: String? = nil) throws -> String {
+    func add(service: String, account: String = "u", secret: String = "c2VjcmV0", group: String? = nil, token: String? = nil)
+        throws -> String
+    {
         var body = #"{"class":"genericPassword","service":"\#(service)","account":"\#(account)","valueData":"\#(secret)""#
         if let group { body += #","accessGroup":"\#(group)""# }
         body += "}"
@@ -130,13 +135,17 @@ extension RawResponse {
 
     /// Asserts the error shape (docs/semantics.md §5) and returns the OSStatus.
     @discardableResult
-    func expectError(_ http: Int, _ status: Int64, naming key: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    func expectError(_ http: Int, _ status: Int64, naming key: String? = nil, sourceLocation: SourceLocation = #_sourceLocation)
+        -> Bool
+    {
         #expect(self.status == http, "\(text)", sourceLocation: sourceLocation)
         #expect(json["status"] == .int(status), "\(text)", sourceLocation: sourceLocation)
         #expect(json["error"]?.stringValue?.hasPrefix("errSec") == true, sourceLocation: sourceLocation)
         #expect(header("Content-Type") == "application/json", sourceLocation: sourceLocation)
         if let key {
-            #expect(json["message"]?.stringValue?.contains(key) == true, "\(text) does not name \(key)", sourceLocation: sourceLocation)
+            #expect(
+                json["message"]?.stringValue?.contains(key) == true, "\(text) does not name \(key)",
+                sourceLocation: sourceLocation)
         }
         return self.status == http
     }

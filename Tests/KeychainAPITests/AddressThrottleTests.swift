@@ -1,5 +1,6 @@
-@testable import KeychainAPI
 import Testing
+
+@testable import KeychainAPI
 
 @Suite struct AddressThrottleTests {
     /// Apple's ladder per address: four failures free, the fifth waits a minute, then 5, 15 and 60.

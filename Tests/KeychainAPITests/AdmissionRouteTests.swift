@@ -1,8 +1,9 @@
 import Foundation
-import TestSupport
-@testable import KeychainCore
 import MicroHTTP
+import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 /// A token's capabilities are checked from the request's head, before its body is read or a key
 /// derivation runs for it: a token that may not import learns nothing of a PKCS#12's password,
@@ -18,8 +19,11 @@ import Testing
         let token = try f.token(groups: ["*"], capabilities: capabilities)
         let m = IdentityRouteTests.material
         for password in ["wrong", Material.password] {
-            f.call("POST", "/v1/items/import", body: m.p12, contentType: "application/x-pkcs12", headers: [(Self.header, password)], token: token)
-                .expectError(403, -34018, naming: "write")
+            f.call(
+                "POST", "/v1/items/import", body: m.p12, contentType: "application/x-pkcs12", headers: [(Self.header, password)],
+                token: token
+            )
+            .expectError(403, -34018, naming: "write")
         }
         try f.call("POST", "/v1/items/search", json: #"{"matchLimit":"all"}"#).expectError(404, -25300)
     }
@@ -29,10 +33,16 @@ import Testing
         let f = try APIFixture()
         let token = try f.token(groups: ["a"], capabilities: ["write", "read"])
         let m = IdentityRouteTests.material
-        f.call("POST", "/v1/items/import?accessGroup=b", body: m.p12, contentType: "application/x-pkcs12", headers: [(Self.header, "wrong")], token: token)
-            .expectError(403, -34018, naming: "accessGroup")
-        f.call("POST", "/v1/items/import?accessGroup=a", body: m.p12, contentType: "application/x-pkcs12", headers: [(Self.header, "wrong")], token: token)
-            .expectError(401, -25293, naming: Self.header)
+        f.call(
+            "POST", "/v1/items/import?accessGroup=b", body: m.p12, contentType: "application/x-pkcs12",
+            headers: [(Self.header, "wrong")], token: token
+        )
+        .expectError(403, -34018, naming: "accessGroup")
+        f.call(
+            "POST", "/v1/items/import?accessGroup=a", body: m.p12, contentType: "application/x-pkcs12",
+            headers: [(Self.header, "wrong")], token: token
+        )
+        .expectError(401, -25293, naming: Self.header)
     }
 
     /// Every route refuses a token lacking its capability in preflight: the in-process client
@@ -49,7 +59,8 @@ import Testing
             ("DELETE", "/v1/tokens/tok_0000000000000000", "admin"),
         ]
         for (method, path, capability) in cases {
-            let response = f.call(method, path, body: Array("not even JSON".utf8), contentType: "application/json", token: metrics)
+            let response = f.call(
+                method, path, body: Array("not even JSON".utf8), contentType: "application/json", token: metrics)
             #expect(response.expectError(403, -34018, naming: capability), "\(method) \(path)")
         }
         let reader = try f.token(groups: ["*"], capabilities: ["read"])

@@ -7,7 +7,8 @@ import Testing
     @Test func anEmptyPassphraseIs401LikeAnyWrongOne() throws {
         let f = try APIFixture()
         _ = try f.call("POST", "/v1/keychain/lock")
-        try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":""}"#, headers: []).expectError(401, -25293, naming: "passphrase")
+        try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":""}"#, headers: []).expectError(
+            401, -25293, naming: "passphrase")
         try f.call("POST", "/v1/keychain/passphrase", json: #"{"old":"","new":"next"}"#).expectError(401, -25293, naming: "old")
         try f.call("POST", "/v1/keychain/passphrase", json: #"{"old":"\#(testPassphrase)","new":""}"#)
             .expectError(400, -50, naming: "new")

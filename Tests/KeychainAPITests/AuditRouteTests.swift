@@ -4,6 +4,7 @@ import Logging
 import MicroHTTP
 import TestSupport
 import Testing
+
 @testable import KeychainAPI
 @testable import KeychainAudit
 @testable import KeychainCore
@@ -60,13 +61,21 @@ import Testing
     @Test func eachRouteGivesOneLineWithWhoWhatAndTheOutcome() throws {
         let s = try Scene()
         let secret = "c3VwZXItc2VjcmV0LXZhbHVl"  // base64 of "super-secret-value"
-        let added = s.call("POST", "/v1/items", json: #"{"class":"genericPassword","service":"payroll-db","account":"alice","valueData":"\#(secret)"}"#)
+        let added = s.call(
+            "POST", "/v1/items",
+            json: #"{"class":"genericPassword","service":"payroll-db","account":"alice","valueData":"\#(secret)"}"#)
         #expect(added.status == 201)
         let ref = try #require(added.items.first?["persistentRef"]?.stringValue)
-        #expect(s.call("GET", "/v1/items?service=payroll-db&returnData=true", headers: s.f.auth + [("X-Keychain-Reason", "rotating the db password")]).status == 200)
+        #expect(
+            s.call(
+                "GET", "/v1/items?service=payroll-db&returnData=true",
+                headers: s.f.auth + [("X-Keychain-Reason", "rotating the db password")]
+            ).status == 200)
         #expect(s.call("PATCH", "/v1/items/\(ref)", json: #"{"label":"L"}"#).status == 200)
         #expect(s.call("GET", "/v1/items?service=x", headers: [("Authorization", "Bearer kcd_wrong-token-value")]).status == 401)
-        #expect(s.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"not the passphrase at all"}"#, headers: []).status == 401)
+        #expect(
+            s.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"not the passphrase at all"}"#, headers: []).status == 401
+        )
         #expect(s.call("DELETE", "/v1/items/\(ref)").status == 200)
         let lines = try s.lines()
         #expect(lines.map { $0["operation"]?.stringValue } == ["add", "search", "update", "search", "unlock", "delete"])
@@ -91,7 +100,10 @@ import Testing
         #expect(counts.count == 6 && counts == Array(counts[0]..<counts[0] + 6))
         // No secret, token or passphrase, in clear or base64, anywhere in the file.
         let text = String(decoding: FileManager.default.contents(atPath: s.path) ?? Data(), as: UTF8.self)
-        for forbidden in [secret, "super-secret-value", s.f.adminToken, "kcd_wrong-token-value", "not the passphrase at all", testPassphrase, "payroll-db", "alice"] {
+        for forbidden in [
+            secret, "super-secret-value", s.f.adminToken, "kcd_wrong-token-value", "not the passphrase at all", testPassphrase,
+            "payroll-db", "alice",
+        ] {
             #expect(!text.contains(forbidden), "\(forbidden) is in the audit log")
         }
     }
@@ -170,9 +182,10 @@ import Testing
         #expect(client.request("GET", "/v1/keychain", headers: s.f.auth + [("X-Forwarded-For", forged)]).status == 200)
         #expect(client.request("GET", "/v1/keychain", headers: s.f.auth + [("X-Forwarded-For", "203.0.113.7")]).status == 200)
         let lines = try s.lines()
-        #expect(lines.map { $0["client"]?.stringValue } == [
-            String(repeating: "A", count: LogText.maxAddressBytes) + "…[4937 bytes cut]", "203.0.113.7",
-        ])
+        #expect(
+            lines.map { $0["client"]?.stringValue } == [
+                String(repeating: "A", count: LogText.maxAddressBytes) + "…[4937 bytes cut]", "203.0.113.7",
+            ])
     }
 
     /// Every other route gives its line too, under its own operation, the refused ones with their
@@ -197,21 +210,27 @@ import Testing
             ("GET", "/v1/nowhere", nil, 404, "none"),
             ("POST", "/v1/keychain/lock", nil, 200, "lock"),
             ("POST", "/v1/keychain/unlock", #"{"passphrase":"\#(testPassphrase)"}"#, 200, "unlock"),
-            ("POST", "/v1/keychain/passphrase", #"{"old":"\#(testPassphrase)","new":"another passphrase entirely"}"#, 204, "changePassphrase"),
+            (
+                "POST", "/v1/keychain/passphrase", #"{"old":"\#(testPassphrase)","new":"another passphrase entirely"}"#, 204,
+                "changePassphrase"
+            ),
         ]
         for call in calls {
             let answer = s.call(call.method, call.target, json: call.json)
-            #expect(answer.status == call.status, "\(call.method) \(call.target): \(String(decoding: answer.body, as: UTF8.self))")
+            #expect(
+                answer.status == call.status, "\(call.method) \(call.target): \(String(decoding: answer.body, as: UTF8.self))")
         }
         let lines = try s.lines().dropFirst()  // the first: createToken
         #expect(lines.map { $0["operation"]?.stringValue } == calls.map(\.operation))
         #expect(lines.map { $0["httpStatus"]?.intValue } == calls.map { Int64($0.status) })
         #expect(lines.map { $0["status"]?.intValue == 0 } == calls.map { $0.status < 300 })
-        #expect(lines.map { $0["route"]?.stringValue } == [
-            "/v1/tokens", "/v1/tokens/self", "/v1/tokens/{id}", "/v1/keychain", "/v1/keychain/settings", "/v1/keychain/settings",
-            "/v1/items/search", "/v1/items", "/v1/items", "/metrics", "/v1/health", "-", "/v1/keychain/lock",
-            "/v1/keychain/unlock", "/v1/keychain/passphrase",
-        ])
+        #expect(
+            lines.map { $0["route"]?.stringValue } == [
+                "/v1/tokens", "/v1/tokens/self", "/v1/tokens/{id}", "/v1/keychain", "/v1/keychain/settings",
+                "/v1/keychain/settings",
+                "/v1/items/search", "/v1/items", "/v1/items", "/metrics", "/v1/health", "-", "/v1/keychain/lock",
+                "/v1/keychain/unlock", "/v1/keychain/passphrase",
+            ])
         let text = String(decoding: FileManager.default.contents(atPath: s.path) ?? Data(), as: UTF8.self)
         for forbidden in [testPassphrase, "another passphrase entirely", s.f.adminToken] {
             #expect(!text.contains(forbidden), "\(forbidden) is in the audit log")

@@ -1,14 +1,15 @@
 import Foundation
 import KeychainAudit
-@testable import KeychainAPI
-@testable import KeychainCore
 import KeychainCrypto
 import KeychainSQLite
 import Logging
 import MicroHTTP
-import TestSupport
 import Synchronization
+import TestSupport
 import Testing
+
+@testable import KeychainAPI
+@testable import KeychainCore
 
 /// `POST /v1/keychain/backup`: the whole keychain, still sealed, to an admin of
 /// every group only; a copy that opens with the instance key file and the passphrase, and with
@@ -39,7 +40,9 @@ import Testing
         #expect(response.header("Content-Disposition")?.hasPrefix("attachment; filename=\"keychain-") == true)
         #expect(response.header("Cache-Control") == "no-store")
         #expect(response.body.starts(with: Array("SQLite format 3\u{0}".utf8)))
-        #expect(!response.text.contains("hunter2") && !response.text.contains("appaccount-alpha") && !response.text.contains("mailserver-beta"), "sealed")
+        #expect(
+            !response.text.contains("hunter2") && !response.text.contains("appaccount-alpha")
+                && !response.text.contains("mailserver-beta"), "sealed")
         #expect(Self.temporaryFiles(in: f.directory.path).isEmpty, "the temporary copy is gone")
 
         let restored = try Self.restore(response.body, keyFile: f.directory.path + "/instance.key")
@@ -48,7 +51,8 @@ import Testing
         #expect(keychain.state == .locked)
         #expect(keychain.lockInterval == 77)
         try keychain.unlock(passphrase: SecureBytes(utf8: testPassphrase))
-        let client = InProcessClient(KeychainResponder(keychain: keychain, configuration: APIConfiguration(), logger: Logger(label: "test")))
+        let client = InProcessClient(
+            KeychainResponder(keychain: keychain, configuration: APIConfiguration(), logger: Logger(label: "test")))
         let found = client.request(
             "GET", "/v1/items?matchLimit=all&returnData=true&returnAttributes=true", headers: f.auth)
         #expect(found.status == 200, "the admin token's hash came along: \(found.text)")
@@ -142,7 +146,9 @@ import Testing
     /// The copy may take seconds: it runs on the worker pool, never on a polling thread.
     @Test func aBackupRunsOnTheWorkerPool() throws {
         let f = try APIFixture()
-        let head = HTTPRequestHead(method: "POST", path: "/v1/keychain/backup", headers: HTTPHeaders([(name: "Authorization", value: "Bearer \(f.adminToken)")]))
+        let head = HTTPRequestHead(
+            method: "POST", path: "/v1/keychain/backup",
+            headers: HTTPHeaders([(name: "Authorization", value: "Bearer \(f.adminToken)")]))
         guard case .proceed(let execution, _, _) = f.responder.preflight(head) else {
             Issue.record("preflight refused the backup")
             return
@@ -177,7 +183,8 @@ import Testing
         defer { full.close() }
         var failing = APIConfiguration()
         failing.auditLog = full
-        let refused = InProcessClient(KeychainResponder(keychain: f.keychain, configuration: failing, logger: Logger(label: "test")))
+        let refused = InProcessClient(
+            KeychainResponder(keychain: f.keychain, configuration: failing, logger: Logger(label: "test")))
         refused.request("POST", "/v1/keychain/backup", headers: f.auth).expectError(503, -25291, naming: "audit")
         #expect(Self.temporaryFiles(in: f.directory.path).isEmpty)
     }
@@ -190,7 +197,8 @@ import Testing
         let keychain = try Keychain.open(.testing(directory.path), backend: .postgres)
         defer { keychain.close() }
         let admin = try keychain.initialize(passphrase: SecureBytes(utf8: testPassphrase)).secret
-        let client = InProcessClient(KeychainResponder(keychain: keychain, configuration: APIConfiguration(), logger: Logger(label: "test")))
+        let client = InProcessClient(
+            KeychainResponder(keychain: keychain, configuration: APIConfiguration(), logger: Logger(label: "test")))
         let response = client.request("POST", "/v1/keychain/backup", headers: [("Authorization", "Bearer \(admin)")])
         response.expectError(501, -4, naming: "store")
         #expect(response.text.contains("pg_dump"))

@@ -1,7 +1,8 @@
 import ExtrasBase64
 import TestSupport
-@testable import KeychainCore
 import Testing
+
+@testable import KeychainCore
 
 /// Certificates over HTTP: the statuses and bodies a client sees.
 @Suite struct CertificateRouteTests {
@@ -76,10 +77,14 @@ import Testing
     /// none, and may add the same certificate in its own group without learning anything.
     @Test func anotherGroupsCertificateIsMissingToAToken() throws {
         let f = try APIFixture()
-        #expect(try f.call("POST", "/v1/items", json: #"{"class":"certificate","valueData":"\#(Self.leafBase64)","accessGroup":"a"}"#).status == 201)
+        #expect(
+            try f.call("POST", "/v1/items", json: #"{"class":"certificate","valueData":"\#(Self.leafBase64)","accessGroup":"a"}"#)
+                .status == 201)
         let b = [("Authorization", "Bearer \(try f.token(groups: ["b"]))")]
-        let hidden = try f.call("POST", "/v1/items/search", json: #"{"class":"certificate","matchSubjectContains":"api"}"#, headers: b)
-        let missing = try f.call("POST", "/v1/items/search", json: #"{"class":"certificate","matchSubjectContains":"zzz"}"#, headers: b)
+        let hidden = try f.call(
+            "POST", "/v1/items/search", json: #"{"class":"certificate","matchSubjectContains":"api"}"#, headers: b)
+        let missing = try f.call(
+            "POST", "/v1/items/search", json: #"{"class":"certificate","matchSubjectContains":"zzz"}"#, headers: b)
         hidden.expectError(404, -25300)
         #expect(hidden.body == missing.body)
         let own = try f.call("POST", "/v1/items", json: #"{"class":"certificate","valueData":"\#(Self.leafBase64)"}"#, headers: b)

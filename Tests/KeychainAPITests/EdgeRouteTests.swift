@@ -1,8 +1,9 @@
 import Foundation
-import TestSupport
-@testable import KeychainCore
 import MicroHTTP
+import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 /// What the API answers to heads a proxy in front could read differently,
 /// over the socket: refused before routing and authentication, in the error shape, and logged

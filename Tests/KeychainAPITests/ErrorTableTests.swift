@@ -1,9 +1,10 @@
 import Foundation
-import TestSupport
-@testable import KeychainCore
 import KeychainCrypto
 import KeychainStorage
+import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 /// Every row of the error table (docs/semantics.md §5), over a real socket.
 @Suite struct ErrorTableTests {
@@ -26,9 +27,11 @@ import Testing
         try f.call("GET", "/v1/items?service=x", headers: [("Authorization", "Bearer kcd_wrong")]).expectError(401, -25293)
         try f.call("GET", "/v1/items?service=x", headers: [("Authorization", "Basic abc")]).expectError(401, -25293)
         // Locked or not, a wrong passphrase is refused.
-        try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"nope"}"#, headers: []).expectError(401, -25293, naming: "passphrase")
+        try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"nope"}"#, headers: []).expectError(
+            401, -25293, naming: "passphrase")
         #expect(try f.call("POST", "/v1/keychain/lock").status == 200)
-        try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"nope"}"#, headers: []).expectError(401, -25293, naming: "passphrase")
+        try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"nope"}"#, headers: []).expectError(
+            401, -25293, naming: "passphrase")
     }
 
     @Test func errSecMissingEntitlement403() throws {
@@ -56,10 +59,12 @@ import Testing
     @Test func errSecDataTooLarge413() throws {
         let f = try APIFixture()
         let big = Base64.encode([UInt8](repeating: 1, count: 64 * 1024 + 1))
-        try f.call("POST", "/v1/items", json: #"{"class":"genericPassword","valueData":"\#(big)"}"#).expectError(413, -25302, naming: "valueData")
+        try f.call("POST", "/v1/items", json: #"{"class":"genericPassword","valueData":"\#(big)"}"#).expectError(
+            413, -25302, naming: "valueData")
         // A body over the limit is refused from its Content-Length, before it is read.
         let client = try f.client()
-        try client.send("POST /v1/items HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(f.adminToken)\r\nContent-Length: \(2 << 20)\r\n\r\n")
+        try client.send(
+            "POST /v1/items HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(f.adminToken)\r\nContent-Length: \(2 << 20)\r\n\r\n")
         let refused = try client.readResponse()
         refused.expectError(413, -25302, naming: "body")
     }
@@ -67,7 +72,8 @@ import Testing
     @Test func aChunkedUploadOverTheLimitIs413() throws {
         let f = try APIFixture(maxBodyBytes: 64 * 1024)
         let client = try f.client()
-        try client.send("POST /v1/items HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(f.adminToken)\r\nTransfer-Encoding: chunked\r\n\r\n")
+        try client.send(
+            "POST /v1/items HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(f.adminToken)\r\nTransfer-Encoding: chunked\r\n\r\n")
         let chunk = [UInt8](repeating: 0x20, count: 16 * 1024)
         for _ in 0..<5 { try client.send(Array("4000\r\n".utf8) + chunk + Array("\r\n".utf8)) }
         try client.send("0\r\n\r\n")
@@ -75,7 +81,8 @@ import Testing
     }
 
     @Test(arguments: [
-        "Content-Length: 2\r\nTransfer-Encoding: chunked\r\n", "Content-Length: 2\r\nContent-Length: 2\r\n", "Host: y\r\nContent-Length: 2\r\n",
+        "Content-Length: 2\r\nTransfer-Encoding: chunked\r\n", "Content-Length: 2\r\nContent-Length: 2\r\n",
+        "Host: y\r\nContent-Length: 2\r\n",
     ])
     func malformedFramingIs400AndCloses(extra: String) throws {
         let f = try APIFixture()
@@ -119,12 +126,14 @@ import Testing
             try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"wrong"}"#, headers: [], remoteAddress: "10.0.0.66")
                 .expectError(401, -25293, naming: "passphrase")
         }
-        let limited = try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#, headers: [], remoteAddress: "10.0.0.66")
+        let limited = try f.call(
+            "POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#, headers: [], remoteAddress: "10.0.0.66")
         limited.expectError(429, -25293, naming: "retry")
         #expect(limited.header("Retry-After") == "60")
-        let operator_ = try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#, headers: [], remoteAddress: "10.0.0.1")
-        #expect(operator_.status == 200)
-        #expect(operator_.json["state"] == "unlocked")
+        let byTheOperator = try f.call(
+            "POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#, headers: [], remoteAddress: "10.0.0.1")
+        #expect(byTheOperator.status == 200)
+        #expect(byTheOperator.json["state"] == "unlocked")
     }
 
     /// Past the keychain's budget, shared by every address, the network waits too; an address
@@ -133,10 +142,13 @@ import Testing
         let f = try APIFixture(trustedProxies: ["127.0.0.1"])
         _ = try f.call("POST", "/v1/keychain/lock")
         for n in 0...UnlockThrottle.freeFailures {
-            try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"wrong"}"#,
-                headers: [("X-Forwarded-For", "192.0.2.\(n + 1)")]).expectError(401, -25293, naming: "passphrase")
+            try f.call(
+                "POST", "/v1/keychain/unlock", json: #"{"passphrase":"wrong"}"#,
+                headers: [("X-Forwarded-For", "192.0.2.\(n + 1)")]
+            ).expectError(401, -25293, naming: "passphrase")
         }
-        let throttled = try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#,
+        let throttled = try f.call(
+            "POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#,
             headers: [("X-Forwarded-For", "198.51.100.7")])
         throttled.expectError(429, -25293, naming: "retry")
         #expect(throttled.header("Retry-After") == "60")
@@ -147,8 +159,10 @@ import Testing
     /// A wrong passphrase on an unlocked keychain is refused too.
     @Test func aWrongPassphraseOnAnUnlockedKeychainIs401() throws {
         let f = try APIFixture()
-        try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"wrong"}"#, headers: []).expectError(401, -25293, naming: "passphrase")
-        #expect(try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#, headers: []).status == 200)
+        try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"wrong"}"#, headers: []).expectError(
+            401, -25293, naming: "passphrase")
+        #expect(
+            try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#, headers: []).status == 200)
     }
 
     /// On a full disk neither a wrong nor the right passphrase is tried: both are the same 503,
@@ -165,7 +179,8 @@ import Testing
         #expect(right.body == wrong.body)
         for _ in 0..<3 { _ = try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"wrong"}"#, headers: []) }
         store.failsWrites = false
-        try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#, headers: []).expectError(429, -25293, naming: "retry")
+        try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#, headers: []).expectError(
+            429, -25293, naming: "retry")
         #expect(try f.call("GET", "/v1/keychain").json["state"] == "locked")
     }
 

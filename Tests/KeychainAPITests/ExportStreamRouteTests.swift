@@ -1,10 +1,11 @@
 import Foundation
-@testable import KeychainAPI
 import KeychainCore
 import KeychainCrypto
 import MicroHTTP
 import TestSupport
 import Testing
+
+@testable import KeychainAPI
 
 /// `POST /v1/keychain/export` streams its bundle (chunked, no `Content-Length`), a batch of
 /// items sealed at a time as the client reads; a lock meanwhile cuts it before its FINAL

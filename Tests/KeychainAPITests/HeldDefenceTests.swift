@@ -1,7 +1,8 @@
 import Foundation
 import TestSupport
-@testable import KeychainCore
 import Testing
+
+@testable import KeychainCore
 
 /// What a black-box review tried and found held, kept as regressions.
 @Suite struct HeldDefenceTests {
@@ -48,7 +49,9 @@ import Testing
         }
         // The same primary key in the token's own group is a new item, not a 409 that would
         // reveal the other group's.
-        let added = try f.call("POST", "/v1/items", json: #"{"class":"genericPassword","service":"db","account":"root","accessGroup":"mine"}"#, headers: mine)
+        let added = try f.call(
+            "POST", "/v1/items", json: #"{"class":"genericPassword","service":"db","account":"root","accessGroup":"mine"}"#,
+            headers: mine)
         #expect(added.status == 201)
         // Searches and deletes by the same attributes see only the token's own.
         let found = try f.call("GET", "/v1/items?service=db&account=root&matchLimit=all", headers: mine)
@@ -64,7 +67,8 @@ import Testing
         #expect(try f.call("POST", "/v1/keychain/lock").status == 200)
         try f.call("GET", "/v1/items?service=db&returnData=true").expectError(423, -25308, naming: "returnData")
         try f.call("GET", "/v1/items/\(ref)?returnData=true").expectError(423, -25308, naming: "returnData")
-        try f.call("POST", "/v1/items/search", json: #"{"service":"db","returnData":true}"#).expectError(423, -25308, naming: "returnData")
+        try f.call("POST", "/v1/items/search", json: #"{"service":"db","returnData":true}"#).expectError(
+            423, -25308, naming: "returnData")
         #expect(!(try f.call("GET", "/v1/items?service=db&matchLimit=all").text.contains("c2VjcmV0")))
     }
 }

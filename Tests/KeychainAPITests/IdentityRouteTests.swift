@@ -266,7 +266,8 @@ import Testing
             headers: [(Self.passphraseHeader, Material.password)])
         #expect(imported.status == 201, "\(imported.text)")
         let accept = ("Accept", "application/x-pkcs12")
-        let out = try f.call("GET", "/v1/items?class=identity&label=rt", headers: f.auth + [accept, (Self.passphraseHeader, "new pw")])
+        let out = try f.call(
+            "GET", "/v1/items?class=identity&label=rt", headers: f.auth + [accept, (Self.passphraseHeader, "new pw")])
         #expect(out.status == 200, "\(out.text)")
         #expect(out.header("Content-Type") == "application/x-pkcs12")
         let contents = try PKCS12.parse(out.body, password: "new pw")
@@ -275,10 +276,13 @@ import Testing
         #expect(contents.chain == [m.ca.der])
         let path = try Self.file("out.p12", out.body)
         let text = try m.tool.openssl(["pkcs12", "-in", path, "-passin", "pass:new pw", "-nodes"])
-        #expect(text.contains("-----BEGIN PRIVATE KEY-----") && text.components(separatedBy: "-----BEGIN CERTIFICATE-----").count == 3)
+        #expect(
+            text.contains("-----BEGIN PRIVATE KEY-----") && text.components(separatedBy: "-----BEGIN CERTIFICATE-----").count == 3
+        )
         #expect(throws: (any Error).self) { try m.tool.openssl(["pkcs12", "-in", path, "-passin", "pass:other", "-nodes"]) }
         // One identity, a password given, an identity whose key may leave: else 400, nothing sealed.
-        try f.call("GET", "/v1/items?class=identity", headers: f.auth + [accept]).expectError(400, -50, naming: Self.passphraseHeader)
+        try f.call("GET", "/v1/items?class=identity", headers: f.auth + [accept]).expectError(
+            400, -50, naming: Self.passphraseHeader)
         try f.call("GET", "/v1/items?class=certificate&matchLimit=all", headers: f.auth + [accept, (Self.passphraseHeader, "x")])
             .expectError(400, -50, naming: "Accept")
 

@@ -1,7 +1,8 @@
 import KeychainAPI
-@testable import KeychainCore
 import KeychainJSON
 import Testing
+
+@testable import KeychainCore
 
 /// An answer's attributes are written straight as bytes: exactly the bytes their `JSONObject`
 /// serializes to, for every kind of value and for strings that need escaping.

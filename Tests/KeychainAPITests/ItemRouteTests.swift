@@ -1,5 +1,5 @@
-import TestSupport
 import KeychainCore
+import TestSupport
 import Testing
 
 @Suite struct ItemRouteTests {
@@ -18,8 +18,10 @@ import Testing
         try f.add(service: "db", account: "a")
         try f.add(service: "db", account: "b")
         let byParameters = try f.call("GET", "/v1/items?service=db&matchLimit=all&returnData=true&returnAttributes=true")
-        let byBody = try f.call("GET", "/v1/items", json: #"{"service":"db","matchLimit":"all","returnData":true,"returnAttributes":true}"#)
-        let byPost = try f.call("POST", "/v1/items/search", json: #"{"service":"db","matchLimit":"all","returnData":true,"returnAttributes":true}"#)
+        let byBody = try f.call(
+            "GET", "/v1/items", json: #"{"service":"db","matchLimit":"all","returnData":true,"returnAttributes":true}"#)
+        let byPost = try f.call(
+            "POST", "/v1/items/search", json: #"{"service":"db","matchLimit":"all","returnData":true,"returnAttributes":true}"#)
         #expect(byParameters.status == 200)
         #expect(byParameters.items.count == 2)
         #expect(byParameters.body == byBody.body)
@@ -43,7 +45,8 @@ import Testing
         let f = try APIFixture()
         try f.add(service: "db", account: "a")
         try f.add(service: "db", account: "b")
-        let response = try f.call("PATCH", "/v1/items", json: #"{"query":{"service":"db"},"attributesToUpdate":{"label":"rotated"}}"#)
+        let response = try f.call(
+            "PATCH", "/v1/items", json: #"{"query":{"service":"db"},"attributesToUpdate":{"label":"rotated"}}"#)
         #expect(response.status == 200)
         #expect(response.items.count == 2)
         #expect(response.items.allSatisfy { $0["attributes"]?.objectValue?["label"] == "rotated" })
@@ -88,17 +91,22 @@ import Testing
         let mine = try f.token(groups: ["mine"])
         let auth = [("Authorization", "Bearer \(mine)")]
         let missing = "AAAAAAAAAAAAAAAAAAAAAA"
-        for (method, suffix, json) in [("GET", "", nil), ("GET", "?returnData=true", nil), ("PATCH", "", #"{"label":"x"}"#), ("DELETE", "", nil)] {
+        for (method, suffix, json) in [
+            ("GET", "", nil), ("GET", "?returnData=true", nil), ("PATCH", "", #"{"label":"x"}"#), ("DELETE", "", nil),
+        ] {
             let hidden = try f.call(method, "/v1/items/\(other)\(suffix)", json: json, headers: auth)
             let absent = try f.call(method, "/v1/items/\(missing)\(suffix)", json: json, headers: auth)
             hidden.expectError(404, -25300)
             #expect(hidden.status == absent.status)
             #expect(hidden.body == absent.body)
-            #expect(hidden.headers.filter { $0.name != "Date" }.map { "\($0.name): \($0.value)" }
-                == absent.headers.filter { $0.name != "Date" }.map { "\($0.name): \($0.value)" })
+            #expect(
+                hidden.headers.filter { $0.name != "Date" }.map { "\($0.name): \($0.value)" }
+                    == absent.headers.filter { $0.name != "Date" }.map { "\($0.name): \($0.value)" })
         }
         // A malformed reference answers the same.
-        #expect(try f.call("GET", "/v1/items/not-a-ref", headers: auth).body == (try f.call("GET", "/v1/items/\(missing)", headers: auth)).body)
+        #expect(
+            try f.call("GET", "/v1/items/not-a-ref", headers: auth).body
+                == (try f.call("GET", "/v1/items/\(missing)", headers: auth)).body)
     }
 
     @Test func twoRequestsOnOneKeepAliveConnection() throws {

@@ -1,11 +1,12 @@
 import Dispatch
 import Foundation
-import TestSupport
-@testable import KeychainCore
 import KeychainCrypto
 import MicroHTTP
 import Synchronization
+import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 @Suite struct KeychainRouteTests {
     @Test func statusMirrorsSecKeychainGetStatus() throws {
@@ -26,7 +27,8 @@ import Testing
     @Test func lockNeedsTheLockCapabilityAndUnlockNeedsNoToken() throws {
         let f = try APIFixture()
         let reader = try f.token(groups: ["*"], capabilities: ["read"])
-        try f.call("POST", "/v1/keychain/lock", headers: [("Authorization", "Bearer \(reader)")]).expectError(403, -34018, naming: "lock")
+        try f.call("POST", "/v1/keychain/lock", headers: [("Authorization", "Bearer \(reader)")]).expectError(
+            403, -34018, naming: "lock")
         #expect(try f.call("POST", "/v1/keychain/lock").json["state"] == "locked")
         let unlocked = try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#, headers: [])
         #expect(unlocked.status == 200)
@@ -51,7 +53,8 @@ import Testing
     /// The API's answer to a refusal the transport makes of `method` on `path`.
     static func transportAnswer(_ error: HTTPTransportError, _ method: String, _ path: String) throws -> RawResponse {
         let f = try APIFixture()
-        let head = HTTPRequestHead(method: method, path: path, queryItems: [], headers: HTTPHeaders([]), remoteAddress: "127.0.0.1")
+        let head = HTTPRequestHead(
+            method: method, path: path, queryItems: [], headers: HTTPHeaders([]), remoteAddress: "127.0.0.1")
         let response = f.responder.transportError(error, head: head)
         return RawResponse(status: response.status, headers: response.headers, body: response.body)
     }
@@ -78,7 +81,9 @@ import Testing
     /// token are all written.
     @Test func accessLinesOfAnonymousRequestsAreRateLimited() throws {
         let f = try APIFixture(anonymousLogLinesPerSecond: 5)
-        for _ in 0..<50 { try f.call("GET", "/v1/items?service=x", headers: []).expectError(401, -25293, naming: "Authorization") }
+        for _ in 0..<50 {
+            try f.call("GET", "/v1/items?service=x", headers: []).expectError(401, -25293, naming: "Authorization")
+        }
         let anonymous = f.logs.all.filter { $0.contains("request http.method=GET") && $0.contains("token.id=-") }
         #expect((5...10).contains(anonymous.count), "\(anonymous.count) lines")
         for _ in 0..<50 { _ = try f.call("GET", "/v1/keychain") }
@@ -89,17 +94,20 @@ import Testing
     /// escapes decode as JSON says, and a body of the wrong shape is refused naming its key.
     @Test func passphrasesAreReadWithTheirEscapesAndWrongBodiesNameTheirKey() throws {
         let f = try APIFixture()
-        let changed = try f.call("POST", "/v1/keychain/passphrase", json: #"{"new":"caf\u00e9 \"q\" \\ \ud83d\ude00","old":"\#(testPassphrase)"}"#)
+        let changed = try f.call(
+            "POST", "/v1/keychain/passphrase", json: #"{"new":"caf\u00e9 \"q\" \\ \ud83d\ude00","old":"\#(testPassphrase)"}"#)
         #expect(changed.status == 204)
         _ = try f.call("POST", "/v1/keychain/lock")
-        try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#, headers: []).expectError(401, -25293, naming: "passphrase")
+        try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#, headers: []).expectError(
+            401, -25293, naming: "passphrase")
         let unlocked = try f.call("POST", "/v1/keychain/unlock", json: "{\"passphrase\":\"café \\\"q\\\" \\\\ 😀\"}", headers: [])
         #expect(unlocked.status == 200)
         _ = try f.call("POST", "/v1/keychain/lock")
         // Each from an address of its own: every unlock attempt counts against its address.
         for (n, (body, key)) in [
             (#"{"passphrase":5}"#, "passphrase"), (#"{}"#, "passphrase"), (#"{"passphrase":"x","other":"y"}"#, "other"),
-            (#"["x"]"#, "body"), (#"{"passphrase":"x","passphrase":"y"}"#, "body"), ("", "body"), (#"{"passphrase":"\q"}"#, "body"),
+            (#"["x"]"#, "body"), (#"{"passphrase":"x","passphrase":"y"}"#, "body"), ("", "body"),
+            (#"{"passphrase":"\q"}"#, "body"),
         ].enumerated() {
             try f.call("POST", "/v1/keychain/unlock", json: body, headers: [], remoteAddress: "10.0.0.\(n + 1)")
                 .expectError(400, -50, naming: key)
@@ -123,7 +131,8 @@ import Testing
         let f = try APIFixture()
         #expect(try f.call("GET", "/v1/keychain/settings").json["lockInterval"] == 300)
         #expect(try f.call("PUT", "/v1/keychain/settings", json: #"{"lockInterval":0}"#).json["lockInterval"] == 0)
-        try f.call("PUT", "/v1/keychain/settings", json: #"{"lockInterval":"soon"}"#).expectError(400, -50, naming: "lockInterval")
+        try f.call("PUT", "/v1/keychain/settings", json: #"{"lockInterval":"soon"}"#).expectError(
+            400, -50, naming: "lockInterval")
         try f.call("PUT", "/v1/keychain/settings", json: #"{"colour":1}"#).expectError(400, -50, naming: "colour")
         #expect(f.keychain.lockInterval == 0)
     }
@@ -161,8 +170,11 @@ import Testing
     @Test(arguments: ["100000000-01-01T00:00:00Z", "200000000-01-01T00:00:00Z", "99999-12-31T00:00:00Z"])
     func anExpiryNoRFC3339DateCanHoldIsRefused(expiresAt: String) throws {
         let f = try APIFixture()
-        try f.call("POST", "/v1/tokens", json: #"{"name":"far","accessGroups":["a"],"capabilities":["read"],"expiresAt":"\#(expiresAt)"}"#)
-            .expectError(400, -50, naming: "expiresAt")
+        try f.call(
+            "POST", "/v1/tokens",
+            json: #"{"name":"far","accessGroups":["a"],"capabilities":["read"],"expiresAt":"\#(expiresAt)"}"#
+        )
+        .expectError(400, -50, naming: "expiresAt")
         #expect(try f.call("GET", "/v1/tokens").json["tokens"]?.arrayValue?.count == 1)
     }
 

@@ -1,12 +1,13 @@
 import Foundation
-import TestSupport
-@testable import KeychainAPI
-@testable import KeychainCore
 import KeychainCrypto
 import KeychainSQLite
 import Logging
 import MicroHTTP
+import TestSupport
 import Testing
+
+@testable import KeychainAPI
+@testable import KeychainCore
 
 /// `GET /metrics`: who may read it, what it counts, and what it never shows.
 @Suite struct MetricsRouteTests {
@@ -33,7 +34,8 @@ import Testing
         for secret in [app, admin] {
             try f.call("GET", "/metrics", headers: Self.bearer(secret)).expectError(403, -34018, naming: "metrics")
         }
-        let wrongMethod = try f.call("POST", "/metrics", headers: Self.bearer(try f.token(groups: ["*"], capabilities: ["metrics"])))
+        let wrongMethod = try f.call(
+            "POST", "/metrics", headers: Self.bearer(try f.token(groups: ["*"], capabilities: ["metrics"])))
         wrongMethod.expectError(405, -4)
         #expect(wrongMethod.header("Allow") == "GET")
     }
@@ -63,7 +65,9 @@ import Testing
         let admin = Self.bearer(try f.token(groups: ["*"], capabilities: ["admin", "read"]))
         try f.call("POST", "/v1/tokens", json: #"{"name":"m","accessGroups":["*"],"capabilities":["metrics"]}"#, headers: admin)
             .expectError(403, -34018, naming: "metrics")
-        #expect(try f.call("POST", "/v1/tokens", json: #"{"name":"m","accessGroups":["*"],"capabilities":["metrics"]}"#).status == 201)
+        #expect(
+            try f.call("POST", "/v1/tokens", json: #"{"name":"m","accessGroups":["*"],"capabilities":["metrics"]}"#).status == 201
+        )
     }
 
     /// Locked, the keychain still serves its metrics, and says it is locked.
@@ -112,7 +116,9 @@ import Testing
         let f = try APIFixture(metrics: KeychainMetrics(itemCountSeconds: 0))
         try f.add(service: "a")
         try f.add(service: "b")
-        #expect(try f.call("POST", "/v1/items", json: #"{"class":"internetPassword","server":"h.example","valueData":"eA=="}"#).status == 201)
+        #expect(
+            try f.call("POST", "/v1/items", json: #"{"class":"internetPassword","server":"h.example","valueData":"eA=="}"#).status
+                == 201)
         let samples = try PrometheusText(f.call("GET", "/metrics").text)
         #expect(samples.value("keychaind_keychain_items", ["class": "genericPassword"]) == 2)
         #expect(samples.value("keychaind_keychain_items", ["class": "internetPassword"]) == 1)
@@ -123,9 +129,13 @@ import Testing
     @Test func itemCountsAreCachedForTheirAge() throws {
         let f = try APIFixture(metrics: KeychainMetrics(itemCountSeconds: 3600))
         try f.add(service: "a")
-        #expect(try PrometheusText(f.call("GET", "/metrics").text).value("keychaind_keychain_items", ["class": "genericPassword"]) == 1)
+        #expect(
+            try PrometheusText(f.call("GET", "/metrics").text).value("keychaind_keychain_items", ["class": "genericPassword"])
+                == 1)
         try f.add(service: "b")
-        #expect(try PrometheusText(f.call("GET", "/metrics").text).value("keychaind_keychain_items", ["class": "genericPassword"]) == 1)
+        #expect(
+            try PrometheusText(f.call("GET", "/metrics").text).value("keychaind_keychain_items", ["class": "genericPassword"])
+                == 1)
     }
 
     /// Wrong passphrases, the per-address throttle (a wait after 5 from one address) and the
@@ -143,7 +153,8 @@ import Testing
         #expect(samples.value("keychaind_unlock_budget_failures", [:]) == 5)
         #expect(samples.value("keychaind_unlock_retry_after_seconds", [:]) == 0)
         for n in 6...UnlockThrottle.freeFailures {
-            try f.call("POST", "/v1/keychain/unlock", json: wrong, headers: [], remoteAddress: "192.0.2.\(n)").expectError(401, -25293)
+            try f.call("POST", "/v1/keychain/unlock", json: wrong, headers: [], remoteAddress: "192.0.2.\(n)").expectError(
+                401, -25293)
         }
         #expect(try f.call("POST", "/v1/keychain/unlock", json: wrong, headers: [], remoteAddress: "198.51.100.1").status == 401)
         #expect(try f.call("POST", "/v1/keychain/unlock", json: wrong, headers: [], remoteAddress: "198.51.100.2").status == 429)
@@ -159,7 +170,8 @@ import Testing
     @Test func databaseErrorsAreCounted() throws {
         let f = try APIFixture(faulty: true)
         f.faulty?.failsWrites = true
-        #expect(try f.call("POST", "/v1/items", json: #"{"class":"genericPassword","service":"x","valueData":"eA=="}"#).status == 503)
+        #expect(
+            try f.call("POST", "/v1/items", json: #"{"class":"genericPassword","service":"x","valueData":"eA=="}"#).status == 503)
         let samples = try PrometheusText(f.call("GET", "/metrics").text)
         #expect(samples.value("keychaind_database_errors_total", [:]) == 1)
         #expect(samples.value("keychaind_http_requests_total", Self.labels(["/v1/items", "POST", "5xx"])) == 1)
@@ -171,7 +183,8 @@ import Testing
         let directory = TemporaryDirectory(prefix: "kcd-metrics")
         let metrics = KeychainMetrics()
         let keychain = try Keychain(
-            configuration: .testing(directory.path), store: SQLiteStore(directory: directory.path, observer: metrics), logger: Logger(label: "test"))
+            configuration: .testing(directory.path), store: SQLiteStore(directory: directory.path, observer: metrics),
+            logger: Logger(label: "test"))
         defer { keychain.close() }
         let admin = try keychain.initialize(passphrase: SecureBytes(utf8: testPassphrase)).token
         let before = try PrometheusText(String(decoding: metrics.exposition(keychain: keychain), as: UTF8.self))
@@ -200,7 +213,9 @@ import Testing
     @Test func noGroupNameTokenOrValueInTheOutput() throws {
         let f = try APIFixture()
         let ref = try f.add(service: "svc-canary", account: "acct-canary", secret: "c2VjcmV0LWNhbmFyeQ==", group: "group-canary")
-        let made = try f.call("POST", "/v1/tokens", json: #"{"name":"name-canary","accessGroups":["group-canary"],"capabilities":["read","metrics"]}"#)
+        let made = try f.call(
+            "POST", "/v1/tokens",
+            json: #"{"name":"name-canary","accessGroups":["group-canary"],"capabilities":["read","metrics"]}"#)
         let secret = try #require(made.json["token"]?.stringValue)
         let id = try #require(made.json["id"]?.stringValue)
         try f.call("GET", "/v1/items?service=svc-canary&returnData=true", headers: Self.bearer(secret))
@@ -213,8 +228,10 @@ import Testing
         }
         let samples = try PrometheusText(scrape.text)
         let allowed: [String: Set<String>] = [
-            "route": Set(Route.metricsTemplates), "method": Set(RequestMetrics.methods), "status_class": Set(RequestMetrics.statusClasses),
-            "state": ["uninitialized", "locked", "unlocked"], "class": Set(ItemClass.stored.map(\.name)), "scope": ["address", "keychain"],
+            "route": Set(Route.metricsTemplates), "method": Set(RequestMetrics.methods),
+            "status_class": Set(RequestMetrics.statusClasses),
+            "state": ["uninitialized", "locked", "unlocked"], "class": Set(ItemClass.stored.map(\.name)),
+            "scope": ["address", "keychain"],
             "path": ["write", "add"],
         ]
         for sample in samples.samples {
@@ -233,12 +250,14 @@ import Testing
         let port = try #require(try f.server.metricsPort)
         let apiScrape = try f.socketCall("GET", "/metrics")
         #expect(apiScrape.status == 200)
-        #expect(try PrometheusText(apiScrape.text).value("keychaind_http_open_connections", [:]) == 1, "the scrape's own connection")
+        #expect(
+            try PrometheusText(apiScrape.text).value("keychaind_http_open_connections", [:]) == 1, "the scrape's own connection")
         let scrape = try RawHTTPClient(port: port).request("GET", "/metrics", headers: [])
         #expect(scrape.status == 200)
         #expect(scrape.header("Content-Type") == KeychainMetrics.contentType)
         let samples = try PrometheusText(scrape.text)
-        #expect(samples.value("keychaind_http_requests_total", Self.labels(["/metrics", "GET", "2xx"])) == 1, "the API port's scrape")
+        #expect(
+            samples.value("keychaind_http_requests_total", Self.labels(["/metrics", "GET", "2xx"])) == 1, "the API port's scrape")
         let item = try RawHTTPClient(port: port).request("GET", "/v1/items", headers: f.auth)
         item.expectError(404, -4, naming: "path")
         try RawHTTPClient(port: port).request("POST", "/metrics", headers: []).expectError(405, -4, naming: "method")
@@ -249,7 +268,9 @@ import Testing
 
     @Test func theRouteIsExactlyMetricsOutsideV1() {
         #expect(Route(path: "/metrics") == .metrics)
-        for path in ["/metrics/", "/v1/metrics", "/metricsx", "/Metrics", "//metrics", "/metrics/x"] { #expect(Route(path: path) == nil, "\(path)") }
+        for path in ["/metrics/", "/v1/metrics", "/metricsx", "/Metrics", "//metrics", "/metrics/x"] {
+            #expect(Route(path: path) == nil, "\(path)")
+        }
         #expect(Route.metrics.operation(method: "GET") == "readMetrics")
         #expect(!Route.metrics.isPublic)
         #expect(Route.metricsTemplates.count == Route.metricsSlots && Set(Route.metricsTemplates).count == Route.metricsSlots)
@@ -311,7 +332,11 @@ struct PrometheusText {
                 var value = ""
                 while let c = rest.first, c != "\"" {
                     rest = rest.dropFirst()
-                    if c == "\\", let escaped = rest.popFirst() { value.append(escaped == "n" ? "\n" : escaped) } else { value.append(c) }
+                    if c == "\\", let escaped = rest.popFirst() {
+                        value.append(escaped == "n" ? "\n" : escaped)
+                    } else {
+                        value.append(c)
+                    }
                 }
                 guard rest.popFirst() == "\"" else { throw Malformed(line: line) }
                 labels[String(key)] = value
@@ -319,7 +344,9 @@ struct PrometheusText {
             }
             rest = rest.dropFirst()
         }
-        guard rest.popFirst() == " ", let value = Double(rest == "+Inf" ? "inf" : String(rest)) else { throw Malformed(line: line) }
+        guard rest.popFirst() == " ", let value = Double(rest == "+Inf" ? "inf" : String(rest)) else {
+            throw Malformed(line: line)
+        }
         return Sample(name: String(name), labels: labels, value: value)
     }
 }

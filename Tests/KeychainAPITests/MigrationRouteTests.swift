@@ -1,9 +1,10 @@
 import Foundation
-@testable import KeychainAPI
 import KeychainCore
 import MicroHTTP
 import TestSupport
 import Testing
+
+@testable import KeychainAPI
 
 /// `POST /v1/keychain/export` and `/import` between two instances, each with
 /// its own passphrase and instance key.
@@ -18,18 +19,22 @@ import Testing
         for (service, secret, group) in [("one", "c2VjcmV0LW9uZQ==", "g1"), ("two", "c2VjcmV0LXR3bw==", "g2")] {
             migratable[try a.add(service: service, secret: secret, group: group)] = secret
         }
-        let inet = try a.call("POST", "/v1/items", json: #"""
-            {"class":"internetPassword","server":"db.example.com","account":"app","protocol":"https","port":5432,
-             "accessGroup":"g2","accessible":"always","valueData":"aW5ldC1zZWNyZXQ=","returnPersistentRef":true}
-            """#)
+        let inet = try a.call(
+            "POST", "/v1/items",
+            json: #"""
+                {"class":"internetPassword","server":"db.example.com","account":"app","protocol":"https","port":5432,
+                 "accessGroup":"g2","accessible":"always","valueData":"aW5ldC1zZWNyZXQ=","returnPersistentRef":true}
+                """#)
         #expect(inet.status == 201, "\(inet.text)")
         migratable[try #require(inet.items.first?["persistentRef"]?.stringValue)] = "aW5ldC1zZWNyZXQ="
         var deviceOnly: [String] = []
         for accessible in ["whenUnlockedThisDeviceOnly", "alwaysThisDeviceOnly"] {
-            let response = try a.call("POST", "/v1/items", json: #"""
-                {"class":"genericPassword","service":"\#(accessible)","accessGroup":"g1","accessible":"\#(accessible)",
-                 "valueData":"ZGV2aWNlLW9ubHk=","returnPersistentRef":true}
-                """#)
+            let response = try a.call(
+                "POST", "/v1/items",
+                json: #"""
+                    {"class":"genericPassword","service":"\#(accessible)","accessGroup":"g1","accessible":"\#(accessible)",
+                     "valueData":"ZGV2aWNlLW9ubHk=","returnPersistentRef":true}
+                    """#)
             #expect(response.status == 201, "\(response.text)")
             deviceOnly.append(try #require(response.items.first?["persistentRef"]?.stringValue))
         }
@@ -37,17 +42,23 @@ import Testing
     }
 
     static func export(_ f: APIFixture, passphrase: String = bundlePassphrase, token: String? = nil) throws -> RawResponse {
-        try f.call("POST", "/v1/keychain/export", headers: [
-            ("Authorization", "Bearer \(token ?? f.adminToken)"), (passphraseHeader, passphrase),
-        ])
+        try f.call(
+            "POST", "/v1/keychain/export",
+            headers: [
+                ("Authorization", "Bearer \(token ?? f.adminToken)"), (passphraseHeader, passphrase),
+            ])
     }
 
-    static func importBundle(_ f: APIFixture, _ bundle: [UInt8], conflict: String? = nil, passphrase: String = bundlePassphrase,
-                             token: String? = nil) -> RawResponse {
+    static func importBundle(
+        _ f: APIFixture, _ bundle: [UInt8], conflict: String? = nil, passphrase: String = bundlePassphrase,
+        token: String? = nil
+    ) -> RawResponse {
         InProcessClient(f.responder).request(
             "POST", "/v1/keychain/import" + (conflict.map { "?conflict=\($0)" } ?? ""),
-            headers: [("Authorization", "Bearer \(token ?? f.adminToken)"), (passphraseHeader, passphrase),
-                      ("Content-Type", "application/octet-stream")],
+            headers: [
+                ("Authorization", "Bearer \(token ?? f.adminToken)"), (passphraseHeader, passphrase),
+                ("Content-Type", "application/octet-stream"),
+            ],
             body: bundle)
     }
 

@@ -1,8 +1,9 @@
 import Foundation
-import TestSupport
-@testable import KeychainCore
 import KeychainCrypto
+import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 /// Token administration is scoped as its holder: an admin of some groups administers only the
 /// tokens within them and grants nothing it lacks.
@@ -17,10 +18,17 @@ import Testing
 
         init() throws {
             f = try APIFixture()
-            let admin = try f.call("POST", "/v1/tokens", json: #"{"name":"team-admin","accessGroups":["team"],"capabilities":["admin","read","write"]}"#)
+            let admin = try f.call(
+                "POST", "/v1/tokens",
+                json: #"{"name":"team-admin","accessGroups":["team"],"capabilities":["admin","read","write"]}"#)
             scoped = [("Authorization", "Bearer \(try #require(admin.json["token"]?.stringValue))")]
-            teamID = try #require(f.call("POST", "/v1/tokens", json: #"{"name":"team-app","accessGroups":["team"],"capabilities":["read"]}"#).json["id"]?.stringValue)
-            otherID = try #require(f.call("POST", "/v1/tokens", json: #"{"name":"other-app","accessGroups":["other","team"],"capabilities":["read"]}"#).json["id"]?.stringValue)
+            teamID = try #require(
+                f.call("POST", "/v1/tokens", json: #"{"name":"team-app","accessGroups":["team"],"capabilities":["read"]}"#).json[
+                    "id"]?.stringValue)
+            otherID = try #require(
+                f.call(
+                    "POST", "/v1/tokens", json: #"{"name":"other-app","accessGroups":["other","team"],"capabilities":["read"]}"#
+                ).json["id"]?.stringValue)
             starID = try #require(f.call("GET", "/v1/tokens/self").json["id"]?.stringValue)
         }
     }
@@ -55,11 +63,14 @@ import Testing
     /// administers nothing of `Kube`: groups are compared by their bytes.
     @Test func aScopedAdminOfAnEquivalentGroupNameAdministersNothingOfTheOther() throws {
         let f = try APIFixture()
-        let admin = try f.call("POST", "/v1/tokens", json: #"{"name":"kelvin-admin","accessGroups":["\u212Aube"],"capabilities":["admin","read","write"]}"#)
+        let admin = try f.call(
+            "POST", "/v1/tokens",
+            json: #"{"name":"kelvin-admin","accessGroups":["\u212Aube"],"capabilities":["admin","read","write"]}"#)
         #expect(admin.status == 201)
         let scoped = [("Authorization", "Bearer \(try #require(admin.json["token"]?.stringValue))")]
         let kube = try #require(
-            f.call("POST", "/v1/tokens", json: #"{"name":"kube-app","accessGroups":["Kube"],"capabilities":["read"]}"#).json["id"]?.stringValue)
+            f.call("POST", "/v1/tokens", json: #"{"name":"kube-app","accessGroups":["Kube"],"capabilities":["read"]}"#).json[
+                "id"]?.stringValue)
         let listed = try f.call("GET", "/v1/tokens", headers: scoped)
         #expect(listed.status == 200)
         #expect(listed.json["tokens"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue } == ["kelvin-admin"])
@@ -67,42 +78,66 @@ import Testing
             .expectError(403, -34018, naming: "Kube")
         try f.call("DELETE", "/v1/tokens/\(kube)", headers: scoped).expectError(404, -25300)
         #expect(try f.call("GET", "/v1/tokens").json["tokens"]?.arrayValue?.count == 3, "nothing revoked")
-        #expect(try f.call("POST", "/v1/items", json: #"{"class":"genericPassword","service":"s","accessGroup":"Kube","valueData":"c2VjcmV0"}"#).status == 201)
-        try f.call("GET", "/v1/items?accessGroup=Kube&returnData=true", headers: scoped).expectError(403, -34018, naming: "accessGroup")
-        try f.call("POST", "/v1/items", json: #"{"class":"genericPassword","service":"t","accessGroup":"Kube","valueData":"c2VjcmV0"}"#, headers: scoped)
-            .expectError(403, -34018, naming: "accessGroup")
+        #expect(
+            try f.call(
+                "POST", "/v1/items",
+                json: #"{"class":"genericPassword","service":"s","accessGroup":"Kube","valueData":"c2VjcmV0"}"#
+            ).status == 201)
+        try f.call("GET", "/v1/items?accessGroup=Kube&returnData=true", headers: scoped).expectError(
+            403, -34018, naming: "accessGroup")
+        try f.call(
+            "POST", "/v1/items", json: #"{"class":"genericPassword","service":"t","accessGroup":"Kube","valueData":"c2VjcmV0"}"#,
+            headers: scoped
+        )
+        .expectError(403, -34018, naming: "accessGroup")
     }
 
     @Test func aScopedAdminGrantsNothingItLacks() throws {
         let s = try Scene()
         let call = { (body: String) in try s.f.call("POST", "/v1/tokens", json: body, headers: s.scoped) }
-        try call(#"{"name":"x","accessGroups":["team"],"capabilities":["read","delete"]}"#).expectError(403, -34018, naming: "capabilities")
+        try call(#"{"name":"x","accessGroups":["team"],"capabilities":["read","delete"]}"#).expectError(
+            403, -34018, naming: "capabilities")
         try call(#"{"name":"x","accessGroups":["team"],"capabilities":["lock"]}"#).expectError(403, -34018, naming: "lock")
         try call(#"{"name":"x","accessGroups":["*"],"capabilities":["read"]}"#).expectError(403, -34018, naming: "accessGroups")
-        try call(#"{"name":"x","accessGroups":["team","other"],"capabilities":["read"]}"#).expectError(403, -34018, naming: "other")
+        try call(#"{"name":"x","accessGroups":["team","other"],"capabilities":["read"]}"#).expectError(
+            403, -34018, naming: "other")
         #expect(try call(#"{"name":"x","accessGroups":["team"],"capabilities":["read","admin"]}"#).status == 201)
         #expect(try s.f.call("GET", "/v1/tokens").json["tokens"]?.arrayValue?.count == 5, "only the allowed one was created")
     }
 
     @Test func aTokenMadeByAnExpiringAdminExpiresNoLater() throws {
         let f = try APIFixture()
-        let made = try f.call("POST", "/v1/tokens", json: #"{"name":"temp","accessGroups":["*"],"capabilities":["admin"],"expiresAt":"2999-01-01T00:00:00Z"}"#)
+        let made = try f.call(
+            "POST", "/v1/tokens",
+            json: #"{"name":"temp","accessGroups":["*"],"capabilities":["admin"],"expiresAt":"2999-01-01T00:00:00Z"}"#)
         let temp = [("Authorization", "Bearer \(try #require(made.json["token"]?.stringValue))")]
         try f.call("POST", "/v1/tokens", json: #"{"name":"x","accessGroups":["a"],"capabilities":["admin"]}"#, headers: temp)
             .expectError(403, -34018, naming: "expiresAt")
-        try f.call("POST", "/v1/tokens", json: #"{"name":"x","accessGroups":["a"],"capabilities":["admin"],"expiresAt":"2999-01-02T00:00:00Z"}"#, headers: temp)
-            .expectError(403, -34018, naming: "expiresAt")
-        #expect(try f.call("POST", "/v1/tokens", json: #"{"name":"x","accessGroups":["a"],"capabilities":["admin"],"expiresAt":"2998-12-31T00:00:00Z"}"#, headers: temp).status == 201)
+        try f.call(
+            "POST", "/v1/tokens",
+            json: #"{"name":"x","accessGroups":["a"],"capabilities":["admin"],"expiresAt":"2999-01-02T00:00:00Z"}"#, headers: temp
+        )
+        .expectError(403, -34018, naming: "expiresAt")
+        #expect(
+            try f.call(
+                "POST", "/v1/tokens",
+                json: #"{"name":"x","accessGroups":["a"],"capabilities":["admin"],"expiresAt":"2998-12-31T00:00:00Z"}"#,
+                headers: temp
+            ).status == 201)
     }
 
     /// The passphrase and the settings are the whole keychain's: not an admin of some groups'.
     @Test func keychainWideChangesNeedAnAdminOfEveryGroup() throws {
         let s = try Scene()
-        try s.f.call("PUT", "/v1/keychain/settings", json: #"{"lockInterval":1}"#, headers: s.scoped).expectError(403, -34018, naming: "*")
-        try s.f.call("POST", "/v1/keychain/passphrase", json: #"{"old":"\#(testPassphrase)","new":"taken over"}"#, headers: s.scoped)
-            .expectError(403, -34018, naming: "*")
+        try s.f.call("PUT", "/v1/keychain/settings", json: #"{"lockInterval":1}"#, headers: s.scoped).expectError(
+            403, -34018, naming: "*")
+        try s.f.call(
+            "POST", "/v1/keychain/passphrase", json: #"{"old":"\#(testPassphrase)","new":"taken over"}"#, headers: s.scoped
+        )
+        .expectError(403, -34018, naming: "*")
         #expect(try s.f.call("GET", "/v1/keychain/settings").json["lockInterval"] == .int(300))
-        #expect(try s.f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#, headers: []).status == 200)
+        #expect(
+            try s.f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#, headers: []).status == 200)
     }
 
     @Test func aTokenHoldsAtMost256Groups() throws {
@@ -110,7 +145,9 @@ import Testing
         let groups = (0...AccessToken.maxGroups).map { "g\($0)" }
         try f.call("POST", "/v1/tokens", json: #"{"name":"wide","accessGroups":\#(jsonArray(groups)),"capabilities":["read"]}"#)
             .expectError(400, -50, naming: "accessGroups")
-        let most = try f.call("POST", "/v1/tokens", json: #"{"name":"wide","accessGroups":\#(jsonArray(Array(groups.dropLast()))),"capabilities":["read","write"]}"#)
+        let most = try f.call(
+            "POST", "/v1/tokens",
+            json: #"{"name":"wide","accessGroups":\#(jsonArray(Array(groups.dropLast()))),"capabilities":["read","write"]}"#)
         #expect(most.status == 201)
         let secret = try #require(most.json["token"]?.stringValue)
         // Its groups are hashed once, when it is first authenticated, and kept with it.
@@ -128,7 +165,8 @@ import Testing
         let ref = try f.add(service: "payroll", account: "alice", group: "g")
         let writer = [("Authorization", "Bearer \(try f.token(groups: ["g"], capabilities: ["write"]))")]
         try f.call("GET", "/v1/items?service=payroll", headers: writer).expectError(403, -34018)
-        let bulk = try f.call("PATCH", "/v1/items", json: #"{"query":{"service":"payroll"},"attributesToUpdate":{"label":"L"}}"#, headers: writer)
+        let bulk = try f.call(
+            "PATCH", "/v1/items", json: #"{"query":{"service":"payroll"},"attributesToUpdate":{"label":"L"}}"#, headers: writer)
         #expect(bulk.status == 200)
         #expect(bulk.json == ["updated": .int(1)])
         #expect(!bulk.text.contains("alice"))
@@ -137,6 +175,7 @@ import Testing
         #expect(one.json == ["updated": .int(1)])
         #expect(one.header("ETag") == "\"3\"")
         let reader = try f.call("PATCH", "/v1/items/\(ref)", json: #"{"comment":"d"}"#)
-        #expect(reader.items.first?["attributes"]?.objectValue?["account"] == "alice", "a token that may search still gets the items")
+        #expect(
+            reader.items.first?["attributes"]?.objectValue?["account"] == "alice", "a token that may search still gets the items")
     }
 }

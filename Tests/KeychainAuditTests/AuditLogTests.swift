@@ -3,6 +3,7 @@ import KeychainCrypto
 import KeychainJSON
 import TestSupport
 import Testing
+
 @testable import KeychainAudit
 
 /// The audit log's file: lines in chain order, the chain continued across restarts and

@@ -1,6 +1,7 @@
-@testable import KeychainCore
 import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 @Suite struct AccessGroupTests {
     @Test func anItemInAnotherGroupIsIndistinguishableFromAMissingOne() throws {
@@ -34,7 +35,9 @@ import Testing
     @Test func namingAGroupTheTokenLacksIsMissingEntitlement() throws {
         let f = try Fixture()
         let a = try f.token(["a"])
-        expectError(.anyMissingEntitlement, naming: "accessGroup") { try f.addGeneric(service: "s", account: "u", group: "b", token: a) }
+        expectError(.anyMissingEntitlement, naming: "accessGroup") {
+            try f.addGeneric(service: "s", account: "u", group: "b", token: a)
+        }
         expectError(.anyMissingEntitlement, naming: "accessGroup") { _ = try f.keychain.search(["accessGroup": "b"], token: a) }
         expectError(.anyMissingEntitlement, naming: "accessGroup") { _ = try f.keychain.delete(["accessGroup": "b"], token: a) }
     }

@@ -1,6 +1,7 @@
-@testable import KeychainCore
 import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 @Suite struct AddTests {
     @Test func addRequiresAClass() throws {
@@ -98,7 +99,9 @@ import Testing
 
     @Test func internetPasswordPrimaryKeyIncludesServerProtocolAndPort() throws {
         let f = try Fixture()
-        let base: JSONObject = ["class": "internetPassword", "account": "u", "server": "example.com", "protocol": "https", "port": 443]
+        let base: JSONObject = [
+            "class": "internetPassword", "account": "u", "server": "example.com", "protocol": "https", "port": 443,
+        ]
         _ = try f.keychain.add(base, token: f.admin)
         var other = base
         other["port"] = 8443
@@ -124,7 +127,8 @@ import Testing
     @Test func synchronizableItemsCannotBeThisDeviceOnly() throws {
         let f = try Fixture()
         expectError(.anyParam, naming: "accessible") {
-            try f.addGeneric(service: "s", account: "a", accessible: "whenUnlockedThisDeviceOnly", extra: ["synchronizable": true])
+            try f.addGeneric(
+                service: "s", account: "a", accessible: "whenUnlockedThisDeviceOnly", extra: ["synchronizable": true])
         }
     }
 }

@@ -1,7 +1,8 @@
-@testable import KeychainCore
 import KeychainCrypto
 import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 /// Behaviours Apple's own regression tests assert (docs/semantics.md §1 and §3): the keys that
 /// update and delete accept the way securityd does, and an empty passphrase that is simply wrong.
@@ -26,9 +27,12 @@ import Testing
         #expect(updated.count == 2)
         for limit: JSON in ["one", 1] {
             expectError(.anyParam, naming: "matchLimit") {
-                try f.keychain.update(query: ["service": "db", "matchLimit": limit], attributesToUpdate: ["label": "M"], token: f.admin)
+                try f.keychain.update(
+                    query: ["service": "db", "matchLimit": limit], attributesToUpdate: ["label": "M"], token: f.admin)
             }
-            expectError(.anyParam, naming: "matchLimit") { _ = try f.keychain.delete(["service": "db", "matchLimit": limit], token: f.admin) }
+            expectError(.anyParam, naming: "matchLimit") {
+                _ = try f.keychain.delete(["service": "db", "matchLimit": limit], token: f.admin)
+            }
         }
         expectError(.anyParam, naming: "matchLimit") {
             _ = try f.keychain.add(["class": "genericPassword", "service": "x", "matchLimit": "all"], token: f.admin)
@@ -78,8 +82,10 @@ import Testing
     @Test func aResultsAttributesFedBackAsAQueryFindTheItem() throws {
         let f = try Fixture()
         _ = try f.keychain.add(
-            ["class": "internetPassword", "server": "members.spamcop.net", "account": "smith", "protocol": "http",
-             "authenticationType": "default", "port": 80, "path": "/", "valueData": "c2VjcmV0"], token: f.admin)
+            [
+                "class": "internetPassword", "server": "members.spamcop.net", "account": "smith", "protocol": "http",
+                "authenticationType": "default", "port": 80, "path": "/", "valueData": "c2VjcmV0",
+            ], token: f.admin)
         f.clock.advance(seconds: 5)
         try f.addGeneric(service: "other", account: "x")
         let found = try #require(try f.keychain.search(["server": "members.spamcop.net"], token: f.admin).first?.attributesJSON)
@@ -144,8 +150,9 @@ import Testing
         #expect(try f.keychain.search(["server": "k", "protocol": "http"], token: f.admin).count == 1)
         let abcd = Int64(0x6162_6364)  // 'abcd', no protocol's code
         _ = try f.keychain.add(["class": "inet", "server": "u", "protocol": .int(abcd)], token: f.admin)
-        #expect(try f.keychain.search(["server": "u", "protocol": "abcd", "returnAttributes": true], token: f.admin)
-            .first?.attributesJSON?["protocol"] == .int(abcd))
+        #expect(
+            try f.keychain.search(["server": "u", "protocol": "abcd", "returnAttributes": true], token: f.admin)
+                .first?.attributesJSON?["protocol"] == .int(abcd))
         expectError(.anyParam, naming: "protocol") { _ = try f.keychain.search(["protocol": -1], token: f.admin) }
     }
 

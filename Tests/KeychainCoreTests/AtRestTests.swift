@@ -1,8 +1,9 @@
 import Foundation
-@testable import KeychainCore
-import TestSupport
 import KeychainStorage
+import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 @Suite struct AtRestTests {
     /// Reads every file of the data directory (database, -wal, -shm).
@@ -22,11 +23,15 @@ import Testing
 
     @Test func theDataFilesHoldNoPlaintextAfterAddsAndDeletes() throws {
         let f = try Fixture()
-        let secrets = ["Secret-Zebra-7731", "Account-Quokka-4410", "Service-Narwhal-9925", "server-ocelot.example", "Label-Ibis-1"]
+        let secrets = [
+            "Secret-Zebra-7731", "Account-Quokka-4410", "Service-Narwhal-9925", "server-ocelot.example", "Label-Ibis-1",
+        ]
         try f.addGeneric(service: secrets[2], account: secrets[1], secret: secrets[0], extra: ["label": .string(secrets[4])])
         _ = try f.keychain.add(
-            ["class": "internetPassword", "server": .string(secrets[3]), "account": .string(secrets[1]),
-             "valueData": .string(Base64.encode(Array(secrets[0].utf8)))], token: f.admin)
+            [
+                "class": "internetPassword", "server": .string(secrets[3]), "account": .string(secrets[1]),
+                "valueData": .string(Base64.encode(Array(secrets[0].utf8))),
+            ], token: f.admin)
         try f.addGeneric(service: secrets[2] + "-deleted", account: secrets[1], secret: secrets[0] + "-deleted")
         #expect(try f.keychain.delete(["service": .string(secrets[2] + "-deleted")], token: f.admin) == 1)
         let files = try dataFiles(f)
@@ -54,8 +59,9 @@ import Testing
         expectError(.anyDecode, naming: "valueData") {
             _ = try f.keychain.search(["valuePersistentRef": .string(attacker), "returnData": true], token: f.admin)
         }
-        #expect(try f.keychain.search(["valuePersistentRef": .string(victim), "returnData": true], token: f.admin)[0]
-            .secretString == "victim-secret")
+        #expect(
+            try f.keychain.search(["valuePersistentRef": .string(victim), "returnData": true], token: f.admin)[0]
+                .secretString == "victim-secret")
     }
 
     @Test func aRowMovedToAnotherGroupFailsToOpen() throws {
@@ -77,7 +83,8 @@ import Testing
 
     @Test func tokensAreStoredOnlyAsKeyedHashes() throws {
         let f = try Fixture()
-        let issued = try f.keychain.createToken(name: "ci-runner", accessGroups: ["builds"], capabilities: [.read], expiresAt: nil, caller: f.admin)
+        let issued = try f.keychain.createToken(
+            name: "ci-runner", accessGroups: ["builds"], capabilities: [.read], expiresAt: nil, caller: f.admin)
         #expect(try f.keychain.authenticate(bearer: issued.secret) == issued.token)
         for (name, bytes) in try dataFiles(f) {
             #expect(!contains(bytes, issued.secret), "\(name) holds a token secret")

@@ -1,7 +1,8 @@
 import Foundation
-@testable import KeychainCore
 import KeychainCrypto
 import Testing
+
+@testable import KeychainCore
 
 /// An export streams its bundle (`BundleExport.next()`): the header and manifest, then one
 /// sealed batch a piece, the last tagged FINAL; a lock meanwhile ends it before that message.

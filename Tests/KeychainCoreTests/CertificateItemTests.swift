@@ -1,8 +1,9 @@
 import ExtrasBase64
-@testable import KeychainCore
 import KeychainX509
 import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 /// Certificates made once with `openssl` for every test of this file.
 enum Certs {
@@ -37,7 +38,8 @@ enum Certs {
                     extensions: "subjectKeyIdentifier=hash"),
                 plain: try tool.makeLeaf("plain", subject: "/CN=plain host", issuer: alpha, serial: "2002"),
                 deep: try tool.makeLeaf(
-                    "deep", subject: "/CN=deep.example.net", issuer: inter, serial: "3003", extensions: "subjectKeyIdentifier=hash"))
+                    "deep", subject: "/CN=deep.example.net", issuer: inter, serial: "3003",
+                    extensions: "subjectKeyIdentifier=hash"))
         } catch {
             fatalError("openssl could not make the test certificates: \(error)")
         }
@@ -118,7 +120,10 @@ extension Fixture {
         let b = try #require(try f.addCertificate(c.twin).attributesJSON)
         #expect(a["serialNumber"] == b["serialNumber"])
         #expect(a["issuer"] != b["issuer"])
-        #expect(try f.commonNames(["class": "certificate", "serialNumber": a["serialNumber"]!]) == ["svc.example.com", "twin.example.org"])
+        #expect(
+            try f.commonNames(["class": "certificate", "serialNumber": a["serialNumber"]!]) == [
+                "svc.example.com", "twin.example.org",
+            ])
     }
 
     @Test func aDerivedAttributeGivenOnAddMustEqualTheCertificates() throws {
@@ -143,9 +148,12 @@ extension Fixture {
             _ = try f.keychain.add(["class": "certificate", "valueData": Self.b64(garbage)], token: f.admin)
         }
         expectError(.unknownFormat(""), naming: "valueData") {
-            _ = try f.keychain.add(["class": "certificate", "valueData": Self.b64(Array(Certs.shared.svc.der.dropLast()))], token: f.admin)
+            _ = try f.keychain.add(
+                ["class": "certificate", "valueData": Self.b64(Array(Certs.shared.svc.der.dropLast()))], token: f.admin)
         }
-        expectError(.anyParam, naming: "valueData") { _ = try f.keychain.add(["class": "certificate", "label": "x"], token: f.admin) }
+        expectError(.anyParam, naming: "valueData") {
+            _ = try f.keychain.add(["class": "certificate", "label": "x"], token: f.admin)
+        }
     }
 
     @Test func updatingTheDERReDerivesTheAttributes() throws {
@@ -190,7 +198,10 @@ extension Fixture {
         #expect(try names("matchSubjectWholeString", "plain") == [])
         #expect(try names("matchSubjectWholeString", "Acme") == ["svc.example.com"], "any of the subject's values")
         #expect(try names("matchSubjectContains", "EXAMPLE") == [], "case-sensitive unless asked")
-        #expect(try names("matchSubjectContains", "EXAMPLE", ["matchCaseInsensitive": true]) == ["svc.example.com", "twin.example.org"])
+        #expect(
+            try names("matchSubjectContains", "EXAMPLE", ["matchCaseInsensitive": true]) == [
+                "svc.example.com", "twin.example.org",
+            ])
         // Without a class the match keys narrow the search to certificates.
         try f.addGeneric(service: "example", account: "u")
         #expect(try f.keychain.search(["matchSubjectContains": "example", "matchLimit": "all"], token: f.admin).count == 2)
@@ -232,8 +243,11 @@ extension Fixture {
         // deep is issued by the intermediate: alpha is reached only once the intermediate is stored.
         #expect(try f.commonNames(["matchIssuers": .array([alpha])]) == ["svc.example.com"])
         try f.addCertificate(c.interCA)
-        #expect(try f.commonNames(["matchIssuers": .array([alpha])]) == ["Alpha Intermediate", "deep.example.net", "svc.example.com"])
-        expectError(.anyParam, naming: "matchIssuers") { _ = try f.keychain.search(["matchIssuers": .array([Self.b64([1, 2])])], token: f.admin) }
+        #expect(
+            try f.commonNames(["matchIssuers": .array([alpha])]) == ["Alpha Intermediate", "deep.example.net", "svc.example.com"])
+        expectError(.anyParam, naming: "matchIssuers") {
+            _ = try f.keychain.search(["matchIssuers": .array([Self.b64([1, 2])])], token: f.admin)
+        }
     }
 
     @Test(arguments: [
@@ -244,8 +258,12 @@ extension Fixture {
     func matchKeysAreParamOnOtherClassesAndOutsideASearch(key: String, value: JSON) throws {
         let f = try Fixture()
         try f.addGeneric(service: "s", account: "u")
-        expectError(.anyParam, naming: key) { _ = try f.keychain.search(["class": "genericPassword", key: value], token: f.admin) }
-        expectError(.anyParam, naming: key) { _ = try f.keychain.search(["class": "internetPassword", key: value], token: f.admin) }
+        expectError(.anyParam, naming: key) {
+            _ = try f.keychain.search(["class": "genericPassword", key: value], token: f.admin)
+        }
+        expectError(.anyParam, naming: key) {
+            _ = try f.keychain.search(["class": "internetPassword", key: value], token: f.admin)
+        }
         expectError(.anyParam, naming: key) {
             _ = try f.keychain.add(["class": "certificate", "valueData": Certs.shared.svc.base64, key: value], token: f.admin)
         }
@@ -263,7 +281,9 @@ extension Fixture {
         try f.addCertificate(c.svc, group: "a")
         try f.addCertificate(c.interCA, group: "a")
         let serial = try #require(try f.addCertificate(c.twin, group: "a").attributesJSON?["serialNumber"])
-        let hidden = expectError(.itemNotFound) { _ = try f.keychain.search(["class": "certificate", "serialNumber": serial], token: b) }
+        let hidden = expectError(.itemNotFound) {
+            _ = try f.keychain.search(["class": "certificate", "serialNumber": serial], token: b)
+        }
         let missing = expectError(.itemNotFound) {
             _ = try f.keychain.search(["class": "certificate", "serialNumber": Self.b64([7])], token: b)
         }
@@ -273,7 +293,8 @@ extension Fixture {
         #expect(try f.addCertificate(c.svc, token: b).attributesJSON?["accessGroup"] == "b")
         try f.addCertificate(c.deep, token: b)
         let alpha = Self.b64(try c.tool.nameDER(c.svc, issuer: true))
-        #expect(try f.commonNames(["matchIssuers": .array([alpha])], token: b) == ["svc.example.com"], "deep's parent is in group a")
+        #expect(
+            try f.commonNames(["matchIssuers": .array([alpha])], token: b) == ["svc.example.com"], "deep's parent is in group a")
         #expect(try f.commonNames(["matchIssuers": .array([alpha])]).count == 4)
     }
 
@@ -314,7 +335,8 @@ extension Fixture {
         // always: the DER reads, adds and match keys work while locked.
         #expect(try f.commonNames(["matchSubjectStartsWith": "svc", "accessible": "always"]) == ["svc.example.com"])
         try f.addCertificate(c.plain)
-        #expect(try f.keychain.search(["subject": Self.b64(try Certificate(der: c.plain.der).subject)], token: f.admin).count == 1)
+        #expect(
+            try f.keychain.search(["subject": Self.b64(try Certificate(der: c.plain.der).subject)], token: f.admin).count == 1)
         // whenUnlocked: attributes yes, the DER no, and a match key needing it fails whole
         // (every candidate's DER is opened: no silent partial answer).
         #expect(try f.keychain.search(["class": "certificate", "accessible": "whenUnlocked"], token: f.admin).count == 1)

@@ -1,8 +1,9 @@
 import Foundation
-@testable import KeychainCore
-import TestSupport
 import KeychainCrypto
+import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 /// Lookups and primary keys stream each value into the digest; the bytes must be exactly the
 /// value's `digestBytes`, the form existing keychains were indexed with.
@@ -19,8 +20,9 @@ import Testing
     @Test(arguments: ["svc-1", "Svc-1", "", "Straße", "e\u{301}"])
     func aStreamedFoldedStringEqualsItsFoldedPart(text: String) throws {
         let digest = try KeyedDigest(key: SecureBytes.random(count: 32))
-        #expect(digest.digest { AttributeValue.appendFoldedDigestPart(text, to: $0) }
-            == digest.digest(parts: [AttributeValue.foldedDigestPart(text)]))
+        #expect(
+            digest.digest { AttributeValue.appendFoldedDigestPart(text, to: $0) }
+                == digest.digest(parts: [AttributeValue.foldedDigestPart(text)]))
     }
 }
 

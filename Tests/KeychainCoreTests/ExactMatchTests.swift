@@ -1,10 +1,11 @@
-import KeychainBarrier
-@testable import KeychainCore
 import Dispatch
+import KeychainBarrier
 import KeychainStorage
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 /// A string attribute's lookup digest is that of its case-folded value: one index entry an
 /// attribute rather than two. The store then selects "DUP" for a search of "dup" too, and the
@@ -60,8 +61,9 @@ import Testing
         #expect(accounts(try f.keychain.search(["service": "dup", "returnAttributes": true], token: f.admin)) == ["a2"])
         let all: JSONObject = ["service": "dup", "matchLimit": "all", "returnAttributes": true]
         #expect(accounts(try f.keychain.search(all, token: f.admin)) == ["a2", "a5"])
-        #expect(accounts(try f.keychain.search(["service": "DUP", "matchLimit": 3, "returnAttributes": true], token: f.admin))
-            == ["a0", "a1", "a3"])
+        #expect(
+            accounts(try f.keychain.search(["service": "DUP", "matchLimit": 3, "returnAttributes": true], token: f.admin))
+                == ["a0", "a1", "a3"])
         // Only the data asked for: the attributes are opened all the same, to compare.
         #expect(try f.keychain.search(["service": "dup", "account": "a5", "returnData": true], token: f.admin).count == 1)
         expectError(.itemNotFound) { _ = try f.keychain.search(["service": "Dup"], token: f.admin) }
@@ -132,8 +134,9 @@ import Testing
         let groupB = barrier.groupDigest("b")
         #expect(barrier.groupName(digest: groupB) == nil, "an add opens nothing it reads")
         for _ in 0..<2 {
-            #expect(try f.keychain.search(["service": "dup", "account": "x", "matchLimit": "all"], token: f.admin)
-                .map(\.persistentRef) == [inB])
+            #expect(
+                try f.keychain.search(["service": "dup", "account": "x", "matchLimit": "all"], token: f.admin)
+                    .map(\.persistentRef) == [inB])
             #expect(try f.keychain.search(["service": "DUP", "account": "x"], token: f.admin).map(\.persistentRef) == [inA])
             expectError(.itemNotFound) { _ = try f.keychain.search(["service": "Dup", "account": "x"], token: f.admin) }
         }
@@ -142,7 +145,9 @@ import Testing
         try f.keychain.update(query: ["service": "dup", "account": "x"], attributesToUpdate: ["label": "L"], token: f.admin)
         let labelled = try f.keychain.search(["service": "dup", "account": "x", "label": "L"], token: f.admin)
         #expect(labelled.map(\.persistentRef) == [inB])
-        expectError(.itemNotFound) { _ = try f.keychain.search(["service": "dup", "account": "x", "label": "l"], token: f.admin) }
+        expectError(.itemNotFound) {
+            _ = try f.keychain.search(["service": "dup", "account": "x", "label": "l"], token: f.admin)
+        }
         #expect(try f.keychain.delete(["service": "dup", "account": "x"], token: f.admin) == 1)
         #expect(try f.keychain.search(["service": "dup", "matchLimit": "all"], token: f.admin).count == 1)
     }
@@ -151,15 +156,17 @@ import Testing
         let f = try fixture()
         let updated = try f.keychain.update(query: ["service": "dup"], attributesToUpdate: ["label": "x"], token: f.admin)
         #expect(updated.count == 2)
-        #expect(accounts(try f.keychain.search(["label": "x", "matchLimit": "all", "returnAttributes": true], token: f.admin))
-            == ["a2", "a5"])
+        #expect(
+            accounts(try f.keychain.search(["label": "x", "matchLimit": "all", "returnAttributes": true], token: f.admin))
+                == ["a2", "a5"])
         expectError(.itemNotFound) {
             try f.keychain.update(query: ["service": "Dup"], attributesToUpdate: ["label": "y"], token: f.admin)
         }
         expectError(.itemNotFound) { try f.keychain.delete(["service": "dUP"], token: f.admin) }
         #expect(try f.keychain.delete(["service": "dup"], token: f.admin) == 2)
-        #expect(accounts(try f.keychain.search(["service": "DUP", "matchLimit": "all", "returnAttributes": true], token: f.admin))
-            == ["a0", "a1", "a3", "a4"])
+        #expect(
+            accounts(try f.keychain.search(["service": "DUP", "matchLimit": "all", "returnAttributes": true], token: f.admin))
+                == ["a0", "a1", "a3", "a4"])
         #expect(try f.keychain.delete(["service": "DUP"], token: f.admin) == 4)
     }
 }

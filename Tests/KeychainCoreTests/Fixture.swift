@@ -1,10 +1,11 @@
 import Foundation
-@testable import KeychainCore
 import KeychainCrypto
 import Logging
 import Synchronization
 @_exported import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 /// A keychain in its own directory with a manual clock, initialised and unlocked.
 final class Fixture {
@@ -28,7 +29,8 @@ final class Fixture {
             self.faulty = store
             keychain = try Keychain(configuration: configuration, store: store, logger: Logger(label: "test"))
         } else if let backend {
-            keychain = try Keychain(configuration: configuration, store: backend.open(directory.path), logger: Logger(label: "test"))
+            keychain = try Keychain(
+                configuration: configuration, store: backend.open(directory.path), logger: Logger(label: "test"))
         } else {
             keychain = try Keychain.open(configuration)
         }
@@ -83,7 +85,8 @@ func expectError(
         #expect(error.status == expected.status, "got \(error)", sourceLocation: sourceLocation)
         #expect(error.name == expected.name, sourceLocation: sourceLocation)
         if let key {
-            #expect(error.message.contains(key), "message \"\(error.message)\" does not name \(key)", sourceLocation: sourceLocation)
+            #expect(
+                error.message.contains(key), "message \"\(error.message)\" does not name \(key)", sourceLocation: sourceLocation)
         }
         return error
     } catch {

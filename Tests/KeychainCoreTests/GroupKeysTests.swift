@@ -1,7 +1,8 @@
 import KeychainBarrier
-@testable import KeychainCore
 import KeychainStorage
 import Testing
+
+@testable import KeychainCore
 
 /// A token of every group that names a whole primary key but its group (service and account,
 /// no access group) is read by each group's primary key on SQLite, which lists the groups of the

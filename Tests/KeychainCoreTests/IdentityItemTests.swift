@@ -153,7 +153,8 @@ extension Fixture {
         let f = try Fixture()
         try f.addGeneric(service: "s", account: "a")
         try f.keychain.lock()
-        let found = try f.keychain.search(["class": "genericPassword", "returnRef": true, "returnAttributes": true], token: f.admin)
+        let found = try f.keychain.search(
+            ["class": "genericPassword", "returnRef": true, "returnAttributes": true], token: f.admin)
         #expect(found.count == 1 && found[0].reference == nil && found[0].secret == nil)
         expectError(.anyLocked, naming: "returnData") {
             _ = try f.keychain.search(["class": "genericPassword", "returnRef": true, "returnData": true], token: f.admin)

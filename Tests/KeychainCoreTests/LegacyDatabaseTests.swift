@@ -1,10 +1,11 @@
 import Foundation
 import KeychainBarrier
-@testable import KeychainCore
 import KeychainCrypto
 import KeychainStorage
 import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 /// A keychain written by keychaind before sealed attributes and token descriptions had an
 /// encoding of their own (they were JSON; `Tests/Fixtures/legacy-v0`, made with `keychaind init`
@@ -29,12 +30,17 @@ import Testing
 
     @Test func itsItemsAndTokensReadAsTheyWereWritten() throws {
         let (directory, keychain) = try Self.open()
-        defer { keychain.close(); _ = directory }
+        defer {
+            keychain.close()
+            _ = directory
+        }
         #expect(keychain.state == .locked)
         try keychain.unlock(passphrase: SecureBytes(utf8: Self.passphrase))
         let admin = try keychain.authenticate(bearer: Self.adminSecret)
         // Made before `metrics` existed: every capability of its day, and not that one.
-        #expect(admin.name == "admin" && admin.accessGroups == ["*"] && admin.capabilities == Set(Capability.allCases).subtracting([.metrics]))
+        #expect(
+            admin.name == "admin" && admin.accessGroups == ["*"]
+                && admin.capabilities == Set(Capability.allCases).subtracting([.metrics]))
         let reader = try keychain.authenticate(bearer: Self.readerSecret)
         #expect(reader.name == "reader" && reader.accessGroups == ["web", "default"] && reader.capabilities == [.read, .list])
 
@@ -69,8 +75,9 @@ import Testing
         let sync = try keychain.search(["label": "STRASSE", "matchCaseInsensitive": true, "synchronizable": "any"], token: admin)
         #expect(sync.first?.attributes?.synchronizable == true)
         // Its internet password got the domain-suffix digests host matching needs when it opened.
-        #expect(try keychain.search(["matchHostOrSubdomainOfHost": "com"], token: admin).first?.attributes?.value("server")
-            == .string("example.com"))
+        #expect(
+            try keychain.search(["matchHostOrSubdomainOfHost": "com"], token: admin).first?.attributes?.value("server")
+                == .string("example.com"))
         // An always item, and the primary key as stored then: a second one collides.
         #expect(try keychain.search(["service": "boot", "returnData": true], token: admin).first?.secret == Array("always".utf8))
         let duplicate = expectError(.anyDuplicate) {
@@ -81,7 +88,10 @@ import Testing
 
     @Test func anUpdatedItemIsSealedInTheCurrentEncoding() throws {
         let (directory, keychain) = try Self.open()
-        defer { keychain.close(); _ = directory }
+        defer {
+            keychain.close()
+            _ = directory
+        }
         try keychain.unlock(passphrase: SecureBytes(utf8: Self.passphrase))
         let admin = try keychain.authenticate(bearer: Self.adminSecret)
         let ref = try #require(PersistentRef.decode(Self.databaseRef))

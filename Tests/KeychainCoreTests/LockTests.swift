@@ -1,8 +1,9 @@
-@testable import KeychainCore
-import TestSupport
 import KeychainCrypto
 import Logging
+import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 @Suite struct LockTests {
     @Test func lockedWhenUnlockedItemsRefuseSecretsButNotAttributes() throws {
@@ -29,7 +30,9 @@ import Testing
         try f.addGeneric(service: "mixed", account: "always", accessible: "always")
         try f.addGeneric(service: "mixed", account: "locked", accessible: "whenUnlocked")
         try f.keychain.lock()
-        expectError(.anyLocked) { _ = try f.keychain.search(["service": "mixed", "matchLimit": "all", "returnData": true], token: f.admin) }
+        expectError(.anyLocked) {
+            _ = try f.keychain.search(["service": "mixed", "matchLimit": "all", "returnData": true], token: f.admin)
+        }
         let alwaysOnly = try f.keychain.search(["service": "mixed", "account": "always", "returnData": true], token: f.admin)
         #expect(alwaysOnly[0].secretString == "s3cret")
     }

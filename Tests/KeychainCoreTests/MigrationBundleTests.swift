@@ -1,8 +1,9 @@
 import Foundation
-@testable import KeychainCore
 import KeychainCrypto
 import KeychainStorage
 import Testing
+
+@testable import KeychainCore
 
 /// The migration bundle. Export from one keychain, import into another with
 /// another passphrase and instance key; `…ThisDeviceOnly` items never leave; a bundle that
@@ -21,23 +22,35 @@ import Testing
         init() throws {
             fixture = try Fixture()
             let secrets = ["alpha-SECRET-1", "bravo-SECRET-2", "charlie-SECRET-3", "delta-SECRET-4"]
-            migratable[try fixture.addGeneric(service: "svc.one", account: "ann-account", secret: secrets[0], group: "group-one")] = secrets[0]
-            migratable[try fixture.addGeneric(
-                service: "svc.two", account: "bob", secret: secrets[1], group: "g2", accessible: "afterFirstUnlock",
-                extra: ["label": "Bob's", "generic": .string(Base64.encode([0, 1, 2, 255])), "type": 1_234]
-            )] = secrets[1]
-            migratable[try fixture.addGeneric(service: "svc.three", account: "cy", secret: secrets[2], group: "g3", accessible: "always")] = secrets[2]
-            migratable[try fixture.addGeneric(service: "svc.none", account: "dee", secret: nil, group: "group-one")] = String?.none
-            migratable[try fixture.keychain.add(
-                [
-                    "class": "internetPassword", "server": "db.example.com", "account": "app", "protocol": "https", "port": 5432,
-                    "authenticationType": "httpBasic", "path": "/x", "accessGroup": "g2", "synchronizable": true,
-                    "valueData": .string(Base64.encode(Array(secrets[3].utf8))),
-                ], token: fixture.admin
-            ).persistentRef] = secrets[3]
-            for (n, accessible) in ["whenUnlockedThisDeviceOnly", "afterFirstUnlockThisDeviceOnly", "alwaysThisDeviceOnly"].enumerated() {
-                deviceOnly.append(try fixture.addGeneric(
-                    service: "device.only", account: "a\(n)", secret: "DEVICE-ONLY-\(n)", group: "group-one", accessible: accessible))
+            migratable[
+                try fixture.addGeneric(service: "svc.one", account: "ann-account", secret: secrets[0], group: "group-one")] =
+                secrets[0]
+            migratable[
+                try fixture.addGeneric(
+                    service: "svc.two", account: "bob", secret: secrets[1], group: "g2", accessible: "afterFirstUnlock",
+                    extra: ["label": "Bob's", "generic": .string(Base64.encode([0, 1, 2, 255])), "type": 1_234]
+                )] = secrets[1]
+            migratable[
+                try fixture.addGeneric(service: "svc.three", account: "cy", secret: secrets[2], group: "g3", accessible: "always")
+            ] = secrets[2]
+            migratable[try fixture.addGeneric(service: "svc.none", account: "dee", secret: nil, group: "group-one")] =
+                String?.none
+            migratable[
+                try fixture.keychain.add(
+                    [
+                        "class": "internetPassword", "server": "db.example.com", "account": "app", "protocol": "https",
+                        "port": 5432,
+                        "authenticationType": "httpBasic", "path": "/x", "accessGroup": "g2", "synchronizable": true,
+                        "valueData": .string(Base64.encode(Array(secrets[3].utf8))),
+                    ], token: fixture.admin
+                ).persistentRef] = secrets[3]
+            for (n, accessible) in ["whenUnlockedThisDeviceOnly", "afterFirstUnlockThisDeviceOnly", "alwaysThisDeviceOnly"]
+                .enumerated()
+            {
+                deviceOnly.append(
+                    try fixture.addGeneric(
+                        service: "device.only", account: "a\(n)", secret: "DEVICE-ONLY-\(n)", group: "group-one",
+                        accessible: accessible))
             }
         }
 
@@ -55,9 +68,12 @@ import Testing
         ).first
     }
 
-    static func importInto(_ fixture: Fixture, _ bundle: [UInt8], _ policy: ConflictPolicy = .fail,
-                           passphrase: String = bundlePassphrase) throws -> BundleImport {
-        try fixture.keychain.importBundle(bundle, passphrase: SecureBytes(utf8: passphrase), conflict: policy, caller: fixture.admin)
+    static func importInto(
+        _ fixture: Fixture, _ bundle: [UInt8], _ policy: ConflictPolicy = .fail,
+        passphrase: String = bundlePassphrase
+    ) throws -> BundleImport {
+        try fixture.keychain.importBundle(
+            bundle, passphrase: SecureBytes(utf8: passphrase), conflict: policy, caller: fixture.admin)
     }
 
     @Test func exportAndImportMoveEveryMigratableItemAndNoThisDeviceOnlyOne() throws {
@@ -70,9 +86,10 @@ import Testing
         #expect(manifest.classes == ["genericPassword": 4, "internetPassword": 1])
         #expect(manifest.groups == ["group-one": 2, "g2": 2, "g3": 1])
         #expect(manifest.accessible == ["whenUnlocked": 3, "afterFirstUnlock": 1, "always": 1])
-        #expect(manifest.leftBehind == [
-            "whenUnlockedThisDeviceOnly": 1, "afterFirstUnlockThisDeviceOnly": 1, "alwaysThisDeviceOnly": 1,
-        ])
+        #expect(
+            manifest.leftBehind == [
+                "whenUnlockedThisDeviceOnly": 1, "afterFirstUnlockThisDeviceOnly": 1, "alwaysThisDeviceOnly": 1,
+            ])
 
         let b = try Fixture(passphrase: Self.otherPassphrase)
         let result = try Self.importInto(b, bundle)
@@ -260,7 +277,8 @@ import Testing
         let b = try Fixture(passphrase: Self.otherPassphrase)
         let good = BundleItem(
             itemClass: .genericPassword, protection: .whenUnlocked, synchronizable: false, created: 1, modified: 1,
-            ref: Sodium.randomBytes(16), group: "group-one", attributes: [(Schema.key(canonical: "service")!, .string("ok"))], secret: nil)
+            ref: Sodium.randomBytes(16), group: "group-one", attributes: [(Schema.key(canonical: "service")!, .string("ok"))],
+            secret: nil)
         var wrongAttribute = good
         wrongAttribute.ref = Sodium.randomBytes(16)
         wrongAttribute.attributes = [(Schema.key(canonical: "server")!, .string("x"))]
@@ -287,9 +305,12 @@ import Testing
         #expect(found.first?.attributesJSON?["applicationLabel"] == .string(Base64.encode(k.p256.publicKeyHash)))
         let c = try Fixture(passphrase: Self.otherPassphrase)
         let wrong = BundleItem(
-            itemClass: .key, protection: .whenUnlocked, synchronizable: false, created: 1, modified: 1, ref: Sodium.randomBytes(16),
+            itemClass: .key, protection: .whenUnlocked, synchronizable: false, created: 1, modified: 1,
+            ref: Sodium.randomBytes(16),
             group: "group-one",
-            attributes: [(Schema.key(canonical: "keyClass")!, .string("private")), (Schema.key(canonical: "keyType")!, .string("rsa"))],
+            attributes: [
+                (Schema.key(canonical: "keyClass")!, .string("private")), (Schema.key(canonical: "keyType")!, .string("rsa")),
+            ],
             secret: k.p256.privateKey)
         expectError(.anyParam, naming: "keyType") { _ = try Self.importInto(c, try Self.craft([wrong])) }
         #expect(try Self.count(c) == 0)
@@ -328,7 +349,8 @@ import Testing
         let limits = KDFLimits.insecureMinimumForTesting
         let key = try PasswordHash.deriveKey(passphrase: SecureBytes(utf8: bundlePassphrase), salt: salt, limits: limits)
         return try MigrationBundle.seal(
-            manifest: BundleManifest(items: items, created: 1, leftBehind: [:]), items: items, key: key, salt: salt, limits: limits)
+            manifest: BundleManifest(items: items, created: 1, leftBehind: [:]), items: items, key: key, salt: salt,
+            limits: limits)
     }
 
     @Test func exportAndImportNeedTheKeychainUnlocked() throws {

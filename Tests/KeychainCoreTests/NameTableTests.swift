@@ -1,6 +1,7 @@
-@testable import KeychainCore
 import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 @Suite struct NameTableTests {
     @Test func everyNameIsFoundWithItsValueAndNothingElse() {

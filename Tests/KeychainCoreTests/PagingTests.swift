@@ -1,13 +1,17 @@
-@testable import KeychainCore
 import KeychainCrypto
 import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 /// A search's answer is bounded: pages of at most `maxAnswerItems` items and about
 /// `maxAnswerBytes`, each with the cursor of the next, which together hold the whole answer.
 @Suite struct PagingTests {
     private func fixture(items: Int, pageSize: Int = 3, bytes: Int = 1 << 20) throws -> Fixture {
-        let f = try Fixture { $0.maxAnswerItems = pageSize; $0.maxAnswerBytes = bytes }
+        let f = try Fixture {
+            $0.maxAnswerItems = pageSize
+            $0.maxAnswerBytes = bytes
+        }
         for n in 0..<items { try f.addGeneric(service: "paged", account: "a\(n)", secret: "secret \(n)") }
         try f.addGeneric(service: "other", account: "x")
         return f
@@ -19,12 +23,16 @@ import Testing
         var pages: [[String]] = []
         while true {
             let page = try f.keychain.searchPage(query, token: token ?? f.admin)
-            pages.append(page.items.compactMap {
-                if case .string(let account)? = $0.attributes?.value("account") { account } else { nil }
-            })
+            pages.append(
+                page.items.compactMap {
+                    if case .string(let account)? = $0.attributes?.value("account") { account } else { nil }
+                })
             guard let next = page.next else { return pages }
             query["pageAfter"] = .string(next)
-            if pages.count > 100 { Issue.record("the pages do not end"); return pages }
+            if pages.count > 100 {
+                Issue.record("the pages do not end")
+                return pages
+            }
         }
     }
 
@@ -37,9 +45,13 @@ import Testing
 
     @Test func matchLimitCountsAcrossPages() throws {
         let f = try fixture(items: 8)
-        #expect(try pages(f, ["service": "paged", "matchLimit": 5, "returnAttributes": true]) == [["a0", "a1", "a2"], ["a3", "a4"]])
+        #expect(
+            try pages(f, ["service": "paged", "matchLimit": 5, "returnAttributes": true]) == [["a0", "a1", "a2"], ["a3", "a4"]])
         #expect(try pages(f, ["service": "paged", "matchLimit": 3, "returnAttributes": true]) == [["a0", "a1", "a2"]])
-        #expect(try pages(f, ["service": "paged", "matchLimit": 6, "returnAttributes": true]) == [["a0", "a1", "a2"], ["a3", "a4", "a5"]])
+        #expect(
+            try pages(f, ["service": "paged", "matchLimit": 6, "returnAttributes": true]) == [
+                ["a0", "a1", "a2"], ["a3", "a4", "a5"],
+            ])
     }
 
     /// Past the byte budget a page ends early, and holds one item at least.
@@ -68,7 +80,8 @@ import Testing
         tampered[tampered.count / 2] = tampered[tampered.count / 2] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
         expectError(.anyParam, naming: "pageAfter") {
             _ = try f.keychain.searchPage(
-                ["service": "paged", "matchLimit": "all", "pageAfter": .string(String(decoding: tampered, as: UTF8.self))], token: f.admin)
+                ["service": "paged", "matchLimit": "all", "pageAfter": .string(String(decoding: tampered, as: UTF8.self))],
+                token: f.admin)
         }
         expectError(.anyParam, naming: "pageAfter") {
             _ = try f.keychain.delete(["service": "paged", "pageAfter": .string(next)], token: f.admin)
@@ -80,7 +93,8 @@ import Testing
         let f = try Fixture { $0.maxAnswerItems = 2 }
         for n in 0..<6 { try f.addGeneric(service: "s", account: "a\(n)", group: n % 2 == 0 ? "even" : "odd") }
         let even = try f.token(["even"])
-        #expect(try pages(f, ["service": "s", "matchLimit": "all", "returnAttributes": true], token: even) == [["a0", "a2"], ["a4"]])
+        #expect(
+            try pages(f, ["service": "s", "matchLimit": "all", "returnAttributes": true], token: even) == [["a0", "a2"], ["a4"]])
     }
 
     @Test func anAttributeHoldsAtMost4096Bytes() throws {
@@ -94,7 +108,8 @@ import Testing
             try f.keychain.update(query: ["service": "big"], attributesToUpdate: ["label": .string(most + "l")], token: f.admin)
         }
         expectError(.anyTooLarge, naming: "generic") {
-            try f.addGeneric(service: "big", account: "w", extra: ["generic": .string(Base64.encode([UInt8](repeating: 1, count: 4097)))])
+            try f.addGeneric(
+                service: "big", account: "w", extra: ["generic": .string(Base64.encode([UInt8](repeating: 1, count: 4097)))])
         }
         expectError(.anyParam, naming: "accessGroup") {
             try f.addGeneric(service: "big", account: "x", group: String(repeating: "g", count: 257))

@@ -1,8 +1,9 @@
 import KeychainBarrier
-@testable import KeychainCore
-import TestSupport
 import KeychainStorage
+import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 /// A query that pins a whole primary key (its class, every primary-key attribute, its
 /// synchronizable state, and a token with named groups) is answered through the unique
@@ -49,7 +50,8 @@ import Testing
         let all = try f.keychain.search(["service": "db", "account": "u", "matchLimit": "all"], token: ab)
         #expect(all.map(\.persistentRef) == [inB, inA], "insertion order")
         let c = try f.token(["c"])
-        #expect(try f.keychain.search(["service": "db", "account": "u", "accessGroup": "a"], token: ab).map(\.persistentRef) == [inA])
+        #expect(
+            try f.keychain.search(["service": "db", "account": "u", "accessGroup": "a"], token: ab).map(\.persistentRef) == [inA])
         #expect(try f.keychain.search(["service": "db", "account": "u"], token: c).count == 1)
     }
 
@@ -77,8 +79,10 @@ import Testing
         let f = try Fixture()
         let a = try f.token(["a"])
         _ = try f.keychain.add(
-            ["class": "internetPassword", "server": "example.com", "account": "u", "port": 443, "protocol": "https",
-             "authenticationType": "default", "accessGroup": "a"], token: f.admin)
+            [
+                "class": "internetPassword", "server": "example.com", "account": "u", "port": 443, "protocol": "https",
+                "authenticationType": "default", "accessGroup": "a",
+            ], token: f.admin)
         let pinned: JSONObject = [
             "class": "inet", "server": "example.com", "account": "u", "port": "443", "protocol": "kSecAttrProtocolHTTPS",
             "securityDomain": "", "authenticationType": "default", "path": "",

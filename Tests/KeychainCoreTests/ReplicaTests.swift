@@ -1,9 +1,10 @@
-@testable import KeychainCore
 import KeychainCrypto
 import KeychainStorage
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 /// Replicas on one shared store (PostgreSQL): two keychains on one database and one instance key
 /// file, each `checkAutoLock` standing for the server's tick. The clock is moved by hand.
@@ -73,7 +74,8 @@ struct ReplicaTests {
     @Test(arguments: StoreBackend.shared)
     func aRevocationReachesTheOtherReplicaAtItsNextTick(backend: StoreBackend) throws {
         let (pair, admin) = try unlockedPair(backend)
-        let issued = try pair.first.createToken(name: "svc", accessGroups: ["a"], capabilities: [.read], expiresAt: nil, caller: admin)
+        let issued = try pair.first.createToken(
+            name: "svc", accessGroups: ["a"], capabilities: [.read], expiresAt: nil, caller: admin)
         pair.second.checkAutoLock()
         #expect(try pair.second.authenticate(bearer: issued.secret) == issued.token, "cached now")
         try pair.first.revokeToken(id: issued.token.id, caller: admin)
@@ -117,7 +119,8 @@ struct ReplicaTests {
         _ = try pair.first.initialize(passphrase: SecureBytes(utf8: testPassphrase))
         try pair.first.lock()
         let refusing = RefusingWrites(pair.store)
-        let third = try Keychain(configuration: .testing(pair.directory.path, clock: pair.clock), store: refusing, logger: .init(label: "c"))
+        let third = try Keychain(
+            configuration: .testing(pair.directory.path, clock: pair.clock), store: refusing, logger: .init(label: "c"))
         refusing.refuses.store(true, ordering: .relaxed)
         expectError(.anyNotAvailable) { try third.unlock(passphrase: SecureBytes(utf8: testPassphrase)) }
         #expect(third.state == .locked)

@@ -1,6 +1,7 @@
-@testable import KeychainCore
 import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 /// The schema table: consistent, each class's primary key exactly as stored digests were made
 /// (docs/semantics.md §2), and every spelling of every key resolving to it.

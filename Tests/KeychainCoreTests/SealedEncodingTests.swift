@@ -1,7 +1,8 @@
 import KeychainBarrier
-@testable import KeychainCore
 import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 /// Sealed attributes and token descriptions in their own encoding (version 1), independent of
 /// the wire's JSON; version 0 (JSON) still reads (`LegacyDatabaseTests` on a real database).

@@ -1,6 +1,7 @@
-@testable import KeychainCore
 import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 @Suite struct SearchTests {
     @Test func searchDefaultMatchLimitIsOne() throws {
@@ -122,12 +123,13 @@ import Testing
 
 /// A search answer is written straight from its parts: the bytes must be those of `json`.
 @Suite struct ItemResultWritingTests {
-    @Test(arguments: [
-        [:], ["returnData": true], ["returnAttributes": true], ["returnPersistentRef": true],
-        ["returnData": true, "returnPersistentRef": true], ["returnData": true, "returnAttributes": true],
-        ["returnAttributes": true, "returnPersistentRef": true],
-        ["returnData": true, "returnAttributes": true, "returnPersistentRef": true],
-    ] as [JSONObject])
+    @Test(
+        arguments: [
+            [:], ["returnData": true], ["returnAttributes": true], ["returnPersistentRef": true],
+            ["returnData": true, "returnPersistentRef": true], ["returnData": true, "returnAttributes": true],
+            ["returnAttributes": true, "returnPersistentRef": true],
+            ["returnData": true, "returnAttributes": true, "returnPersistentRef": true],
+        ] as [JSONObject])
     func writtenBytesAreThoseOfTheJSONObject(returnKeys: JSONObject) throws {
         let f = try Fixture()
         try f.addGeneric(service: "db", account: "quote\"and\\slash", secret: "pässword")

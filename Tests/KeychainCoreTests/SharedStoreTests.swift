@@ -1,12 +1,13 @@
 import Dispatch
 import Foundation
 import KeychainBarrier
-@testable import KeychainCore
-import TestSupport
 import KeychainCrypto
 import KeychainStorage
 import Synchronization
+import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 /// Several keychains on one store, as several processes sharing one database are: state they
 /// share lives in the store and is read-modified-written in one transaction, so none of their

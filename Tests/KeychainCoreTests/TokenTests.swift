@@ -1,11 +1,13 @@
-@testable import KeychainCore
 import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 @Suite struct TokenTests {
     @Test func aTokenAuthenticatesUntilRevoked() throws {
         let f = try Fixture()
-        let issued = try f.keychain.createToken(name: "svc", accessGroups: ["a"], capabilities: [.read, .write], expiresAt: nil, caller: f.admin)
+        let issued = try f.keychain.createToken(
+            name: "svc", accessGroups: ["a"], capabilities: [.read, .write], expiresAt: nil, caller: f.admin)
         #expect(issued.secret.hasPrefix("kcd_"))
         let token = try f.keychain.authenticate(bearer: issued.secret)
         #expect(token.accessGroups == ["a"])
@@ -24,7 +26,8 @@ import Testing
         f.clock.advance(seconds: 60)
         expectError(.anyAuthFailed) { _ = try f.keychain.authenticate(bearer: issued.secret) }
         expectError(.anyParam, naming: "expiresAt") {
-            _ = try f.keychain.createToken(name: "past", accessGroups: ["a"], capabilities: [.read], expiresAt: 1, caller: f.admin)
+            _ = try f.keychain.createToken(
+                name: "past", accessGroups: ["a"], capabilities: [.read], expiresAt: 1, caller: f.admin)
         }
     }
 
@@ -44,7 +47,8 @@ import Testing
         let f = try Fixture()
         let limitedAdmin = try f.token(["a"], [.admin])
         expectError(.anyMissingEntitlement, naming: "accessGroups") {
-            _ = try f.keychain.createToken(name: "n", accessGroups: ["b"], capabilities: [.read], expiresAt: nil, caller: limitedAdmin)
+            _ = try f.keychain.createToken(
+                name: "n", accessGroups: ["b"], capabilities: [.read], expiresAt: nil, caller: limitedAdmin)
         }
     }
 }

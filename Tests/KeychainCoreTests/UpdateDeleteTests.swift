@@ -1,6 +1,7 @@
-@testable import KeychainCore
 import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 @Suite struct UpdateTests {
     @Test func updateChangesEveryMatch() throws {
@@ -90,7 +91,8 @@ import Testing
         try f.addGeneric(service: "db", account: "alice")
         try f.addGeneric(service: "db", account: "bob", extra: ["label": "b"])
         expectError(.anyDuplicate) {
-            try f.keychain.update(query: ["account": "bob"], attributesToUpdate: ["account": "alice", "label": "changed"], token: f.admin)
+            try f.keychain.update(
+                query: ["account": "bob"], attributesToUpdate: ["account": "alice", "label": "changed"], token: f.admin)
         }
         let bob = try f.keychain.search(["account": "bob"], token: f.admin)
         #expect(bob[0].attributesJSON?["label"] == "b")
@@ -115,7 +117,8 @@ import Testing
         let ref = try f.addGeneric(service: "db", account: "u")
         expectError(.anyPrecondition, naming: "expectedVersion") {
             try f.keychain.update(
-                query: ["valuePersistentRef": .string(ref)], attributesToUpdate: ["label": "x"], token: f.admin, expectedVersion: 7)
+                query: ["valuePersistentRef": .string(ref)], attributesToUpdate: ["label": "x"], token: f.admin,
+                expectedVersion: 7)
         }
         let updated = try f.keychain.update(
             query: ["valuePersistentRef": .string(ref)], attributesToUpdate: ["label": "x"], token: f.admin, expectedVersion: 1)

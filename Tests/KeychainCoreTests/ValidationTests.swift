@@ -1,6 +1,7 @@
-@testable import KeychainCore
 import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 @Suite struct ValidationTests {
     @Test func constantAndShortNamesAreAcceptedAndOutputIsCanonical() throws {
@@ -10,9 +11,14 @@ import Testing
                 "kSecClass": "kSecClassGenericPassword", "kSecAttrService": "svc", "acct": "me",
                 "kSecAttrAccessible": "kSecAttrAccessibleAfterFirstUnlock", "labl": "L", "kSecValueData": "cHc=",
             ], token: f.admin)
-        _ = try f.keychain.add(["class": "inet", "srvr": "h", "ptcl": "kSecAttrProtocolHTTPS", "atyp": "kSecAttrAuthenticationTypeHTMLForm"], token: f.admin)
+        _ = try f.keychain.add(
+            ["class": "inet", "srvr": "h", "ptcl": "kSecAttrProtocolHTTPS", "atyp": "kSecAttrAuthenticationTypeHTMLForm"],
+            token: f.admin)
         let found = try f.keychain.search(
-            ["kSecClass": "genp", "svce": "svc", "kSecMatchLimit": "kSecMatchLimitAll", "r_Attributes": true, "kSecReturnData": true],
+            [
+                "kSecClass": "genp", "svce": "svc", "kSecMatchLimit": "kSecMatchLimitAll", "r_Attributes": true,
+                "kSecReturnData": true,
+            ],
             token: f.admin)
         let attributes = try #require(found[0].attributesJSON)
         #expect(attributes["class"] == "genericPassword")
@@ -65,7 +71,9 @@ import Testing
 
     @Test func anUnknownKeyIsParam() throws {
         let f = try Fixture()
-        expectError(.anyParam, naming: "colour") { _ = try f.keychain.add(["class": "genericPassword", "colour": "red"], token: f.admin) }
+        expectError(.anyParam, naming: "colour") {
+            _ = try f.keychain.add(["class": "genericPassword", "colour": "red"], token: f.admin)
+        }
     }
 
     @Test func fourCharCodesAcceptTextAndIntegers() throws {
@@ -78,7 +86,8 @@ import Testing
     @Test func urlParametersAreParsedLeniently() throws {
         let f = try Fixture()
         _ = try f.keychain.add(["class": "internetPassword", "server": "h", "port": 443, "valueData": "eA=="], token: f.admin)
-        let found = try f.keychain.search(["server": "h", "port": "443", "returnData": "true", "matchLimit": "2"], token: f.admin, lenient: true)
+        let found = try f.keychain.search(
+            ["server": "h", "port": "443", "returnData": "true", "matchLimit": "2"], token: f.admin, lenient: true)
         #expect(found[0].secretString == "x")
         expectError(.anyParam, naming: "port") { _ = try f.keychain.search(["port": "443"], token: f.admin) }
     }
@@ -88,7 +97,8 @@ import Testing
     @Test func anAbsentPrimaryKeyEnumMatchesItsEmptyDefault() throws {
         let f = try Fixture()
         _ = try f.keychain.add(["class": "internetPassword", "server": "h", "account": "u"], token: f.admin)
-        let found = try f.keychain.search(["class": "internetPassword", "server": "h", "protocol": "", "authenticationType": ""], token: f.admin)
+        let found = try f.keychain.search(
+            ["class": "internetPassword", "server": "h", "protocol": "", "authenticationType": ""], token: f.admin)
         #expect(found.count == 1)
         #expect(found[0].attributesJSON?["protocol"] == "")
     }

@@ -36,13 +36,21 @@ import Testing
             Array("svc-1".utf8).withUnsafeBytes { input.append(tag: 0x73, $0) }
         }
         #expect(hex(streamed) == "175deb6e342089046ab724af84529894")
-        #expect(streamed == digest.digest(parts: [[0x50, 0x01, 0x00], Array("default".utf8), [0x73] + Array("acct-1".utf8), [0x73] + Array("svc-1".utf8)]))
+        #expect(
+            streamed
+                == digest.digest(parts: [
+                    [0x50, 0x01, 0x00], Array("default".utf8), [0x73] + Array("acct-1".utf8), [0x73] + Array("svc-1".utf8),
+                ]))
     }
 
     @Test func anEmptyPartStillCounts() throws {
         let digest = try testKey()
         #expect(digest.digest(parts: [[], [1]]) != digest.digest(parts: [[1]]))
-        #expect(digest.digest { $0.append(""); $0.append([1]) } == digest.digest(parts: [[], [1]]))
+        #expect(
+            digest.digest {
+                $0.append("")
+                $0.append([1])
+            } == digest.digest(parts: [[], [1]]))
     }
 
     /// A digest started from the copied keyed state is libsodium's own keyed BLAKE2b of the

@@ -1,7 +1,8 @@
 import Foundation
-@testable import KeychainHost
 import TestSupport
 import Testing
+
+@testable import KeychainHost
 
 @Suite struct FilePermissionsTests {
     typealias Status = FilePermissions.Status

@@ -1,5 +1,6 @@
-@testable import KeychainJSON
 import Testing
+
+@testable import KeychainJSON
 
 /// `JSON.forEachMember(ofObject:_:)`: a passphrase's body read without a `String` of its values.
 @Suite struct JSONMemberTests {

@@ -1,5 +1,6 @@
-@testable import KeychainJSON
 import Testing
+
+@testable import KeychainJSON
 
 /// Serialization: plain strings are copied as they are, the rest escaped as RFC 8259 asks.
 @Suite struct JSONTests {

@@ -1,8 +1,9 @@
 import Dispatch
-@testable import KeychainLog
 import Logging
 import Synchronization
 import Testing
+
+@testable import KeychainLog
 
 /// What the writer hands its output, chunk by chunk.
 final class Recorder: Sendable {
@@ -26,7 +27,9 @@ final class Recorder: Sendable {
         defer { writer.stop() }
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for n in 0..<500 {
-                writer.append { _, line in line.append(contentsOf: "t\(thread) n\(n) \(String(repeating: "x", count: 40 + n % 7))".utf8) }
+                writer.append { _, line in
+                    line.append(contentsOf: "t\(thread) n\(n) \(String(repeating: "x", count: 40 + n % 7))".utf8)
+                }
             }
         }
         writer.flush()
@@ -111,7 +114,11 @@ final class Recorder: Sendable {
         writer.flush()
         let line = try #require(recorder.lines.first)
         #expect(recorder.lines.count == 1)
-        #expect(line.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000 info keychaind : a=1 b=2 replica=r1 \[KeychainLogTests\] request http.status=200/) != nil, "\(line)")
+        #expect(
+            line.wholeMatch(
+                of:
+                    /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000 info keychaind : a=1 b=2 replica=r1 \[KeychainLogTests\] request http.status=200/
+            ) != nil, "\(line)")
     }
 
     /// A line appended as bytes reads as the handler's line of the same message, with no metadata.
@@ -129,10 +136,15 @@ final class Recorder: Sendable {
         #expect(recorder.lines.count == 2)
         let (viaHandler, asBytes) = (recorder.lines[0], recorder.lines[1])
         #expect(viaHandler.dropFirst(24) == asBytes.dropFirst(24), "the same after the timestamp")
-        #expect(asBytes.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000 info keychaind : \[KeychainLogTests\] request http.status=200/) != nil)
+        #expect(
+            asBytes.wholeMatch(
+                of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000 info keychaind : \[KeychainLogTests\] request http.status=200/) != nil)
     }
 
-    @Test(arguments: [(0, "0"), (7, "7"), (10, "10"), (99, "99"), (1_234_567_890, "1234567890"), (-5, "-5"), (Int.max, "9223372036854775807"), (Int.min, "-9223372036854775808")])
+    @Test(arguments: [
+        (0, "0"), (7, "7"), (10, "10"), (99, "99"), (1_234_567_890, "1234567890"), (-5, "-5"), (Int.max, "9223372036854775807"),
+        (Int.min, "-9223372036854775808"),
+    ])
     func decimalsAreWrittenWithoutAString(value: Int, text: String) {
         var bytes: [UInt8] = []
         bytes.appendDecimal(value)

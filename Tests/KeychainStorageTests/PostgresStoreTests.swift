@@ -1,10 +1,11 @@
 import Dispatch
 import Glibc
-@testable import KeychainPostgres
 import KeychainStorage
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import KeychainPostgres
 
 /// What only the PostgreSQL store promises, on the tests' own PostgreSQL: replicas starting
 /// together migrate once, a password never travels in the URL, and a connection the database
@@ -28,7 +29,7 @@ struct PostgresStoreTests {
         }
         #expect(failures.withLock { $0 }.isEmpty)
         #expect(stores.withLock { $0.count } == 8)
-        stores.withLock { $0.forEach { $0.close() } }
+        stores.withLock { for store in $0 { store.close() } }
         let database = String(url.split(separator: "/").last ?? "")
         #expect(try server.execute("SELECT count(*) FROM keychaind_schema", database: database) == "4")
         #expect(try server.execute("SELECT max(version) FROM keychaind_schema", database: database) == "4")
@@ -41,7 +42,9 @@ struct PostgresStoreTests {
         final class Recorder: CommitObserver {
             let seen = Mutex<[(CommitPath, Int)]>([])
             let syncs = Mutex(0)
-            func committed(_ path: CommitPath, batchSize: Int, nanoseconds: UInt64) { seen.withLock { $0.append((path, batchSize)) } }
+            func committed(_ path: CommitPath, batchSize: Int, nanoseconds: UInt64) {
+                seen.withLock { $0.append((path, batchSize)) }
+            }
             func synced(nanoseconds: UInt64) { syncs.withLock { $0 += 1 } }
         }
         let recorder = Recorder()
@@ -135,7 +138,8 @@ struct PostgresStoreTests {
         defer { store.close() }
         func record(_ n: UInt8) -> ItemRecord {
             ItemRecord(
-                ref: [n], itemClass: Int(n % 2), group: [n % 3], protection: 1, synchronizable: n % 4 == 0, created: 1, modified: 1,
+                ref: [n], itemClass: Int(n % 2), group: [n % 3], protection: 1, synchronizable: n % 4 == 0, created: 1,
+                modified: 1,
                 version: 1, primaryKey: [n, 0xAA], attributes: [n], secret: [n, n], lookups: [[n % 5]])
         }
         try store.write { w in for n in UInt8(0)..<12 { _ = try w.insert(record(n)) } }
@@ -164,7 +168,9 @@ struct PostgresStoreTests {
             PostgresStore.Search(filter: filter) { result in answers.withLock { $0[n] = result } }
         }
         var connection: PGConnection? = try PGConnection(url: url, password: nil)
-        let skipped = PostgresStore.answer(batch, on: &connection) { () throws(StorageError) in try PGConnection(url: url, password: nil) }
+        let skipped = PostgresStore.answer(batch, on: &connection) { () throws(StorageError) in
+            try PGConnection(url: url, password: nil)
+        }
         #expect(skipped.isEmpty)
         // The fold reading attributes, the one leaving them unread, and the search with a lookup.
         #expect(connection?.preparedCount == 3)
@@ -203,6 +209,8 @@ struct PostgresStoreTests {
         try store.write { try $0.delete(rowIDs: [both[1].rowID]) }
         #expect(try store.items(matching: ItemFilter(lookups: [[0x0A]])).isEmpty)
         #expect(try store.items(matching: ItemFilter(lookups: [[0x0C]])).map(\.ref) == [[0x01]])
-        #expect(try server.execute("SELECT string_agg(encode(digest, 'hex'), ',' ORDER BY digest) FROM lookups", database: database) == "0c,1b")
+        #expect(
+            try server.execute("SELECT string_agg(encode(digest, 'hex'), ',' ORDER BY digest) FROM lookups", database: database)
+                == "0c,1b")
     }
 }

@@ -214,7 +214,9 @@ import Testing
     func concurrentSearchesAnswerAsTheDirectRead(backend: StoreBackend) throws {
         let b = try TestStore(backend)
         try b.store.write { w in
-            for n in 0..<40 { _ = try w.insert(StoreConformanceTests.record(UInt8(n), group: UInt8(n % 3), lookups: [[UInt8(n % 5)]])) }
+            for n in 0..<40 {
+                _ = try w.insert(StoreConformanceTests.record(UInt8(n), group: UInt8(n % 3), lookups: [[UInt8(n % 5)]]))
+            }
         }
         let filters: [ItemFilter] = (0..<120).map { n in
             switch n % 4 {

@@ -17,6 +17,8 @@ import Testing
     }
 
     @Test func aNameIsNoAddress() {
-        for host in ["localhost", "", "[::1]", "10.0.0.1:80", "example.org"] { #expect(AddressScope(host: host) == nil, "\(host)") }
+        for host in ["localhost", "", "[::1]", "10.0.0.1:80", "example.org"] {
+            #expect(AddressScope(host: host) == nil, "\(host)")
+        }
     }
 }

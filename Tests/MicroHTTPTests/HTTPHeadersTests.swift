@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MicroHTTP
 
 /// Headers are kept as received, in one buffer; names compare in any ASCII case.

@@ -1,8 +1,9 @@
 import Dispatch
 import MicroHTTP
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The per-address connection limit: a client's own idle keep-alive connections make room for

@@ -8,26 +8,42 @@ import Testing
 @Suite("HTTPServer at the edge: heads a proxy could read differently")
 struct HTTPServerEdgeTests {
     static let malformedHeads: [(String, String)] = [
-        ("Authorization: given more than once",
-         "GET /m HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer a\r\nAuthorization: Bearer b\r\n\r\n"),
+        (
+            "Authorization: given more than once",
+            "GET /m HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer a\r\nAuthorization: Bearer b\r\n\r\n"
+        ),
         // libmicrohttpd keeps the space in the name: the body would be framed by Content-Length.
-        (#"header: name "Transfer-Encoding\x20" is not an RFC 9110 token"#,
-         "POST /m HTTP/1.1\r\nHost: t\r\nTransfer-Encoding : chunked\r\nContent-Length: 3\r\n\r\nabc"),
+        (
+            #"header: name "Transfer-Encoding\x20" is not an RFC 9110 token"#,
+            "POST /m HTTP/1.1\r\nHost: t\r\nTransfer-Encoding : chunked\r\nContent-Length: 3\r\n\r\nabc"
+        ),
         // libmicrohttpd joins the folded line onto the NAME: `Transfer-Encodingchunked`.
-        ("header: a field line continued on the next (obs-fold)",
-         "POST /m HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nTransfer-Encoding:\r\n chunked\r\n\r\nabc"),
-        ("header: a field line continued on the next (obs-fold)",
-         "POST /m HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nX-A: b\r\n Transfer-Encoding: chunked\r\n\r\nabc"),
+        (
+            "header: a field line continued on the next (obs-fold)",
+            "POST /m HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nTransfer-Encoding:\r\n chunked\r\n\r\nabc"
+        ),
+        (
+            "header: a field line continued on the next (obs-fold)",
+            "POST /m HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nX-A: b\r\n Transfer-Encoding: chunked\r\n\r\nabc"
+        ),
         (#"header: name "X\x01C" is not an RFC 9110 token"#, "GET /m HTTP/1.1\r\nHost: t\r\nX\u{01}C: f\r\n\r\n"),
         // libmicrohttpd hands `b` for both, and `_n`'s size is strlen's.
-        ("header: the value of Authorization holds a NUL, or its line does not end with CRLF",
-         "GET /m HTTP/1.1\r\nAuthorization: Bearer b\0c\r\nHost: t\r\n\r\n"),
-        ("header: the value of X-A holds a NUL, or its line does not end with CRLF",
-         "GET /m HTTP/1.1\r\nHost: t\r\nX-A: b\0c\r\n\r\n"),
-        ("header: the last field holds a NUL, or the head does not end with an empty line",
-         "GET /m HTTP/1.1\r\nHost: t\r\nX-A: b\0\r\n\r\n"),
-        ("header: the last field holds a NUL, or the head does not end with an empty line",
-         "GET /m HTTP/1.1\r\nHost: t\r\n\0x\r\n\r\n"),
+        (
+            "header: the value of Authorization holds a NUL, or its line does not end with CRLF",
+            "GET /m HTTP/1.1\r\nAuthorization: Bearer b\0c\r\nHost: t\r\n\r\n"
+        ),
+        (
+            "header: the value of X-A holds a NUL, or its line does not end with CRLF",
+            "GET /m HTTP/1.1\r\nHost: t\r\nX-A: b\0c\r\n\r\n"
+        ),
+        (
+            "header: the last field holds a NUL, or the head does not end with an empty line",
+            "GET /m HTTP/1.1\r\nHost: t\r\nX-A: b\0\r\n\r\n"
+        ),
+        (
+            "header: the last field holds a NUL, or the head does not end with an empty line",
+            "GET /m HTTP/1.1\r\nHost: t\r\n\0x\r\n\r\n"
+        ),
         ("header: the value of X-B holds a control byte (a bare CR, …)", "GET /m HTTP/1.1\r\nHost: t\r\nX-B: d\re\r\n\r\n"),
         ("method: holds a NUL", "GET\0 /m HTTP/1.1\r\nHost: t\r\n\r\n"),
         ("method: not an RFC 9110 token", "G\u{1b}[31mT /m HTTP/1.1\r\nHost: t\r\n\r\n"),
@@ -36,15 +52,28 @@ struct HTTPServerEdgeTests {
         ("request-target: holds a space, a control byte or a byte outside ASCII", "GET /m  HTTP/1.1\r\nHost: t\r\n\r\n"),
         // Where the target is read eight bytes at a time (not in its last few): a DEL, a byte
         // outside ASCII (é in UTF-8) and a control byte, in the path and in the query.
-        ("request-target: holds a space, a control byte or a byte outside ASCII", "GET /abc\u{7F}defghijklmnop HTTP/1.1\r\nHost: t\r\n\r\n"),
-        ("request-target: holds a space, a control byte or a byte outside ASCII", "GET /abcdefghijklmn\u{e9}opqrstuvwxyz HTTP/1.1\r\nHost: t\r\n\r\n"),
-        ("request-target: holds a space, a control byte or a byte outside ASCII", "GET /m?abcdefghijklmn\u{01}opqrstuvwxyz HTTP/1.1\r\nHost: t\r\n\r\n"),
+        (
+            "request-target: holds a space, a control byte or a byte outside ASCII",
+            "GET /abc\u{7F}defghijklmnop HTTP/1.1\r\nHost: t\r\n\r\n"
+        ),
+        (
+            "request-target: holds a space, a control byte or a byte outside ASCII",
+            "GET /abcdefghijklmn\u{e9}opqrstuvwxyz HTTP/1.1\r\nHost: t\r\n\r\n"
+        ),
+        (
+            "request-target: holds a space, a control byte or a byte outside ASCII",
+            "GET /m?abcdefghijklmn\u{01}opqrstuvwxyz HTTP/1.1\r\nHost: t\r\n\r\n"
+        ),
         ("Host: missing from an HTTP/1.1 request", "GET /m HTTP/1.1\r\n\r\n"),
         // Decoded, the first is `/v1/keychain/lock`, the second `/v1/keychain/lock` cut at the NUL.
-        ("path: holds %2F or %00, which a proxy and this server would read differently",
-         "POST /v1/keychain%2flock HTTP/1.1\r\nHost: t\r\n\r\n"),
-        ("path: holds %2F or %00, which a proxy and this server would read differently",
-         "POST /v1/keychain/lock%00x HTTP/1.1\r\nHost: t\r\n\r\n"),
+        (
+            "path: holds %2F or %00, which a proxy and this server would read differently",
+            "POST /v1/keychain%2flock HTTP/1.1\r\nHost: t\r\n\r\n"
+        ),
+        (
+            "path: holds %2F or %00, which a proxy and this server would read differently",
+            "POST /v1/keychain/lock%00x HTTP/1.1\r\nHost: t\r\n\r\n"
+        ),
     ]
 
     @Test(arguments: malformedHeads)
@@ -188,6 +217,8 @@ struct LogTextTests {
     }
 
     @Test func longTextIsCutWithAMarker() {
-        #expect(LogText.sanitized(String(repeating: "A", count: 5000), maxBytes: 32) == String(repeating: "A", count: 32) + "…[4968 bytes cut]")
+        #expect(
+            LogText.sanitized(String(repeating: "A", count: 5000), maxBytes: 32) == String(repeating: "A", count: 32)
+                + "…[4968 bytes cut]")
     }
 }

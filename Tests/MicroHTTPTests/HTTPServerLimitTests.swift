@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import Logging
-import Synchronization
 import MicroHTTP
+import Synchronization
 import Testing
 
 @Suite("HTTPServer refusals: body limits and framing")
@@ -55,7 +55,9 @@ struct HTTPServerLimitTests {
         #expect(refused.saysClose)
 
         let chunked = try RawHTTPClient(port: server.port)
-        try chunked.send("POST /small HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n11\r\n" + String(repeating: "x", count: 17) + "\r\n0\r\n\r\n")
+        try chunked.send(
+            "POST /small HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n11\r\n" + String(repeating: "x", count: 17)
+                + "\r\n0\r\n\r\n")
         #expect(try chunked.readResponse().text == "transport: over 16")
         #expect(responder.responded.isEmpty)
 
@@ -209,13 +211,19 @@ struct HTTPServerLimitTests {
     }
 
     static let malformedRequests: [(String, String)] = [
-        ("Content-Length with Transfer-Encoding",
-         "POST /m HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"),
-        ("more than one Content-Length",
-         "POST /m HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello"),
+        (
+            "Content-Length with Transfer-Encoding",
+            "POST /m HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
+        ),
+        (
+            "more than one Content-Length",
+            "POST /m HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello"
+        ),
         ("more than one Host", "GET /m HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"),
-        ("Transfer-Encoding other than chunked",
-         "POST /m HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip, chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"),
+        (
+            "Transfer-Encoding other than chunked",
+            "POST /m HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip, chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
+        ),
     ]
 
     @Test(arguments: malformedRequests)
@@ -247,7 +255,9 @@ struct HTTPServerLimitTests {
                 + "Content-Length: 11\r\nContent-Length: 11\r\n\r\nbody-secret")
         #expect(try client.readResponse().status == 400)
         let lines = store.all
-        #expect(lines.contains { $0.contains("refused request") && $0.contains("http.method=POST") && $0.contains("http.status=400") })
+        #expect(
+            lines.contains { $0.contains("refused request") && $0.contains("http.method=POST") && $0.contains("http.status=400") }
+        )
         for secret in ["path-secret", "query-secret", "header-secret", "body-secret"] {
             #expect(!lines.contains { $0.contains(secret) }, "\(secret) was logged")
         }

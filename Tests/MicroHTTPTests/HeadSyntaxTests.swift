@@ -1,5 +1,6 @@
-@testable import MicroHTTP
 import Testing
+
+@testable import MicroHTTP
 
 struct HeadSyntaxTests {
     /// The token check is a bitmap: every one of the 256 byte values answers as RFC 9110 §5.6.2

@@ -1,9 +1,11 @@
-@testable import MicroHTTP
 import Testing
+
+@testable import MicroHTTP
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The peer address is copied raw from libmicrohttpd and formatted when asked.

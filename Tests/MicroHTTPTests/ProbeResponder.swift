@@ -2,14 +2,14 @@ import Dispatch
 import Logging
 import MicroHTTP
 import Synchronization
-import Testing
 @_exported import TestSupport
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A responder whose behaviour is chosen by path, recording what the server asked of it.
 ///
@@ -112,7 +112,8 @@ final class ProbeResponder: HTTPResponder {
             "remote=\(head.remoteAddress)", "hosts=\(head.headers.values("Host").count)",
             "body=\(String(decoding: request.body, as: UTF8.self))",
         ]
-        return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Array(lines.joined(separator: "\n").utf8))
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", "text/plain")], body: Array(lines.joined(separator: "\n").utf8))
     }
 
     func respond(to request: HTTPRequest, plan: (any HTTPPlan)?, reply: @escaping @Sendable (HTTPResponse) -> Void) {
@@ -217,4 +218,3 @@ func expectRefusedBeforePreflight(_ request: String, reason: String, sourceLocat
 
 /// A logger that drops everything, so test output shows only test results.
 let quietLogger = Logger(label: "MicroHTTPTests") { _ in SwiftLogNoOpLogHandler() }
-

@@ -36,7 +36,8 @@ public struct InProcessClient: Sendable {
     ) -> HTTPResponse {
         let (path, query) = Self.split(target)
         let head = HTTPRequestHead(
-            method: method, path: path, rawPath: String(target.prefix { $0 != "?" }), queryItems: query, headers: HTTPHeaders(headers.map { (name: $0.0, value: $0.1) }),
+            method: method, path: path, rawPath: String(target.prefix { $0 != "?" }), queryItems: query,
+            headers: HTTPHeaders(headers.map { (name: $0.0, value: $0.1) }),
             remoteAddress: remoteAddress)
         switch responder.preflight(head) {
         case .refuse(let refusal): return refusal

@@ -1,8 +1,9 @@
 import Dispatch
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A response as the raw client parsed it.
@@ -185,7 +186,10 @@ public final class RawHTTPClient {
     /// the server closes before them), or until the body holds `atLeast` bytes.
     private func readChunks(into response: inout RawResponse, atLeast: Int?) throws {
         while atLeast.map({ response.body.count < $0 }) ?? true {
-            guard let lineEnd = try readUntilOrClose([13, 10]) else { return response.truncated = true }
+            guard let lineEnd = try readUntilOrClose([13, 10]) else {
+                response.truncated = true
+                return
+            }
             let line = String(decoding: buffer[..<lineEnd], as: UTF8.self)
             buffer.removeFirst(lineEnd + 2)
             let sizeText = line.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters() } ?? ""
@@ -193,7 +197,10 @@ public final class RawHTTPClient {
             if size == 0 {
                 // The trailer: header lines, then an empty line.
                 while true {
-                    guard let end = try readUntilOrClose([13, 10]) else { return response.truncated = true }
+                    guard let end = try readUntilOrClose([13, 10]) else {
+                        response.truncated = true
+                        return
+                    }
                     buffer.removeFirst(end + 2)
                     if end == 0 { return }
                 }
@@ -202,7 +209,8 @@ public final class RawHTTPClient {
                 guard try receive() else {
                     response.body += buffer.prefix(size)
                     buffer = []
-                    return response.truncated = true
+                    response.truncated = true
+                    return
                 }
             }
             guard buffer[size] == 13, buffer[size + 1] == 10 else { throw ClientError(description: "chunk not followed by CRLF") }
@@ -282,7 +290,8 @@ extension RawHTTPClient {
         return try readResponse(forHead: method == "HEAD")
     }
 
-    public func request(_ method: String, _ target: String, headers: [(String, String)] = [], json: String) throws -> RawResponse {
+    public func request(_ method: String, _ target: String, headers: [(String, String)] = [], json: String) throws -> RawResponse
+    {
         try request(method, target, headers: headers, body: Array(json.utf8))
     }
 }

@@ -15,7 +15,9 @@ public struct StoreBackend: Sendable, CustomStringConvertible {
     public static let sqlite = StoreBackend(name: "SQLite") { try SQLiteStore(directory: $0) }
 
     /// PostgreSQL: a database of its own on the tests' server (`PostgresServer`).
-    public static let postgres = StoreBackend(name: "PostgreSQL") { _ in try PostgresStore(url: PostgresServer.shared.createDatabase()) }
+    public static let postgres = StoreBackend(name: "PostgreSQL") { _ in
+        try PostgresStore(url: PostgresServer.shared.createDatabase())
+    }
 
     /// Every backend this build has, less PostgreSQL on a machine without it (the suites that
     /// need it say so: `PostgresServer.notInstalled`).

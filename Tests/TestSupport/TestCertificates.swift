@@ -117,7 +117,9 @@ public final class TestCertificates: @unchecked Sendable {  // used from one tes
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw NSError(domain: "openssl", code: Int(process.terminationStatus), userInfo: [NSLocalizedDescriptionKey: "openssl \(arguments.first ?? "") failed"])
+            throw NSError(
+                domain: "openssl", code: Int(process.terminationStatus),
+                userInfo: [NSLocalizedDescriptionKey: "openssl \(arguments.first ?? "") failed"])
         }
         return String(decoding: data, as: UTF8.self)
     }

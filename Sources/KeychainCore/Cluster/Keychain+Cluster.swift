@@ -129,7 +129,8 @@ extension Keychain {
             try publishLockState(barrier)
             return
         }
-        let keys = try Self.crypto { () throws(CryptoError) in try barrier.unwrapClassKeysFromReplica(wrapped, epoch: state.epoch) }
+        let keys = try Self.crypto { () throws(CryptoError) in try barrier.unwrapClassKeysFromReplica(wrapped, epoch: state.epoch)
+        }
         cluster.withLock { view in
             view.seenEpoch = max(view.seenEpoch, state.epoch)
             view.lastBeat = nil  // the others learn of the change at the next tick

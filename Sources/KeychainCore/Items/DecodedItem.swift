@@ -14,8 +14,10 @@ struct DecodedItem {
 
     static let accessibleKey = Schema.key(canonical: "accessible")!
 
-    init(record: ItemRecord, itemClass: ItemClass, group: String, protection: Protection,
-         attributes: [(key: SchemaKey, value: AttributeValue)]) {
+    init(
+        record: ItemRecord, itemClass: ItemClass, group: String, protection: Protection,
+        attributes: [(key: SchemaKey, value: AttributeValue)]
+    ) {
         self.record = record
         self.itemClass = itemClass
         self.group = group

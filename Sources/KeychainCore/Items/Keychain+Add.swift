@@ -24,7 +24,9 @@ extension Keychain {
             // Two rows in one transaction, added whole by `addIdentity`, which waits for its
             // commit: when adds answer later, the caller is a thread that serves other requests
             // (a polling thread), so the wait is a thread of libdispatch's. Identity adds are rare.
-            let add = { @Sendable [self] in completion(Result { () throws(KeychainError) in try addIdentity(query, token: token) }) }
+            let add = { @Sendable [self] in
+                completion(Result { () throws(KeychainError) in try addIdentity(query, token: token) })
+            }
             return addsAnswerLater ? DispatchQueue.global().async(execute: add) : add()
         }
         let item: DecodedItem

@@ -105,7 +105,10 @@ extension Keychain {
         let attributes: [(key: SchemaKey, value: AttributeValue)]
         let barrier: Barrier
 
-        init(_ key: ExactValues.KeyCheck, attributes: [(key: SchemaKey, value: AttributeValue)], synchronizable: Bool, barrier: Barrier) {
+        init(
+            _ key: ExactValues.KeyCheck, attributes: [(key: SchemaKey, value: AttributeValue)], synchronizable: Bool,
+            barrier: Barrier
+        ) {
             self.key = key
             self.attributes = attributes
             self.barrier = barrier

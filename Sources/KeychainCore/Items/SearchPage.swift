@@ -42,7 +42,8 @@ struct PageCursor: Equatable {
         guard text.utf8.count <= 256,
             let frame = try? Base64.decode(string: text, options: [.base64UrlAlphabet, .omitPaddingCharacter]),
             let plaintext = try? barrier.openCursor(frame, binding: binding), plaintext.count == 16,
-            let afterID = Settings.decodeInt(Array(plaintext[0..<8])), let returned = Settings.decodeInt(Array(plaintext[8..<16])),
+            let afterID = Settings.decodeInt(Array(plaintext[0..<8])),
+            let returned = Settings.decodeInt(Array(plaintext[8..<16])),
             returned > 0
         else { throw Self.bad }
         self.afterID = afterID
@@ -81,9 +82,10 @@ struct PageCursor: Equatable {
         // binding is associated data, never sent).
         if !certificateMatch.isEmpty {
             let m = certificateMatch
-            put([m.subjectContains, m.subjectStartsWith, m.subjectEndsWith, m.subjectWholeString, m.emailAddressIfPresent].map {
-                $0.map { [1] + Array($0.utf8) } ?? [0]
-            })
+            put(
+                [m.subjectContains, m.subjectStartsWith, m.subjectEndsWith, m.subjectWholeString, m.emailAddressIfPresent].map {
+                    $0.map { [1] + Array($0.utf8) } ?? [0]
+                })
             put(m.issuers)
             switch m.validOnDate {
             case nil: put(-1)

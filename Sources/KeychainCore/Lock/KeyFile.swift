@@ -1,5 +1,5 @@
-import KeychainCrypto
 internal import Foundation
+import KeychainCrypto
 
 /// The instance key file: 32 random bytes, mode 0600, read straight into secure memory.
 enum KeyFile {

@@ -152,11 +152,12 @@ extension Keychain {
         }
         do throws(KeychainError) {
             try transaction { try $0.setMeta(UnlockThrottle.metaKey, nil) }
-        } catch where !counted {
+        } catch  where !counted {
             // From the host nothing was counted: a count left by the network stays, harmlessly.
         } catch {
             // The attempt stays counted: one failure too many, never one too few.
-            logger.warning("unlock succeeded but its counted attempt could not be cleared", metadata: ["error": "\(error.message)"])
+            logger.warning(
+                "unlock succeeded but its counted attempt could not be cleared", metadata: ["error": "\(error.message)"])
         }
         return (keys, limits)
     }

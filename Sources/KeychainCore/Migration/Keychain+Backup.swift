@@ -22,7 +22,7 @@ extension Keychain {
         guard try loadBarrier() != nil else { throw .notAvailable("the keychain is not initialized; run keychaind init") }
         do {
             try store.backup(to: path)
-        } catch where error.isUnsupported {
+        } catch  where error.isUnsupported {
             throw .unimplemented("store: \(error.message)")
         } catch {
             throw map(error)
@@ -40,7 +40,8 @@ extension Keychain {
         let path = dataDirectory + "/" + name
         let created = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard created >= 0 else {
-            throw .notAvailable("backup: a temporary file cannot be created in the data directory: \(String(cString: strerror(errno)))")
+            throw .notAvailable(
+                "backup: a temporary file cannot be created in the data directory: \(String(cString: strerror(errno)))")
         }
         Glibc.close(created)
         return path

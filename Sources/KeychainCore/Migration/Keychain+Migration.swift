@@ -99,12 +99,16 @@ extension Keychain {
         throws(KeychainError) -> BundleImport
     {
         try bundle.withUnsafeBytes { bytes in
-            Result { () throws(KeychainError) in try importBundle(bytes, passphrase: passphrase, conflict: conflict, caller: caller) }
+            Result { () throws(KeychainError) in
+                try importBundle(bytes, passphrase: passphrase, conflict: conflict, caller: caller)
+            }
         }.get()
     }
 
     /// `importBundle` of bytes wherever they lie: a spooled upload's mapped file.
-    public func importBundle(_ bundle: UnsafeRawBufferPointer, passphrase: SecureBytes, conflict: ConflictPolicy, caller: AccessToken?)
+    public func importBundle(
+        _ bundle: UnsafeRawBufferPointer, passphrase: SecureBytes, conflict: ConflictPolicy, caller: AccessToken?
+    )
         throws(KeychainError) -> BundleImport
     {
         // The bundle's items, opened and sealed again, are freed when the import returns.
@@ -112,7 +116,9 @@ extension Keychain {
         return try importWholeBundle(bundle, passphrase: passphrase, conflict: conflict, caller: caller)
     }
 
-    private func importWholeBundle(_ bundle: UnsafeRawBufferPointer, passphrase: SecureBytes, conflict: ConflictPolicy, caller: AccessToken?)
+    private func importWholeBundle(
+        _ bundle: UnsafeRawBufferPointer, passphrase: SecureBytes, conflict: ConflictPolicy, caller: AccessToken?
+    )
         throws(KeychainError) -> BundleImport
     {
         try requireKeychainAdmin(caller, for: "importing a bundle")
@@ -194,9 +200,12 @@ extension Keychain {
     }
 
     /// The bundle key: Argon2id, one derivation at a time (`kdfGate`).
-    private func deriveBundleKey(_ passphrase: SecureBytes, salt: [UInt8], limits: KDFLimits) throws(KeychainError) -> SecureBytes {
+    private func deriveBundleKey(_ passphrase: SecureBytes, salt: [UInt8], limits: KDFLimits) throws(KeychainError) -> SecureBytes
+    {
         try kdfGate.withLock { _ throws(KeychainError) -> SecureBytes in
-            try Self.crypto { () throws(CryptoError) in try PasswordHash.deriveKey(passphrase: passphrase, salt: salt, limits: limits) }
+            try Self.crypto { () throws(CryptoError) in
+                try PasswordHash.deriveKey(passphrase: passphrase, salt: salt, limits: limits)
+            }
         }
     }
 
@@ -215,7 +224,9 @@ extension Keychain {
         query.accessible = item.protection
         query.synchronizable = .only(item.synchronizable)
         try query.check(for: .add)
-        guard !item.group.isEmpty, !item.group.isSameBytes(as: "*") else { throw .param("accessGroup: the bundle holds an item without a group") }
+        guard !item.group.isEmpty, !item.group.isSameBytes(as: "*") else {
+            throw .param("accessGroup: the bundle holds an item without a group")
+        }
         for (key, value) in item.attributes {
             if case .enumeration(let enumeration) = key.type, case .string(let name) = value, !name.isEmpty,
                 !enumeration.values.contains(where: { $0.name == name })

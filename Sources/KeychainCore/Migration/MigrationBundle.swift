@@ -168,7 +168,8 @@ enum MigrationBundle {
         let ops = uint64(at: 9)
         let mem = uint64(at: 17)
         let minimum = KDFLimits.insecureMinimumForTesting
-        guard ops >= minimum.opsLimit, ops <= maxLimits.opsLimit, mem >= UInt64(minimum.memLimit), mem <= UInt64(maxLimits.memLimit)
+        guard ops >= minimum.opsLimit, ops <= maxLimits.opsLimit, mem >= UInt64(minimum.memLimit),
+            mem <= UInt64(maxLimits.memLimit)
         else { throw .decode("bundle: its Argon2id limits are outside what this build accepts") }
         let salt = Array(bundle[25..<25 + PasswordHash.saltLength])
         let streamHeader = Array(bundle[(25 + PasswordHash.saltLength)..<headerLength])
@@ -194,7 +195,8 @@ enum MigrationBundle {
     /// manifest is checked against the items once the last is handed over; a caller must
     /// discard what it made of them when this throws.
     static func open(
-        _ bundle: UnsafeRawBufferPointer, key: SecureBytes, streamHeader: [UInt8], each: (BundleItem) throws(KeychainError) -> Void
+        _ bundle: UnsafeRawBufferPointer, key: SecureBytes, streamHeader: [UInt8],
+        each: (BundleItem) throws(KeychainError) -> Void
     ) throws(KeychainError) -> BundleManifest {
         let header = Array(bundle[0..<headerLength])
         let stream: SecretStream.Puller
@@ -212,7 +214,8 @@ enum MigrationBundle {
             guard length <= maxMessageBytes, bundle.count - offset >= length else { throw truncated }
             var plaintext: [UInt8]
             do {
-                plaintext = try stream.pull(UnsafeRawBufferPointer(rebasing: bundle[offset..<offset + length]), associatedData: header)
+                plaintext = try stream.pull(
+                    UnsafeRawBufferPointer(rebasing: bundle[offset..<offset + length]), associatedData: header)
             } catch {
                 throw message == 0
                     ? .authFailed("bundlePassphrase: the passphrase is wrong, or the bundle's header was altered")

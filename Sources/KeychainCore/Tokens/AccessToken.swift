@@ -29,7 +29,8 @@ public final class AccessToken: Sendable, Equatable {
         id: String, name: String, accessGroups: [String], capabilities: Set<Capability>, expiresAt: Int64?, createdAt: Int64
     ) {
         self.init(
-            id: id, name: name, accessGroups: accessGroups, capabilities: capabilities, expiresAt: expiresAt, createdAt: createdAt,
+            id: id, name: name, accessGroups: accessGroups, capabilities: capabilities, expiresAt: expiresAt,
+            createdAt: createdAt,
             groupDigests: nil)
     }
 

@@ -58,7 +58,8 @@ extension Keychain {
         guard !capabilities.isEmpty else { throw .param("capabilities: expected at least one capability") }
         if let expiresAt, expiresAt <= clock.now() { throw .param("expiresAt: already in the past") }
         if let caller {
-            if !caller.allGroups, let group = accessGroups.first(where: { $0.isSameBytes(as: "*") || !caller.grants(group: $0) }) {
+            if !caller.allGroups, let group = accessGroups.first(where: { $0.isSameBytes(as: "*") || !caller.grants(group: $0) })
+            {
                 throw .missingEntitlement("accessGroups: the calling token lacks group \"\(group)\"")
             }
             if let capability = capabilities.sorted().first(where: { !caller.has($0) }) {
@@ -156,7 +157,6 @@ extension String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }
-
 
 /// A token's sealed description: its name, groups and capabilities (`SealedEncoding`).
 enum TokenDescription {

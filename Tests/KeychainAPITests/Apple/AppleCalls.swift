@@ -28,7 +28,9 @@ struct AppleAnswer: CustomStringConvertible {
     /// The first item's attributes.
     var attributes: JSONObject? { items.first?["attributes"]?.objectValue }
     /// The first item's secret, decoded.
-    var data: String? { items.first?["valueData"]?.stringValue.flatMap(Base64.decode).map { String(decoding: $0, as: UTF8.self) } }
+    var data: String? {
+        items.first?["valueData"]?.stringValue.flatMap(Base64.decode).map { String(decoding: $0, as: UTF8.self) }
+    }
     var persistentRef: String? { items.first?["persistentRef"]?.stringValue }
     /// The first item's secret, as bytes (a certificate's DER, a key's external representation).
     var dataBytes: [UInt8]? { items.first?["valueData"]?.stringValue.flatMap(Base64.decode) }
@@ -63,7 +65,9 @@ struct AppleCalls {
     func update(_ query: JSONObject, _ attributesToUpdate: JSONObject, sourceLocation: SourceLocation = #_sourceLocation) throws
         -> AppleAnswer
     {
-        try call("PATCH", "/v1/items", .object(["query": .object(query), "attributesToUpdate": .object(attributesToUpdate)]), sourceLocation)
+        try call(
+            "PATCH", "/v1/items", .object(["query": .object(query), "attributesToUpdate": .object(attributesToUpdate)]),
+            sourceLocation)
     }
 
     func delete(_ query: JSONObject, sourceLocation: SourceLocation = #_sourceLocation) throws -> AppleAnswer {
@@ -72,17 +76,21 @@ struct AppleCalls {
 
     /// SecPKCS12Import into the keychain (macOS), SecItemImport of a PKCS#12: `POST /v1/items/import`,
     /// the password in its header; `parameters` are the import's URL parameters (`accessGroup=…`).
-    func importPKCS12(_ bytes: [UInt8], password: String, parameters: String = "", sourceLocation: SourceLocation = #_sourceLocation)
+    func importPKCS12(
+        _ bytes: [UInt8], password: String, parameters: String = "", sourceLocation: SourceLocation = #_sourceLocation
+    )
         throws -> AppleAnswer
     {
         try call(
-            "POST", "/v1/items/import" + (parameters.isEmpty ? "" : "?" + parameters), raw: bytes, contentType: "application/x-pkcs12",
+            "POST", "/v1/items/import" + (parameters.isEmpty ? "" : "?" + parameters), raw: bytes,
+            contentType: "application/x-pkcs12",
             headers: [("X-Keychain-PKCS12-Passphrase", password)], sourceLocation)
     }
 
     /// SecItemImport of PEM text (a key or certificates) into the keychain.
     func importPEM(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> AppleAnswer {
-        try call("POST", "/v1/items/import", raw: Array(text.utf8), contentType: "application/x-pem-file", headers: [], sourceLocation)
+        try call(
+            "POST", "/v1/items/import", raw: Array(text.utf8), contentType: "application/x-pem-file", headers: [], sourceLocation)
     }
 
     /// SecItemExport: the search's certificates and keys as PEM text (`Accept: application/x-pem-file`).
@@ -132,7 +140,8 @@ struct AppleCalls {
     private func answer(_ response: RawResponse, _ sourceLocation: SourceLocation) throws -> AppleAnswer {
         guard !(200..<300).contains(response.status) else { return AppleAnswer(status: errSecSuccess, response: response) }
         let status = try #require(response.json["status"]?.intValue, "\(response.text)", sourceLocation: sourceLocation)
-        #expect(response.json["error"]?.stringValue?.hasPrefix("errSec") == true, "\(response.text)", sourceLocation: sourceLocation)
+        #expect(
+            response.json["error"]?.stringValue?.hasPrefix("errSec") == true, "\(response.text)", sourceLocation: sourceLocation)
         #expect(response.json["message"]?.stringValue?.isEmpty == false, "\(response.text)", sourceLocation: sourceLocation)
         return AppleAnswer(status: status, response: response)
     }

@@ -88,7 +88,9 @@ import Testing
         ]
         #expect(try kc.add(item).status == errSecSuccess, "add generic password")
         #expect(try kc.add(item).status == errSecDuplicateItem, "add generic password again")
-        let content = try kc.copyMatching(["class": "genericPassword", "service": "service", "account": "account", "returnData": true])
+        let content = try kc.copyMatching([
+            "class": "genericPassword", "service": "service", "account": "account", "returnData": true,
+        ])
         #expect(content.status == errSecSuccess, "SecKeychainItemCopyContent")
         #expect(content.data == "test", "Item data is right")
     }
@@ -136,7 +138,9 @@ import Testing
         let refs = try checkN(kc, old, 1)
         _ = try checkN(kc, new, 0)
         #expect(try readPassword(kc, refs.first) == "myP4sSw0rD")
-        let found = try kc.copyMatching(["class": "genericPassword", "service": "SurfWriter", "account": "MyUserAcct", "returnData": true])
+        let found = try kc.copyMatching([
+            "class": "genericPassword", "service": "SurfWriter", "account": "MyUserAcct", "returnData": true,
+        ])
         #expect(found.status == errSecSuccess, "SecKeychainFindGenericPassword")
         #expect(found.data == "myP4sSw0rD", "Recieved password data")
         let changed = try kc.update(
@@ -210,7 +214,9 @@ import Testing
             #expect(attributes.status == errSecSuccess && attributes.attributes?["account"] == "nobody", "as attributes")
         }
         for itemClass in ["genericPassword", "internetPassword"] {
-            let all = try kc.copyMatching(["class": .string(itemClass), "account": "nobody", "returnPersistentRef": true, "matchLimit": "all"])
+            let all = try kc.copyMatching([
+                "class": .string(itemClass), "account": "nobody", "returnPersistentRef": true, "matchLimit": "all",
+            ])
             #expect(all.status == errSecSuccess && all.items.count >= 1, "by account, every item")
         }
         let mail = try kc.copyMatching([
@@ -261,7 +267,8 @@ import Testing
         let statuses = Mutex<[Int64]>([])
         DispatchQueue.concurrentPerform(iterations: 30) { i in
             let label = "testItem" + String(i).leftPadded(5)
-            let item = customItem("internetPassword", label: label, account: "testAccount", service: "testService" + String(i).leftPadded(5))
+            let item = customItem(
+                "internetPassword", label: label, account: "testAccount", service: "testService" + String(i).leftPadded(5))
             let added = try? kc.add(item)
             let deleted = try? kc.delete(["valuePersistentRef": .string(added?.persistentRef ?? "")])
             statuses.withLock { $0 += [added?.status ?? -1, deleted?.status ?? -1] }
@@ -297,13 +304,18 @@ import Testing
         let kc = AppleCalls(try APIFixture())
         #expect(try kc.lock().status == errSecSuccess, "SecKeychainLock")
         #expect(try kc.changePassphrase(old: "", new: "after").status == errSecAuthFailed, "Change PW w/ null pw while locked")
-        #expect(try kc.changePassphrase(old: "badpw", new: "after").status == errSecAuthFailed, "Change PW w/ bad pw while locked")
+        #expect(
+            try kc.changePassphrase(old: "badpw", new: "after").status == errSecAuthFailed, "Change PW w/ bad pw while locked")
         #expect(try kc.unlock(testPassphrase).status == errSecSuccess, "SecKeychainUnlock")
         #expect(try kc.changePassphrase(old: "", new: "after").status == errSecAuthFailed, "Change PW w/ null pw while unlocked")
-        #expect(try kc.changePassphrase(old: "badpw", new: "after").status == errSecAuthFailed, "Change PW w/ bad pw while unlocked")
-        #expect(try kc.changePassphrase(old: testPassphrase, new: "between").status == errSecSuccess, "Change PW w/ good pw while unlocked")
+        #expect(
+            try kc.changePassphrase(old: "badpw", new: "after").status == errSecAuthFailed, "Change PW w/ bad pw while unlocked")
+        #expect(
+            try kc.changePassphrase(old: testPassphrase, new: "between").status == errSecSuccess,
+            "Change PW w/ good pw while unlocked")
         #expect(try kc.lock().status == errSecSuccess, "SecKeychainLock")
-        #expect(try kc.changePassphrase(old: "between", new: "after").status == errSecSuccess, "Change PW w/ good pw while locked")
+        #expect(
+            try kc.changePassphrase(old: "between", new: "after").status == errSecSuccess, "Change PW w/ good pw while locked")
         #expect(try kc.unlock("after").status == errSecSuccess, "the new password unlocks")
     }
 }

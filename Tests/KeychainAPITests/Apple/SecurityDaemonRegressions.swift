@@ -1,10 +1,11 @@
 import Dispatch
 import KeychainBarrier
-@testable import KeychainCore
 import KeychainStorage
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import KeychainCore
 
 /// `keychain/securityd/Regressions/secd-*` (Security-61901.0.87.0.1), case by case: the tests of
 /// securityd itself that concern password items and the lock. Apple's test keybag (locked and
@@ -54,7 +55,9 @@ import Testing
         let query = Atomic<Int64>(0)
         DispatchQueue.concurrentPerform(iterations: 17) { n in
             if n == 16 {
-                let found = try? kc.copyMatching(["class": "internetPassword", "server": "corrupt.spamcop.net", "returnData": true])
+                let found = try? kc.copyMatching([
+                    "class": "internetPassword", "server": "corrupt.spamcop.net", "returnData": true,
+                ])
                 query.store(found?.status ?? -1, ordering: .relaxed)
             } else {
                 let added = try? kc.add(["class": "genericPassword", "service": .string("thread \(n)"), "valueData": data("p")])
@@ -82,7 +85,9 @@ import Testing
         #expect(try kc.update(query, ["port": 80]).status == errSecDuplicateItem, "update internet password port 80 to 81")
         try corruptAttributes(fixture, ports: [80, 82])
         #expect(try kc.update(query, ["port": 80]).status == errSecDuplicateItem, "intended difference: still a duplicate")
-        let item80 = try kc.copyMatching(["class": "internetPassword", "server": "corrupt.spamcop.net", "port": 80, "returnAttributes": true])
+        let item80 = try kc.copyMatching([
+            "class": "internetPassword", "server": "corrupt.spamcop.net", "port": 80, "returnAttributes": true,
+        ])
         #expect(item80.status == -26275, "intended difference: the corrupted item 80 is errSecDecode, not dropped")
         #expect(try kc.copyMatching(query).status == errSecSuccess, "item 81 is where it was")
     }
@@ -104,7 +109,10 @@ import Testing
         DispatchQueue.concurrentPerform(iterations: 36) { n in
             if n < 16 {
                 for i in 0..<4 {
-                    let item: JSONObject = ["class": "genericPassword", "service": .string("thread \(n)"), "account": .string("\(i)"), "valueData": data("p")]
+                    let item: JSONObject = [
+                        "class": "genericPassword", "service": .string("thread \(n)"), "account": .string("\(i)"),
+                        "valueData": data("p"),
+                    ]
                     let added = try? kc.add(item)
                     adds.withLock { $0.append(added?.status ?? -1) }
                 }
@@ -117,7 +125,8 @@ import Testing
             }
         }
         #expect(adds.withLock { $0 } == Array(repeating: errSecSuccess, count: 64), "add thread")
-        #expect(lookups.withLock { $0 } == Array(repeating: -26275, count: 20), "Item not found: intended difference, errSecDecode")
+        #expect(
+            lookups.withLock { $0 } == Array(repeating: -26275, count: 20), "Item not found: intended difference, errSecDecode")
     }
 
     /// `secd-82-persistent-ref.m` `secd_82_persistent_ref`: a generic password (accessible always,
@@ -196,7 +205,8 @@ import Testing
     /// its ref.
     private static func addTestCertificates(_ kc: AppleCalls) throws {
         for der in [
-            AppleTestData.secd83SMIME1, AppleTestData.secd83SMIME2, AppleTestData.secd83SSLClient1, AppleTestData.secd83SSLClient2,
+            AppleTestData.secd83SMIME1, AppleTestData.secd83SMIME2, AppleTestData.secd83SSLClient1,
+            AppleTestData.secd83SSLClient2,
             AppleTestData.secd83SSLServer1, AppleTestData.secd83SSLServer2,
         ] {
             #expect(try kc.add(AppleRef.addCertificate(der)).status == errSecSuccess, "Add tet certificate")
@@ -224,7 +234,9 @@ private func corruptSecrets(_ fixture: APIFixture) throws {
 /// securityd's corrupted `data` column holds for the attributes.
 private func corruptAttributes(_ fixture: APIFixture, ports: [Int64]) throws {
     for port in ports {
-        let found = try AppleCalls(fixture).copyMatching(["class": "internetPassword", "port": .int(port), "returnPersistentRef": true])
+        let found = try AppleCalls(fixture).copyMatching([
+            "class": "internetPassword", "port": .int(port), "returnPersistentRef": true,
+        ])
         let ref = try #require(found.persistentRef.flatMap(PersistentRef.decode))
         try corrupt(fixture, ItemFilter(ref: ref)) { $0.attributes[$0.attributes.count - 1] ^= 0xFF }
     }
