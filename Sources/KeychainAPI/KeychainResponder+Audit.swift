@@ -55,7 +55,7 @@ extension KeychainResponder {
     /// The server log's line, at most once a second.
     private func logAuditFailure() {
         if auditFailures.admit(logger, leftOut: "audit failure lines left out") {
-            logger.error("the audit log cannot be written: changes, and answers that would carry a secret, are refused with 503")
+            logger.error("the audit log cannot be written: changes, and answers that would carry item data, are refused with 503")
         }
     }
 
