@@ -1,6 +1,7 @@
 """The repository's documents lead somewhere: every relative link in a Markdown file resolves to
 a file (and, with a #fragment, to a heading in it), every `docs/…md` a source file cites exists,
 and nothing cites an issue number. Prints each fault; exits 1 when there is one."""
+import functools
 import re
 import subprocess
 import sys
@@ -20,6 +21,7 @@ def tracked():
     return [ROOT / name for name in out.decode().split("\0") if name]
 
 
+@functools.cache
 def anchors(path):
     """GitHub's anchors for a Markdown file's headings: lowercased, punctuation dropped, spaces to '-'."""
     found = set()
@@ -36,7 +38,7 @@ def ignored(target):
     return subprocess.run(["git", "check-ignore", "-q", str(target)], cwd=ROOT).returncode == 0
 
 
-def check_target(source, target, fragment, faults, where):
+def check_target(target, fragment, faults, where):
     if not target.exists() and ignored(target):
         return
     if not target.exists():
@@ -69,10 +71,10 @@ def main():
                     if re.match(r"[a-z]+:", link) or link.startswith("#"):
                         continue
                     target, _, fragment = link.partition("#")
-                    check_target(path, (path.parent / target).resolve(), fragment, faults, where)
+                    check_target((path.parent / target).resolve(), fragment, faults, where)
             else:
                 for cited, fragment in CITED.findall(line):
-                    check_target(path, ROOT / cited, fragment.lstrip("#"), faults, where)
+                    check_target(ROOT / cited, fragment.lstrip("#"), faults, where)
     for fault in faults:
         print(fault)
     if faults:
