@@ -1,9 +1,19 @@
+import KeychainAPI
+import KeychainCore
+import KeychainSQLite
+import MicroHTTP
+
 /// Every setting, in the order `docs/settings.md` lists them.
 ///
 /// Written by hand rather than with swift-configuration: its providers derive the environment
 /// variable from the key, while these names predate it (`KEYCHAIND_DATABASE_URL` is `database`),
-/// and it would bring six packages into a build for a lookup of a few lines (`SettingLookup`).
+/// and it would bring six packages into a build for a lookup of a few lines (`StoreOptions.value`).
+/// A numeric default is read off the configuration the server starts from, so the docs cannot
+/// name another.
 extension Setting {
+    /// The transport's defaults, which the numeric rows name.
+    private static let http = HTTPServerConfiguration()
+
     static let all: [Setting] = [
         dataDir, keyFile, config, database, databasePasswordFile, allowInsecurePermissions,
         listen, threads, trustedProxies, maxBodyBytes, maxBundleBytes, maxSecretBytes, connectionTimeout, connectionLimit,
@@ -65,12 +75,13 @@ extension Setting {
         summary: "A proxy address whose X-Forwarded-For is believed", commands: .only(["serve"]), repeatable: true)
 
     static let maxBodyBytes = Setting(
-        flag: "max-body-bytes", environment: "KEYCHAIND_MAX_BODY_BYTES", key: "maxBodyBytes", defaultValue: "1048576",
+        flag: "max-body-bytes", environment: "KEYCHAIND_MAX_BODY_BYTES", key: "maxBodyBytes",
+        defaultValue: String(http.maxBodyBytes),
         summary: "Largest request body in bytes", commands: .only(["serve"]))
 
     static let maxBundleBytes = Setting(
         flag: "max-bundle-bytes", environment: "KEYCHAIND_MAX_BUNDLE_BYTES", key: "maxBundleBytes",
-        defaultValue: "268435456",
+        defaultValue: String(APIConfiguration().maxBundleBytes),
         summary: """
             Largest migration bundle in bytes that an import takes, held in memory whole (an export streams, \
             whatever its size)
@@ -78,20 +89,23 @@ extension Setting {
         commands: .only(["serve"]))
 
     static let maxSecretBytes = Setting(
-        flag: "max-secret-bytes", environment: "KEYCHAIND_MAX_SECRET_BYTES", key: "maxSecretBytes", defaultValue: "65536",
+        flag: "max-secret-bytes", environment: "KEYCHAIND_MAX_SECRET_BYTES", key: "maxSecretBytes",
+        defaultValue: String(KeychainConfiguration(dataDirectory: "").maxSecretBytes),
         summary: "Largest secret in bytes", commands: .only(["serve"]))
 
     static let connectionTimeout = Setting(
         flag: "connection-timeout", environment: "KEYCHAIND_CONNECTION_TIMEOUT", key: "connectionTimeout",
-        defaultValue: "10", summary: "Seconds an idle connection is kept", commands: .only(["serve"]))
+        defaultValue: String(http.connectionTimeoutSeconds), summary: "Seconds an idle connection is kept",
+        commands: .only(["serve"]))
 
     static let connectionLimit = Setting(
-        flag: "connection-limit", environment: "KEYCHAIND_CONNECTION_LIMIT", key: "connectionLimit", defaultValue: "1024",
+        flag: "connection-limit", environment: "KEYCHAIND_CONNECTION_LIMIT", key: "connectionLimit",
+        defaultValue: String(http.connectionLimit),
         summary: "Most connections at once", commands: .only(["serve"]))
 
     static let maxConnectionsPerAddress = Setting(
         flag: "max-connections-per-address", environment: "KEYCHAIND_MAX_CONNECTIONS_PER_ADDRESS",
-        key: "maxConnectionsPerAddress", defaultValue: "64; trusted proxies have no limit",
+        key: "maxConnectionsPerAddress", defaultValue: "\(http.perAddressConnectionLimit); trusted proxies have no limit",
         summary: """
             Most connections one client address holds at once; at the limit its longest-idle keep-alive connection is \
             closed to make room, and with none idle its new request is answered 503 with Retry-After
@@ -125,7 +139,7 @@ extension Setting {
 
     static let sqliteMmapSize = Setting(
         flag: "sqlite-mmap-size", environment: "KEYCHAIND_SQLITE_MMAP_SIZE", key: "sqliteMmapSize",
-        defaultValue: "1073741824; 0: none",
+        defaultValue: "\(SQLiteStore.defaultMmapBytes); 0: none",
         summary: "Bytes of the SQLite database file read through a memory map rather than with pread",
         commands: .only(["serve"]))
 
