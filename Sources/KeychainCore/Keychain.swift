@@ -20,6 +20,12 @@ public final class Keychain: Sendable {
 
     let configuration: KeychainConfiguration
     let store: any KeychainStore
+    /// What only some stores do, cast once here rather than on every request: the store itself
+    /// when its searches or adds answer later, and whether it lists groups or is shared.
+    let searchesLater: (any SearchesAnswerLater)?
+    let addsLater: (any AddsAnswerLater)?
+    let listsGroups: Bool
+    let isShared: Bool
     let logger: Logger
     let clock: any KeychainClock
     let barrierSlot: Mutex<Barrier?>
@@ -47,6 +53,10 @@ public final class Keychain: Sendable {
         precondition(Self.schemaProblems.isEmpty, "the schema table is inconsistent: \(Self.schemaProblems)")
         self.configuration = configuration
         self.store = store
+        searchesLater = store as? any SearchesAnswerLater
+        addsLater = store as? any AddsAnswerLater
+        listsGroups = store is any GroupListingStore
+        isShared = store is any SharedStore
         self.logger = logger
         clock = configuration.clock
         do { tokenCache = try TokenCache() } catch { throw .notAvailable("random key: \(error)") }

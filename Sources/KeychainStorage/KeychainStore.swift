@@ -37,14 +37,32 @@ extension KeychainStore {
     public func items(
         matching filter: ItemFilter, whenAnswered: @escaping @Sendable (Result<[ItemRecord], StorageError>) -> Void
     ) {
-        if let later = self as? any SearchesAnswerLater { return later.items(matching: filter, completion: whenAnswered) }
+        items(matching: filter, later: self as? any SearchesAnswerLater, whenAnswered: whenAnswered)
+    }
+
+    /// The same, with the cast made once by a caller that keeps it: `later` is this store when it
+    /// `SearchesAnswerLater`, else `nil`.
+    public func items(
+        matching filter: ItemFilter, later: (any SearchesAnswerLater)?,
+        whenAnswered: @escaping @Sendable (Result<[ItemRecord], StorageError>) -> Void
+    ) {
+        if let later { return later.items(matching: filter, completion: whenAnswered) }
         whenAnswered(Result { () throws(StorageError) in try items(matching: filter) })
     }
 
     /// `add(_:)`, answered through `whenDurable`: later, on another thread, when the store
     /// `AddsAnswerLater`; else at once, on the caller's thread.
     public func add(_ item: ItemRecord, whenDurable: @escaping @Sendable (Result<Void, StorageError>) -> Void) {
-        if let later = self as? any AddsAnswerLater { return later.add(item, completion: whenDurable) }
+        add(item, later: self as? any AddsAnswerLater, whenDurable: whenDurable)
+    }
+
+    /// The same, with the cast made once by a caller that keeps it: `later` is this store when it
+    /// `AddsAnswerLater`, else `nil`.
+    public func add(
+        _ item: ItemRecord, later: (any AddsAnswerLater)?,
+        whenDurable: @escaping @Sendable (Result<Void, StorageError>) -> Void
+    ) {
+        if let later { return later.add(item, completion: whenDurable) }
         whenDurable(
             Result { () throws(StorageError) in
                 do { try add(item) } catch let error as StorageError { throw error } catch { throw .failed("\(error)") }

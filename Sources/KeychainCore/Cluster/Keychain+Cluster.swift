@@ -32,7 +32,7 @@ extension Keychain {
     /// replicas while unlocked, and this replica's heartbeat in the same transaction (so a
     /// replica reading an unlocked state also reads a live, unlocked replica behind it).
     func publishLockState(_ barrier: Barrier) throws(KeychainError) {
-        guard store is any SharedStore else { return }
+        guard isShared else { return }
         let beat = heartbeat(barrier)
         let epoch = try transaction { writer in
             let current = try writer.meta(Cluster.lockStateKey).flatMap(SharedLockState.init(encoded:))
@@ -58,7 +58,7 @@ extension Keychain {
     /// tokens after a revocation, publishes a heartbeat once a second, and applies the cluster's
     /// auto-lock. A store that cannot be read leaves everything as it is until the next call.
     func synchronize() {
-        guard store is any SharedStore, let barrier = try? loadBarrier() else { return }
+        guard isShared, let barrier = try? loadBarrier() else { return }
         do {
             let (state, revocations, stored) = try snapshot { reader in
                 (
@@ -92,7 +92,7 @@ extension Keychain {
     /// How many replicas are live and unlocked: this one, and the others as of the heartbeats
     /// last read. On a store of its own, this one alone.
     public var replicaCount: ReplicaCount {
-        guard store is any SharedStore else { return ReplicaCount(live: 1, unlocked: state == .unlocked ? 1 : 0) }
+        guard isShared else { return ReplicaCount(live: 1, unlocked: state == .unlocked ? 1 : 0) }
         // This replica as it is now, the others as of their last heartbeat.
         let others = cluster.withLock { $0.replicas }.live(at: clock.now()).filter { $0.id != replicaID }
         let unlockedHere = state == .unlocked
@@ -103,7 +103,7 @@ extension Keychain {
     /// or any other live one.
     func idleMilliseconds() -> Int64 {
         let mine = clock.uptime() - lastSecretUse.load(ordering: .relaxed)
-        guard store is any SharedStore else { return mine }
+        guard isShared else { return mine }
         let others = cluster.withLock { $0.othersLastSecretUse }
         return others == .min ? mine : min(mine, clock.now() - others)
     }

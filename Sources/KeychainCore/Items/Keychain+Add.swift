@@ -35,7 +35,7 @@ extension Keychain {
             completion(.failure(error))
             return
         }
-        store.add(item.record) { [self] outcome in
+        store.add(item.record, later: addsLater) { [self] outcome in
             completion(
                 Result { () throws(KeychainError) in
                     do { try outcome.get() } catch { throw duplicateOrFailure(error, item.record) }
@@ -45,10 +45,10 @@ extension Keychain {
     }
 
     /// Whether `search` with a completion may answer later, on another thread.
-    public var answersLater: Bool { store is any SearchesAnswerLater }
+    public var answersLater: Bool { searchesLater != nil }
 
     /// Whether `add` with a completion may answer later, on another thread.
-    public var addsAnswerLater: Bool { store is any AddsAnswerLater }
+    public var addsAnswerLater: Bool { addsLater != nil }
 
     /// The item an add writes (its record sealed), after checking the query, the token and the lock.
     func addedItem(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> (DecodedItem, Barrier) {

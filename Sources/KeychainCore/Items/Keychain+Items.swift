@@ -67,7 +67,7 @@ extension Keychain {
         if keyed == nil {
             groupCondition = digests ?? groups.map { $0.map(barrier.groupDigest) }
             exact.key = keyCheck(for: query, attributes: attributes, classes: classes)
-            if groups == nil, let key = exact.key, let synchronizable, store is any GroupListingStore {
+            if groups == nil, let key = exact.key, let synchronizable, listsGroups {
                 groupKeys = PrimaryKeyGroups(key, attributes: attributes, synchronizable: synchronizable, barrier: barrier)
                 exact.groupKeys = groupKeys
             }

@@ -69,7 +69,7 @@ extension Keychain {
         guard plan.exact.isEmpty else {
             return readExact(plan.filter, plan: plan, kept: [], query: query, completion: completion)
         }
-        store.items(matching: plan.filter) { [self] outcome in
+        store.items(matching: plan.filter, later: searchesLater) { [self] outcome in
             completion(
                 Result { () throws(KeychainError) in
                     let records: [ItemRecord]
@@ -87,7 +87,7 @@ extension Keychain {
         _ filter: ItemFilter, plan: SearchPlan, kept: [ItemRecord], query: ItemQuery,
         completion: @escaping @Sendable (Result<SearchPage, KeychainError>) -> Void
     ) {
-        store.items(matching: filter) { [self] outcome in
+        store.items(matching: filter, later: searchesLater) { [self] outcome in
             let answer = Result { () throws(KeychainError) -> SearchPage? in
                 let batch: [ItemRecord]
                 do { batch = try outcome.get() } catch { throw map(error) }
