@@ -26,7 +26,7 @@ OPENAPI_SPEC_VALIDATOR_VERSION ?= 0.9.0
 PROMETHEUS_CLIENT_VERSION ?= 0.26.0
 
 DEBS_BUILD := libsodium-dev libmicrohttpd-dev libsqlite3-dev libpq-dev libssl-dev libjemalloc-dev pkg-config
-DEBS_TEST := nginx-light postgresql curl openssl python3 python3-venv
+DEBS_TEST := nginx-light postgresql curl openssl python3 python3-venv bsdutils
 
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 ALLOW_ROOT := $(shell [ "$$(id -u)" -ne 0 ] || echo --allow-root)
@@ -111,6 +111,7 @@ test: check
 	$(call step,conformance,KEYCHAIND="$(BIN)" bash Tests/conformance/run.sh)
 	$(call step,proxy,KEYCHAIND="$(BIN)" bash Tests/proxy/run.sh)
 	$(call step,daemon,KEYCHAIND="$(BIN)" bash Tests/daemon/run.sh)
+	$(call step,clients,KEYCHAIND="$(BIN)" bash Tests/clients/run.sh)
 	$(call step,atomic writes,KEYCHAIND="$(BIN)" bash Tests/daemon/atomic.sh)
 	$(call step,metrics,KEYCHAIND="$(BIN)" bash Tests/daemon/metrics.sh)
 	$(call step,backups,KEYCHAIND="$(BIN)" bash Tests/backup/run.sh)

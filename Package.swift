@@ -12,6 +12,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "keychaind", targets: ["keychaind"]),
+        // The clients: the Swift library with the SecItem shapes, and `security(1)`'s shape on it.
+        .library(name: "KeychainClient", targets: ["KeychainClient"]),
+        .executable(name: "keychainctl", targets: ["keychainctl"]),
         .library(name: "KeychainCore", targets: ["KeychainCore"]),
         // For the packages in Benchmarks/ and Fuzz/, which build on these libraries.
         .library(name: "KeychainAPI", targets: ["KeychainAPI"]),
@@ -27,6 +30,10 @@ let package = Package(
         .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
         // `GET /metrics`: the Prometheus registry and text exposition (docs/audit-and-metrics.md, Metrics).
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // KeychainClient's transport: HTTP/1.1 keep-alive and TLS with a custom CA (docs/clients.md#transport).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // MARK: - C modules: thin, a module map and a shim.h each, nothing else.
@@ -141,6 +148,28 @@ let package = Package(
                 // option, which Scripts/build-release.sh gives (docs/performance.md#hot-functions-first).
             ]),
 
+        // MARK: - Clients: no unsafe flags, so that other packages can depend on them.
+        // SecItemAdd/CopyMatching/Update/Delete over HTTP, a typed layer, the dictionary wrapper,
+        // and a cache of secrets that a lock empties.
+        .target(
+            name: "KeychainClient",
+            dependencies: [
+                "KeychainCrypto", "KeychainJSON",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strictSettings),
+        // `security(1)`'s verbs, flags, output and exit codes, against a keychaind server.
+        .executableTarget(
+            name: "keychainctl",
+            dependencies: [
+                "KeychainClient", "KeychainJSON", "KeychainX509",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings),
+
         // MARK: - Tests
         // The crashing thread's frames when a test process dies of a signal (Tests/unit/run.sh).
         .target(name: "CrashFrames", path: "Tests/CrashFrames"),
@@ -171,6 +200,9 @@ let package = Package(
         .testTarget(
             name: "KeychainAuditTests", dependencies: ["KeychainAudit", "KeychainCrypto", "KeychainJSON", "TestSupport"],
             swiftSettings: strictSettings),
+        .testTarget(
+            name: "KeychainClientTests",
+            dependencies: ["KeychainClient", "KeychainAPI", "KeychainCore", "KeychainCrypto", "TestSupport"]),
         .testTarget(name: "KeychainLogTests", dependencies: ["KeychainLog", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "KeychainAPITests",

@@ -197,6 +197,9 @@ public final class KeychainResponder: HTTPResponder {
         }
     }
 
+    /// The response header that carries the keychain's lock state.
+    public static let stateHeader = "X-Keychain-State"
+
     /// The largest body of an unlock or a passphrase change: a JSON object of one or two passphrases.
     public static let passphraseBodyLimit = 4096
 
@@ -296,8 +299,12 @@ public final class KeychainResponder: HTTPResponder {
     /// its audit line is written with those of the other requests of the pass, or refused with
     /// 503 if it cannot be.
     private func finish(
-        _ head: HTTPRequestHead, body: [UInt8]? = nil, route: Route?, token: AccessToken?, _ response: consuming HTTPResponse
+        _ head: HTTPRequestHead, body: [UInt8]? = nil, route: Route?, token: AccessToken?, _ answer: consuming HTTPResponse
     ) -> HTTPResponse {
+        var response = answer
+        // The lock state on every answer to a token, so that a client's cache of secrets empties
+        // itself when the keychain locks (docs/clients.md#the-cache).
+        if token != nil { response.headers.append((name: Self.stateHeader, value: keychain.state.rawValue)) }
         let address = client(head)
         guard let auditLog, let line = audited(head, body: body, route: route, token: token, client: address, response) else {
             return accounted(head, route: route, token: token, client: address, response)

@@ -33,6 +33,8 @@ public struct Certificate: Sendable {
     public let publicKeyHash: [UInt8]
     /// The subject's attribute values as text (UTF-8), in order: what `matchSubject…` compare.
     public let subjectValues: [String]
+    /// The subject's (last) common name, as Apple's `SecCertificateCopyCommonName` gives it.
+    public let commonName: String?
     /// RFC 822 addresses: the subject's emailAddress values and the subjectAltName's rfc822Names.
     public let emailAddresses: [String]
     /// Validity, in milliseconds since 1970.
@@ -71,9 +73,10 @@ public struct Certificate: Sendable {
         }
 
         guard let bits = X509_get0_pubkey_bitstr(x) else { throw .malformed("no subject public key") }
-        publicKeyHash = SHA1Digest.digest(Self.bytes(of: bits))
+        publicKeyHash = Fingerprint.sha1(Self.bytes(of: bits))
 
         subjectValues = Self.values(of: subjectName)
+        commonName = Self.values(of: subjectName, nid: NID_commonName).last
         emailAddresses = Self.emails(x)
         guard let before = X509_get0_notBefore(x), let after = X509_get0_notAfter(x),
             let notBefore = Self.milliseconds(before), let notAfter = Self.milliseconds(after)
@@ -118,10 +121,11 @@ public struct Certificate: Sendable {
 
     /// Each entry's value as UTF-8 text (ASN1_STRING_to_UTF8 converts BMPString and the like);
     /// an entry that does not convert is left out.
-    private static func values(of name: OpaquePointer) -> [String] {
+    private static func values(of name: OpaquePointer, nid: Int32? = nil) -> [String] {
         var values: [String] = []
         for index in 0..<max(0, X509_NAME_entry_count(name)) {
             guard let entry = X509_NAME_get_entry(name, index), let data = X509_NAME_ENTRY_get_data(entry) else { continue }
+            if let nid, OBJ_obj2nid(X509_NAME_ENTRY_get_object(entry)) != nid { continue }
             var out: UnsafeMutablePointer<UInt8>?
             let length = ASN1_STRING_to_UTF8(&out, data)
             guard length >= 0, let out else { continue }

@@ -52,16 +52,16 @@ public struct KeyMaterial: Sendable {
         case (.rsa, _):
             let (bits, publicDER) = try Self.rsa(bytes, isPrivate: role == .private)
             sizeInBits = bits
-            publicKeyHash = SHA1Digest.digest(publicDER)
+            publicKeyHash = Fingerprint.sha1(publicDER)
         case (.ec, _):
             let (bits, point) = try Self.ec(bytes, isPrivate: role == .private)
             sizeInBits = bits
-            publicKeyHash = SHA1Digest.digest(point)
+            publicKeyHash = Fingerprint.sha1(point)
         case (.ed25519, _), (.x25519, _):
             guard bytes.count == 32 else { throw .malformed("a 25519 key has 32 bytes") }
             sizeInBits = 256
             let publicKey = role == .public ? bytes : try Self.rawPublicKey(ofPrivate: bytes, ed: algorithm == .ed25519)
-            publicKeyHash = SHA1Digest.digest(publicKey)
+            publicKeyHash = Fingerprint.sha1(publicKey)
         }
     }
 
@@ -172,15 +172,4 @@ private final class EVPKey {
     }
 
     deinit { EVP_PKEY_free(pointer) }
-}
-
-/// SHA-1 through libcrypto: Apple's public-key hash, for certificates and keys alike.
-enum SHA1Digest {
-    static func digest(_ bytes: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: Int(SHA_DIGEST_LENGTH))
-        bytes.withUnsafeBufferPointer { input in
-            digest.withUnsafeMutableBufferPointer { out in _ = COpenSSL.SHA1(input.baseAddress, input.count, out.baseAddress) }
-        }
-        return digest
-    }
 }

@@ -1,0 +1,124 @@
+public import Foundation
+import KeychainJSON
+
+/// The keychain's state as `GET /v1/keychain` answers it (SecKeychainGetStatus and more).
+public struct KeychainStatus: Sendable, Equatable {
+    /// `uninitialized`, `locked` or `unlocked`.
+    public let state: String
+    /// SecKeychainGetStatus's bits: 1 unlocked, 2 readable, 4 writable.
+    public let status: Int
+    /// Seconds without use after which the keychain locks itself; 0 never.
+    public let lockInterval: Int
+    /// The items the token can see, when asked with a token.
+    public let items: Int?
+    /// Replicas seen alive and unlocked (1 and 1 for a single server).
+    public let liveReplicas: Int?
+    public let unlockedReplicas: Int?
+
+    public var isUnlocked: Bool { state == "unlocked" }
+}
+
+/// A token as administration lists it: never its secret.
+public struct TokenInfo: Sendable, Equatable {
+    public let id: String
+    public let name: String
+    public let accessGroups: [String]
+    public let capabilities: [String]
+    public let createdAt: Date?
+    public let expiresAt: Date?
+
+    init(_ object: JSONObject) {
+        id = object["id"]?.stringValue ?? ""
+        name = object["name"]?.stringValue ?? ""
+        accessGroups = object["accessGroups"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        capabilities = object["capabilities"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        createdAt = object["createdAt"]?.stringValue.flatMap(RFC3339.date)
+        expiresAt = object["expiresAt"]?.stringValue.flatMap(RFC3339.date)
+    }
+}
+
+/// A token just created: its description and its secret, shown this once.
+public struct CreatedToken: Sendable, CustomStringConvertible {
+    public let info: TokenInfo
+    /// The bearer secret (`kcd_…`): store it now, the server keeps only its hash.
+    public let secret: String
+
+    public var description: String { "CreatedToken(\(info.id), secret redacted)" }
+}
+
+extension KeychainClient {
+    /// The keychain's state, and the token's count of items.
+    public func status() async throws(KeychainError) -> KeychainStatus {
+        let object = try await object(.get("/v1/keychain"))
+        let replicas = object["replicas"]?.objectValue
+        return KeychainStatus(
+            state: object["state"]?.stringValue ?? "", status: Int(object["status"]?.intValue ?? 0),
+            lockInterval: Int(object["lockInterval"]?.intValue ?? 0), items: object["items"]?.intValue.map { Int($0) },
+            liveReplicas: replicas?["live"]?.intValue.map { Int($0) },
+            unlockedReplicas: replicas?["unlocked"]?.intValue.map { Int($0) })
+    }
+
+    /// Locks the keychain (SecKeychainLock); the cache is emptied first.
+    public func lock() async throws(KeychainError) {
+        cache?.removeAll()
+        _ = try await perform(.post("/v1/keychain/lock", nil, idempotent: true))
+    }
+
+    /// Unlocks the keychain with its passphrase (SecKeychainUnlock). Not retried: a wrong
+    /// passphrase counts against the unlock throttle once per attempt.
+    public func unlock(passphrase: String) async throws(KeychainError) {
+        var request = Request.post("/v1/keychain/unlock", ["passphrase": .string(passphrase)])
+        request.anonymous = true
+        _ = try await perform(request)
+    }
+
+    /// Changes the passphrase (admin of every group).
+    public func changePassphrase(old: String, new: String) async throws(KeychainError) {
+        _ = try await perform(.post("/v1/keychain/passphrase", ["old": .string(old), "new": .string(new)]))
+    }
+
+    /// Seconds without use after which the keychain locks itself (0: never).
+    public func lockInterval() async throws(KeychainError) -> Int {
+        Int(try await object(.get("/v1/keychain/settings"))["lockInterval"]?.intValue ?? 0)
+    }
+
+    /// Sets the auto-lock interval (SecKeychainSetSettings; admin of every group).
+    public func setLockInterval(_ seconds: Int) async throws(KeychainError) {
+        _ = try await perform(.put("/v1/keychain/settings", ["lockInterval": .int(Int64(seconds))]))
+    }
+
+    // MARK: - Tokens
+
+    /// Creates a token of `accessGroups` with `capabilities` (`read`, `list`, `write`,
+    /// `delete`, `lock`, `admin`, `metrics`), expiring at `expiresAt` when given.
+    public func createToken(
+        name: String, accessGroups: [String], capabilities: [String], expiresAt: Date? = nil
+    ) async throws(KeychainError) -> CreatedToken {
+        let body: JSONObject = [
+            "name": .string(name), "accessGroups": .array(accessGroups.map(JSON.string)),
+            "capabilities": .array(capabilities.map(JSON.string)),
+            "expiresAt": expiresAt.map { .string(RFC3339.string($0)) } ?? .null,
+        ]
+        let answer = try await object(.post("/v1/tokens", body))
+        guard let secret = answer["token"]?.stringValue else {
+            throw .notAvailable("server: a created token came without its secret")
+        }
+        return CreatedToken(info: TokenInfo(answer), secret: secret)
+    }
+
+    /// The tokens this token administers.
+    public func tokens() async throws(KeychainError) -> [TokenInfo] {
+        let answer = try await object(.get("/v1/tokens"))
+        return (answer["tokens"]?.arrayValue ?? []).compactMap(\.objectValue).map(TokenInfo.init)
+    }
+
+    /// This client's own token.
+    public func currentToken() async throws(KeychainError) -> TokenInfo {
+        TokenInfo(try await object(.get("/v1/tokens/self")))
+    }
+
+    /// Revokes the token `id`: it is refused from the next request on, on every replica.
+    public func revokeToken(id: String) async throws(KeychainError) {
+        _ = try await perform(.delete("/v1/tokens/" + Transport.percentEncoded(id)))
+    }
+}

@@ -1,0 +1,126 @@
+import KeychainJSON
+
+public let errSecSuccess: OSStatus = 0
+public let errSecUnimplemented: OSStatus = -4
+public let errSecIO: OSStatus = -36
+public let errSecParam: OSStatus = -50
+public let errSecAllocate: OSStatus = -108
+public let errSecUserCanceled: OSStatus = -128
+public let errSecBadReq: OSStatus = -909
+public let errSecNotAvailable: OSStatus = -25291
+public let errSecReadOnly: OSStatus = -25292
+public let errSecAuthFailed: OSStatus = -25293
+public let errSecNoSuchKeychain: OSStatus = -25294
+public let errSecDuplicateItem: OSStatus = -25299
+public let errSecItemNotFound: OSStatus = -25300
+public let errSecDataTooLarge: OSStatus = -25302
+public let errSecNoSuchAttr: OSStatus = -25303
+public let errSecInvalidItemRef: OSStatus = -25304
+public let errSecNoSuchClass: OSStatus = -25306
+public let errSecInteractionNotAllowed: OSStatus = -25308
+public let errSecWrongSecVersion: OSStatus = -25310
+public let errSecDecode: OSStatus = -26275
+public let errSecMissingEntitlement: OSStatus = -34018
+
+/// What went wrong, as Keychain Services says it: the OSStatus, its `errSec…` name, and the
+/// server's message, which names the key at fault. Never carries a secret or a token.
+public struct KeychainError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The result code (`errSecItemNotFound`, `errSecDuplicateItem`, …).
+    public let status: OSStatus
+    /// What the server (or the client, before sending) said, naming the key at fault.
+    public let message: String
+    /// The colliding item of an `errSecDuplicateItem`.
+    public let persistentRef: String?
+    /// Seconds the server asked to wait before trying again (`Retry-After`), when it did.
+    public let retryAfter: Int?
+    /// The HTTP status of the answer; `nil` when no answer came.
+    public let httpStatus: Int?
+
+    public init(
+        status: OSStatus, message: String, persistentRef: String? = nil, retryAfter: Int? = nil, httpStatus: Int? = nil
+    ) {
+        self.status = status
+        self.message = message
+        self.persistentRef = persistentRef
+        self.retryAfter = retryAfter
+        self.httpStatus = httpStatus
+    }
+
+    /// The `errSec…` name of `status`, or the number when it has none here.
+    public var name: String { OSStatusText.name(status) ?? String(status) }
+
+    public var description: String { "\(name) (\(status)): \(message)" }
+
+    static func param(_ message: String) -> KeychainError { KeychainError(status: errSecParam, message: message) }
+
+    static func notAvailable(_ message: String) -> KeychainError {
+        KeychainError(status: errSecNotAvailable, message: message)
+    }
+
+    /// The error an answer's body states (`{"status", "error", "message"}`), or one naming the
+    /// HTTP status when the body is not the API's (a proxy's own page).
+    init(answer status: Int, body: [UInt8], retryAfter: Int?) {
+        if let object = try? JSON.parse(body).objectValue, let code = object["status"]?.intValue,
+            let message = object["message"]?.stringValue, let osStatus = OSStatus(exactly: code)
+        {
+            self.init(
+                status: osStatus, message: message, persistentRef: object["persistentRef"]?.stringValue,
+                retryAfter: retryAfter, httpStatus: status)
+        } else {
+            let code: OSStatus =
+                switch status {
+                case 401: errSecAuthFailed
+                case 403: errSecMissingEntitlement
+                case 404: errSecItemNotFound
+                case 423: errSecInteractionNotAllowed
+                default: errSecNotAvailable
+                }
+            self.init(
+                status: code, message: "server: HTTP \(status) without a keychaind error body (a proxy's answer?)",
+                retryAfter: retryAfter, httpStatus: status)
+        }
+    }
+}
+
+/// Keychain Services' text for a result code, as `SecCopyErrorMessageString` gives it.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMutableRawPointer?) -> String? {
+    OSStatusText.message(status)
+}
+
+/// The names and Apple's messages of the result codes keychaind answers with.
+enum OSStatusText {
+    private static let table: [OSStatus: (name: String, message: String)] = [
+        errSecSuccess: ("errSecSuccess", "No error."),
+        errSecUnimplemented: ("errSecUnimplemented", "Function or operation not implemented."),
+        errSecIO: ("errSecIO", "I/O error."),
+        errSecParam: ("errSecParam", "One or more parameters passed to a function were not valid."),
+        errSecAllocate: ("errSecAllocate", "Failed to allocate memory."),
+        errSecUserCanceled: ("errSecUserCanceled", "User canceled the operation."),
+        errSecBadReq: ("errSecBadReq", "Bad parameter or invalid state for operation."),
+        errSecNotAvailable: ("errSecNotAvailable", "No keychain is available. You may need to restart your computer."),
+        errSecReadOnly: ("errSecReadOnly", "This keychain cannot be modified."),
+        errSecAuthFailed: ("errSecAuthFailed", "The user name or passphrase you entered is not correct."),
+        errSecNoSuchKeychain: ("errSecNoSuchKeychain", "The specified keychain could not be found."),
+        errSecDuplicateItem: ("errSecDuplicateItem", "The specified item already exists in the keychain."),
+        errSecItemNotFound: ("errSecItemNotFound", "The specified item could not be found in the keychain."),
+        errSecDataTooLarge: (
+            "errSecDataTooLarge", "This item contains information which is too large or in a format that cannot be displayed."
+        ),
+        errSecNoSuchAttr: ("errSecNoSuchAttr", "The specified attribute does not exist."),
+        errSecInvalidItemRef: (
+            "errSecInvalidItemRef", "The specified item is no longer valid. It may have been deleted from the keychain."
+        ),
+        errSecNoSuchClass: ("errSecNoSuchClass", "The specified item does not appear to be a valid keychain item."),
+        errSecInteractionNotAllowed: ("errSecInteractionNotAllowed", "User interaction is not allowed."),
+        errSecWrongSecVersion: (
+            "errSecWrongSecVersion",
+            "This keychain was created by a different version of the system software and cannot be opened."
+        ),
+        errSecDecode: ("errSecDecode", "Unable to decode the provided data."),
+        errSecMissingEntitlement: ("errSecMissingEntitlement", "A required entitlement isn't present."),
+    ]
+
+    static func name(_ status: OSStatus) -> String? { table[status]?.name }
+    static func message(_ status: OSStatus) -> String? { table[status]?.message }
+}

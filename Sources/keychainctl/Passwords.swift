@@ -1,0 +1,258 @@
+import ArgumentParser
+import Foundation
+import KeychainClient
+
+/// The attributes the password verbs share, with `security`'s letters.
+struct PasswordAttributes: ParsableArguments {
+    @Option(name: .customShort("a"), help: "Match/set the account name.") var account: String?
+    @Option(name: .customShort("c"), help: "Match/set the creator (a four-character code).") var creator: String?
+    @Option(name: .customShort("C"), help: "Match/set the type (a four-character code).") var type: String?
+    @Option(name: .customShort("D"), help: "Match/set the kind (the description).") var kind: String?
+    @Option(name: .customShort("j"), help: "Match/set the comment.") var comment: String?
+    @Option(name: .customShort("l"), help: "Match/set the label.") var label: String?
+
+    func apply(to query: ItemQuery) -> ItemQuery {
+        query.matching("account", account.map(AttributeValue.string)).matching("creator", creator.map(AttributeValue.string))
+            .matching("type", type.map(AttributeValue.string)).matching("description", kind.map(AttributeValue.string))
+            .matching("comment", comment.map(AttributeValue.string)).matching("label", label.map(AttributeValue.string))
+    }
+
+    var attributes: [String: AttributeValue] {
+        var out: [String: AttributeValue] = [:]
+        if let account { out["account"] = .string(account) }
+        if let creator { out["creator"] = .string(creator) }
+        if let type { out["type"] = .string(type) }
+        if let kind { out["description"] = .string(kind) }
+        if let comment { out["comment"] = .string(comment) }
+        return out
+    }
+}
+
+/// The internet password's own attributes.
+struct InternetAttributes: ParsableArguments {
+    @Option(name: .customShort("d"), help: "Match/set the security domain.") var securityDomain: String?
+    @Option(name: .customShort("p"), help: "Match/set the path.") var path: String?
+    @Option(name: .customShort("P"), help: "Match/set the port number.") var port: Int?
+    @Option(name: .customShort("r"), help: "Match/set the protocol (a four-character code, e.g. htps).") var `protocol`: String?
+    @Option(name: .customShort("s"), help: "Match/set the server name.") var server: String?
+    @Option(name: .customShort("t"), help: "Match/set the authentication type (a four-character code, e.g. dflt).")
+    var authenticationType: String?
+
+    func apply(to query: ItemQuery) -> ItemQuery {
+        query.matching("securityDomain", securityDomain.map(AttributeValue.string)).matching(
+            "path", path.map(AttributeValue.string)
+        )
+        .matching("port", port.map { AttributeValue.int(Int64($0)) })
+        .matching("protocol", `protocol`.map(AttributeValue.string)).matching("server", server.map(AttributeValue.string))
+        .matching("authenticationType", authenticationType.map(AttributeValue.string))
+    }
+
+    var attributes: [String: AttributeValue] {
+        var out: [String: AttributeValue] = [:]
+        if let securityDomain { out["securityDomain"] = .string(securityDomain) }
+        if let path { out["path"] = .string(path) }
+        if let port { out["port"] = .int(Int64(port)) }
+        if let `protocol` { out["protocol"] = .string(`protocol`) }
+        if let server { out["server"] = .string(server) }
+        if let authenticationType { out["authenticationType"] = .string(authenticationType) }
+        return out
+    }
+}
+
+/// The password of a new item: `-w password`, `-X hex`, or prompted for when `-w` ends the line.
+struct NewPassword: ParsableArguments {
+    @Option(name: .customShort("w"), help: "The password; put -w last to be prompted for it (recommended).")
+    var password: String?
+    @Option(name: .customShort("X"), help: "The password as a hexadecimal string.") var hex: String?
+    @Flag(name: .customLong("prompt-for-password"), help: .hidden) var prompt = false
+
+    func data() throws(ToolFailure) -> Data {
+        if prompt { return Data(try PromptedValue.prompt().utf8) }
+        if let hex {
+            guard let bytes = Self.bytes(hex: hex) else {
+                throw ToolFailure(message: "Unable to convert password data (-X must specify valid hex digits)")
+            }
+            return Data(bytes)
+        }
+        return Data((password ?? "").utf8)
+    }
+
+    static func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var out: [UInt8] = []
+        for pair in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[pair..<pair + 2], as: UTF8.self), radix: 16) else { return nil }
+            out.append(byte)
+        }
+        return out
+    }
+}
+
+/// What keychaind adds to `security`'s flags: the access group and protection class.
+struct StorageOptions: ParsableArguments {
+    @Option(name: .customLong("access-group"), help: "The item's access group (default: the token's first).")
+    var accessGroup: String?
+    @Option(name: .customLong("accessible"), help: "The protection class (default whenUnlocked).") var accessible: String?
+}
+
+struct AddGenericPassword: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add-generic-password", abstract: "Add a generic password item.")
+    @OptionGroup var attributes: PasswordAttributes
+    @Option(name: .customShort("s"), help: "Specify service name (required).") var service: String?
+    @Option(name: .customShort("G"), help: "Specify generic attribute value.") var generic: String?
+    @OptionGroup var password: NewPassword
+    @Flag(name: .customShort("U"), help: "Update item if it already exists.") var update = false
+    @OptionGroup var storage: StorageOptions
+    @OptionGroup var connection: ConnectionOptions
+
+    func validate() throws {
+        guard attributes.account != nil, service != nil else {
+            throw ValidationError("both -a account and -s service are required")
+        }
+    }
+
+    func run() async throws {
+        let client = try connection.client()
+        let secret = try password.data()
+        var extra = attributes.attributes
+        extra["service"] = .string(service!)
+        if let generic { extra["generic"] = .data(Data(generic.utf8)) }
+        // security labels a new password with its service.
+        let options = NewItemOptions(
+            label: attributes.label ?? service, accessGroup: storage.accessGroup, accessible: storage.accessible,
+            attributes: extra)
+        _ = try await calling("SecKeychainItemCreateFromContent (<default>)") { () async throws(KeychainError) in
+            try await client.addGenericPassword(
+                service: service!, account: attributes.account!, password: secret, options: options, replacing: update)
+        }
+    }
+}
+
+struct AddInternetPassword: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add-internet-password", abstract: "Add an internet password item.")
+    @OptionGroup var attributes: PasswordAttributes
+    @OptionGroup var internet: InternetAttributes
+    @OptionGroup var password: NewPassword
+    @Flag(name: .customShort("U"), help: "Update item if it already exists.") var update = false
+    @OptionGroup var storage: StorageOptions
+    @OptionGroup var connection: ConnectionOptions
+
+    func validate() throws {
+        guard attributes.account != nil, internet.server != nil else {
+            throw ValidationError("both -a account and -s server are required")
+        }
+    }
+
+    func run() async throws {
+        let client = try connection.client()
+        let secret = try password.data()
+        var extra = attributes.attributes
+        extra.merge(internet.attributes) { $1 }
+        let options = NewItemOptions(
+            label: attributes.label ?? internet.server, accessGroup: storage.accessGroup, accessible: storage.accessible,
+            attributes: extra)
+        let internet = internet
+        _ = try await calling("SecKeychainAddInternetPassword <NULL>") { () async throws(KeychainError) in
+            try await client.addInternetPassword(
+                server: internet.server!, account: attributes.account!, password: secret, protocol: internet.protocol,
+                port: internet.port, path: internet.path, securityDomain: internet.securityDomain,
+                authenticationType: internet.authenticationType, options: options, replacing: update)
+        }
+    }
+}
+
+/// Finds the first item of `query` and prints it as `security` does: the attributes on standard
+/// output and, with `-g`, `password: …` on standard error; with `-w`, the bare password only.
+func findAndPrint(_ query: ItemQuery, showPassword: Bool, passwordOnly: Bool, connection: ConnectionOptions) async throws {
+    let client = try connection.client()
+    let item: KeychainItem
+    do {
+        item = try await client.item(query, returnData: showPassword || passwordOnly)
+    } catch  where error.status == errSecInteractionNotAllowed && (showPassword || passwordOnly) {
+        // Found, but its password cannot be read (locked): security prints nothing at all.
+        throw SilentFailure(exitCode: SecurityFailure("SecKeychainItemCopyContent", error).exitCode)
+    } catch {
+        throw SecurityFailure("SecKeychainSearchCopyNext", error)
+    }
+    if passwordOnly {
+        Terminal.outBytes(SecurityFormat.bareSecret(item.data ?? Data()))
+        return
+    }
+    Terminal.out(SecurityFormat.item(item, keychain: connection.keychainName))
+    if showPassword {
+        Terminal.errorBytes(Array(("password: " + SecurityFormat.buffer(Array(item.data ?? Data())) + "\n").utf8))
+    }
+}
+
+struct FindGenericPassword: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "find-generic-password", abstract: "Find a generic password item.")
+    @OptionGroup var attributes: PasswordAttributes
+    @Option(name: .customShort("s"), help: "Match service string.") var service: String?
+    @Option(name: .customShort("G"), help: "Match value string (generic attribute).") var generic: String?
+    @Flag(name: .customShort("g"), help: "Display the password for the item found.") var showPassword = false
+    @Flag(name: .customShort("w"), help: "Display only the password on stdout.") var passwordOnly = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        var query = attributes.apply(to: ItemQuery(.genericPassword)).matching("service", service.map(AttributeValue.string))
+        if let generic { query = query.matching("generic", .data(Data(generic.utf8))) }
+        try await findAndPrint(query, showPassword: showPassword, passwordOnly: passwordOnly, connection: connection)
+    }
+}
+
+struct FindInternetPassword: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "find-internet-password", abstract: "Find an internet password item.")
+    @OptionGroup var attributes: PasswordAttributes
+    @OptionGroup var internet: InternetAttributes
+    @Flag(name: .customShort("g"), help: "Display the password for the item found.") var showPassword = false
+    @Flag(name: .customShort("w"), help: "Display only the password on stdout.") var passwordOnly = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        let query = internet.apply(to: attributes.apply(to: ItemQuery(.internetPassword)))
+        try await findAndPrint(query, showPassword: showPassword, passwordOnly: passwordOnly, connection: connection)
+    }
+}
+
+/// Deletes the first item of `query`, printing it first, as `security` does.
+func deleteAndPrint(_ query: ItemQuery, connection: ConnectionOptions) async throws {
+    let client = try connection.client()
+    let item = try await calling("SecKeychainSearchCopyNext") { () async throws(KeychainError) in try await client.item(query) }
+    Terminal.out(SecurityFormat.item(item, keychain: connection.keychainName))
+    try await calling("SecKeychainItemDelete") { () async throws(KeychainError) in
+        try await client.deleteItem(persistentRef: item.persistentRef ?? "")
+    }
+    Terminal.error("password has been deleted.")
+}
+
+struct DeleteGenericPassword: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete-generic-password", abstract: "Delete a generic password item.")
+    @OptionGroup var attributes: PasswordAttributes
+    @Option(name: .customShort("s"), help: "Match service string.") var service: String?
+    @Option(name: .customShort("G"), help: "Match value string (generic attribute).") var generic: String?
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        var query = attributes.apply(to: ItemQuery(.genericPassword)).matching("service", service.map(AttributeValue.string))
+        if let generic { query = query.matching("generic", .data(Data(generic.utf8))) }
+        try await deleteAndPrint(query, connection: connection)
+    }
+}
+
+struct DeleteInternetPassword: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete-internet-password", abstract: "Delete an internet password item.")
+    @OptionGroup var attributes: PasswordAttributes
+    @OptionGroup var internet: InternetAttributes
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        try await deleteAndPrint(internet.apply(to: attributes.apply(to: ItemQuery(.internetPassword))), connection: connection)
+    }
+}

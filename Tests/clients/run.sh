@@ -1,0 +1,257 @@
+#!/usr/bin/env bash
+# The clients against real servers: keychainctl, every verb, its output compared byte for byte
+# with what `security(1)` prints (Tests/clients/fixtures, written from Apple's SecurityTool source
+# and man page), exit codes included; then keychainctl and KeychainClient (the ClusterTests suite)
+# against two replicas on PostgreSQL behind nginx over TLS, trusting the test CA.
+# Prints `clients: N passed, N failed`.
+#
+# Environment: KEYCHAIND, KEYCHAINCTL (prebuilt binaries; default: build them), SWIFT_FLAGS,
+# NGINX (the nginx binary), KEYCHAIND_PG_BIN (PostgreSQL's bin directory).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+root=$PWD
+# shellcheck source=Tests/lib.sh
+source Tests/lib.sh
+bin=$(keychaind_binary)
+if [[ -n ${KEYCHAINCTL:-} ]]; then
+    ctl=$KEYCHAINCTL
+else
+    read -r -a swift_flags <<<"${SWIFT_FLAGS:-}"
+    swift build "${swift_flags[@]}" --product keychainctl >&2
+    ctl="$(swift build "${swift_flags[@]}" --show-bin-path)/keychainctl"
+fi
+ctl=$(realpath "$ctl")
+fixtures=$root/Tests/clients/fixtures
+
+make_tmp
+stop_on_exit server_pid
+
+# --- one server -------------------------------------------------------------------------------
+printf 'clients test passphrase\n' >"$tmp/pass"
+chmod 0600 "$tmp/pass"
+"$bin" init --data-dir "$tmp/data" --passphrase-file "$tmp/pass" --admin-token-file "$tmp/admin" >/dev/null
+port=$(free_port)
+start_keychaind "$tmp/server.log" "$bin" serve --data-dir "$tmp/data" --listen "127.0.0.1:$port" \
+    --passphrase-file "$tmp/pass" --log-level warning
+wait_http "http://127.0.0.1:$port/v1/health" "$server_pid" -f || fail_with_log "clients: keychaind did not start" "$tmp/server.log"
+
+export KEYCHAIND_URL=http://127.0.0.1:$port KEYCHAIND_TOKEN_FILE=$tmp/admin
+unset KEYCHAIND_TOKEN KEYCHAIND_CA_FILE
+export KEYCHAINCTL_CONFIG=$tmp/no-config.json
+
+# kc NAME ARGS...: runs keychainctl ARGS; its standard output, standard error and exit status go
+# to $tmp/NAME.out, .err and .status.
+kc() {
+    local name=$1 status=0
+    shift
+    "$ctl" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null || status=$?
+    echo "$status" >"$tmp/$name.status"
+}
+
+# The keychain's URL and the timestamps vary from run to run; everything else is compared as it
+# is. A time-date that is not exactly Apple's shape (16 bytes: YYYYMMDDhhmmssZ and a NUL, as hex
+# and as text) is left as it is, and the comparison fails.
+normalize() {
+    sed -E -e 's|^keychain: ".*"$|keychain: "{KEYCHAIN}"|' \
+        -e 's|<timedate>=0x3[0-9](3[0-9]){13}5A00  "[0-9]{14}Z\\000"$|<timedate>={TIMEDATE}|' "$1"
+}
+
+# same NAME STREAM FIXTURE: NAME's STREAM (out or err), normalized, is byte for byte FIXTURE.
+same() {
+    if diff -u "$fixtures/$3" <(normalize "$tmp/$1.$2") >"$tmp/$1.diff"; then return 0; fi
+    cat "$tmp/$1.diff" >&2
+    return 1
+}
+status_is() { [[ $(<"$tmp/$1.status") == "$2" ]]; }
+err_is() { [[ $(<"$tmp/$1.err") == "$2" ]]; }
+out_is() { [[ $(<"$tmp/$1.out") == "$2" ]]; }
+empty() { [[ ! -s $tmp/$1 ]]; }
+
+# --- generic passwords ------------------------------------------------------------------------
+kc add-gp add-generic-password -a app -s db.example.com -w hunter2
+check "add-generic-password exits 0 and prints nothing" bash -c "[[ \$(<'$tmp/add-gp.status') == 0 && ! -s '$tmp/add-gp.out' && ! -s '$tmp/add-gp.err' ]]"
+kc add-dup add-generic-password -a app -s db.example.com -w other
+check "a duplicate add exits 45 (errSecDuplicateItem)" status_is add-dup 45
+check "a duplicate add says so as security does" err_is add-dup \
+    "keychainctl: SecKeychainItemCreateFromContent (<default>): The specified item already exists in the keychain."
+kc find-gp find-generic-password -s db.example.com -g
+check "find-generic-password -g prints the attributes as security does" same find-gp out find-generic-password.out
+check "find-generic-password -g prints the password on stderr" same find-gp err find-generic-password.err
+check "find-generic-password exits 0" status_is find-gp 0
+kc find-w find-generic-password -a app -s db.example.com -w
+check "find-generic-password -w prints the bare password" out_is find-w hunter2
+check "find-generic-password -w prints nothing else" empty find-w.err
+kc find-none find-generic-password -s no.such.service
+check "not found exits 44" status_is find-none 44
+check "not found says so as security does" err_is find-none \
+    "keychainctl: SecKeychainSearchCopyNext: The specified item could not be found in the keychain."
+check "not found prints nothing on stdout" empty find-none.out
+ln -s "$ctl" "$tmp/security"
+status=0
+"$tmp/security" find-generic-password -s no.such.service 2>"$tmp/as-security.err" || status=$?
+check "run as security, the message is security's own, byte for byte" test "$(<"$tmp/as-security.err")" = \
+    "security: SecKeychainSearchCopyNext: The specified item could not be found in the keychain."
+check "run as security, not found exits 44" test "$status" = 44
+
+# -U replaces; -w last prompts (here from standard input, which is no terminal).
+kc add-u add-generic-password -a app -s db.example.com -w rotated -U
+kc find-u find-generic-password -s db.example.com -w
+check "add-generic-password -U replaces the password" out_is find-u rotated
+printf 'from-prompt\n' | "$ctl" add-generic-password -a prompted -s db.example.com -w >/dev/null 2>&1
+kc find-prompted find-generic-password -a prompted -w
+check "-w last reads the password instead of taking an argument" out_is find-prompted from-prompt
+printf '00ff6869' >"$tmp/hex"
+kc add-x add-generic-password -a binary -s bin.example.com -X "$(<"$tmp/hex")"
+kc find-x find-generic-password -s bin.example.com -g
+check "a password that is not text prints in security's hex and octal form" same find-x err find-generic-password-binary.err
+kc find-xw find-generic-password -s bin.example.com -w
+check "-w prints a password that is not text in lowercase hex" out_is find-xw 00ff6869
+kc usage find-generic-password --token kcd_x
+check "a token is never an argument: --token is a usage error (exit 2)" status_is usage 2
+
+kc del-gp delete-generic-password -a binary -s bin.example.com
+check "delete-generic-password prints the item, then security's line on stderr" \
+    bash -c "grep -q '\"svce\"<blob>=\"bin.example.com\"' '$tmp/del-gp.out' && [[ \$(<'$tmp/del-gp.err') == 'password has been deleted.' ]]"
+kc del-again delete-generic-password -a binary -s bin.example.com
+check "deleting it again exits 44" status_is del-again 44
+
+# --- internet passwords -----------------------------------------------------------------------
+kc add-ip add-internet-password -a alice -s www.example.com -r htps -P 443 -p /login -t dflt -w pw
+kc find-ip find-internet-password -s www.example.com -g
+check "find-internet-password prints the attributes as security does" same find-ip out find-internet-password.out
+check "find-internet-password -g prints the password on stderr" err_is find-ip 'password: "pw"'
+kc add-ip-dup add-internet-password -a alice -s www.example.com -r htps -P 443 -p /login -t dflt -w pw
+check "a duplicate internet password says so as security does" err_is add-ip-dup \
+    "keychainctl: SecKeychainAddInternetPassword <NULL>: The specified item already exists in the keychain."
+kc del-ip delete-internet-password -s www.example.com
+check "delete-internet-password deletes" bash -c "[[ \$(<'$tmp/del-ip.status') == 0 ]]"
+
+# --- the keychain -----------------------------------------------------------------------------
+kc settings set-keychain-settings -t 600
+kc info show-keychain-info
+check "show-keychain-info prints the timeout as security does" err_is info 'Keychain "<NULL>" timeout=600s'
+kc settings0 set-keychain-settings
+kc info0 show-keychain-info
+check "set-keychain-settings without -t is no timeout" err_is info0 'Keychain "<NULL>" no-timeout'
+kc lock lock-keychain
+kc locked-find find-generic-password -s db.example.com -w
+check "locked, reading a password exits 36 (errSecInteractionNotAllowed)" status_is locked-find 36
+check "locked, reading a password prints nothing, as security" bash -c "[[ ! -s '$tmp/locked-find.err' && ! -s '$tmp/locked-find.out' ]]"
+kc locked-attrs find-generic-password -s db.example.com
+check "locked, attributes are still found" status_is locked-attrs 0
+printf 'wrong\n' | "$ctl" unlock-keychain 2>"$tmp/unlock-wrong.err" && status=0 || status=$?
+check "unlock with a wrong password exits 51 (errSecAuthFailed)" test "$status" = 51
+check "unlock's failure is security's line" test "$(<"$tmp/unlock-wrong.err")" = \
+    "keychainctl: SecKeychainUnlock <NULL>: The user name or passphrase you entered is not correct."
+"$ctl" unlock-keychain <"$tmp/pass"
+kc unlocked-find find-generic-password -s db.example.com -w
+check "unlock-keychain reads the password from standard input" out_is unlocked-find rotated
+
+# --- certificates and identities ---------------------------------------------------------------
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 30 -subj "/CN=Clients Test CA" \
+    -keyout "$tmp/ca.key" -out "$tmp/ca.pem" 2>/dev/null
+openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj "/CN=svc.example.com" \
+    -keyout "$tmp/leaf.key" -out "$tmp/leaf.csr" 2>/dev/null
+printf 'subjectAltName=email:ops@example.com\n' >"$tmp/leaf.ext"
+openssl x509 -req -in "$tmp/leaf.csr" -CA "$tmp/ca.pem" -CAkey "$tmp/ca.key" -set_serial 0x1001 -days 30 \
+    -extfile "$tmp/leaf.ext" -out "$tmp/leaf.pem" 2>/dev/null
+openssl pkcs12 -export -in "$tmp/leaf.pem" -inkey "$tmp/leaf.key" -passout pass:p12pass -out "$tmp/leaf.p12"
+kc add-ca add-certificates "$tmp/ca.pem"
+check "add-certificates adds a certificate" status_is add-ca 0
+kc add-ca-again add-certificates "$tmp/ca.pem"
+check "adding it again says it is already there, and exits 1" bash -c \
+    "[[ \$(<'$tmp/add-ca-again.status') == 1 && \$(<'$tmp/add-ca-again.err') == 'keychainctl: $tmp/ca.pem: already in default keychain' ]]"
+kc find-ca find-certificate -c "Clients Test CA" -Z -p
+ca_sha256=$(openssl x509 -in "$tmp/ca.pem" -noout -fingerprint -sha256 | sed 's/.*=//; s/://g')
+ca_sha1=$(openssl x509 -in "$tmp/ca.pem" -noout -fingerprint -sha1 | sed 's/.*=//; s/://g')
+check "find-certificate -Z -p prints both hashes, then the PEM" bash -c \
+    "diff <(printf 'SHA-256 hash: %s\nSHA-1 hash: %s\n' '$ca_sha256' '$ca_sha1'; cat '$tmp/ca.pem') '$tmp/find-ca.out'"
+kc find-ca-attrs find-certificate -c "Clients Test CA"
+check "find-certificate prints the certificate's attributes in security's shape" bash -c \
+    "grep -qx 'class: 0x80001000 ' '$tmp/find-ca-attrs.out' && grep -qx '    \"ctyp\"<uint32>=0x00000003 ' '$tmp/find-ca-attrs.out' && grep -qx '    \"labl\"<blob>=\"Clients Test CA\"' '$tmp/find-ca-attrs.out'"
+printf 'p12pass\n' >"$tmp/p12pass"
+kc import import "$tmp/leaf.p12" -f pkcs12 --passphrase-file "$tmp/p12pass"
+check "import of a PKCS#12 prints security's line" out_is import "1 identity imported."
+kc import-wrong import "$tmp/leaf.p12" -f pkcs12 -P wrong
+check "a wrong PKCS#12 passphrase exits 1, as security's import does" status_is import-wrong 1
+check "a wrong PKCS#12 passphrase is security's line" err_is import-wrong \
+    "keychainctl: SecKeychainItemImport: The user name or passphrase you entered is not correct."
+kc find-email find-certificate -e ops@example.com -m
+check "find-certificate -e -m finds by email and prints it" bash -c "grep -qx 'email addresses: ops@example.com' '$tmp/find-email.out'"
+leaf_sha1=$(openssl x509 -in "$tmp/leaf.pem" -noout -fingerprint -sha1 | sed 's/.*=//; s/://g')
+kc identity find-identity
+check "find-identity lists the identity as security does" bash -c "diff <(printf '\nPolicy: X.509 Basic\n  Matching identities\n  1) %s \"svc.example.com\"\n     1 identities found\n\n  Valid identities only\n  1) %s \"svc.example.com\"\n     1 valid identities found\n' '$leaf_sha1' '$leaf_sha1') '$tmp/identity.out'"
+kc identity-v find-identity -v
+check "find-identity -v lists only valid ones" bash -c "diff <(printf '  1) %s \"svc.example.com\"\n     1 valid identities found\n' '$leaf_sha1') '$tmp/identity-v.out'"
+kc export-certs export -t certs -o "$tmp/certs.pem"
+check "export -t certs writes PEM certificates" bash -c "[[ \$(grep -c 'BEGIN CERTIFICATE' '$tmp/certs.pem') == 2 ]]"
+check "export -o says how many bytes it wrote" bash -c "[[ \$(<'$tmp/export-certs.err') == \"...\$(stat -c %s '$tmp/certs.pem') bytes written to $tmp/certs.pem\" ]]"
+kc export-p12 export -t identities -f pkcs12 -P outpass -o "$tmp/out.p12"
+check "export -f pkcs12 writes a PKCS#12 openssl reads" bash -c \
+    "openssl pkcs12 -in '$tmp/out.p12' -passin pass:outpass -nokeys 2>/dev/null | grep -q 'subject=CN *= *svc.example.com'"
+kc import-pem import "$tmp/ca.pem"
+check "importing a certificate the keychain has is errSecDuplicateItem, exit 1" bash -c "[[ \$(<'$tmp/import-pem.status') == 1 && \$(<'$tmp/import-pem.err') == 'keychainctl: SecKeychainItemImport: The specified item already exists in the keychain.' ]]"
+
+# --- tokens -----------------------------------------------------------------------------------
+kc token-create token create --name reader --group apps --capability read --capability list
+token_id=$(sed -n 1p "$tmp/token-create.out")
+token_secret=$(sed -n 2p "$tmp/token-create.out")
+check "token create prints the id, then the secret" bash -c "[[ '$token_id' == tok_* && '$token_secret' == kcd_* ]]"
+kc token-list token list
+check "token list shows the token and never a secret" bash -c \
+    "grep -q '^$token_id \"reader\" groups=apps capabilities=read,list' '$tmp/token-list.out' && ! grep -q kcd_ '$tmp/token-list.out'"
+printf '%s\n' "$token_secret" >"$tmp/reader"
+kc token-self token self --token-file "$tmp/reader"
+check "--token-file uses that token" bash -c "grep -q '\"reader\"' '$tmp/token-self.out'"
+kc token-revoke token revoke "$token_id"
+kc token-revoked token self --token-file "$tmp/reader"
+check "a revoked token is refused (exit 51)" status_is token-revoked 51
+printf '{"url":"%s","token":"%s"}' "$KEYCHAIND_URL" "$(<"$tmp/admin")" >"$tmp/config.json"
+chmod 0644 "$tmp/config.json"
+status=0
+KEYCHAINCTL_CONFIG=$tmp/config.json KEYCHAIND_TOKEN_FILE= "$ctl" token self >/dev/null 2>"$tmp/config.err" || status=$?
+check "a config file holding a token that others may read is refused" bash -c "[[ $status == 1 ]] && grep -q 'chmod 600' '$tmp/config.err'"
+chmod 0600 "$tmp/config.json"
+check "a config file of mode 0600 gives the URL and the token" bash -c "KEYCHAINCTL_CONFIG='$tmp/config.json' \
+    KEYCHAIND_TOKEN_FILE= KEYCHAIND_URL= '$ctl' token self | grep -q '\"admin\"'"
+
+# --- run --------------------------------------------------------------------------------------
+kc run run --env DB_PASSWORD=db.example.com/app -- sh -c 'printf %s "$DB_PASSWORD"'
+check "run gives the command the secret in its environment" out_is run rotated
+kc run-args run --env DB_PASSWORD=db.example.com/app -- sh -c 'tr "\0" " " </proc/$$/cmdline'
+check "the secret is not in the command's arguments" bash -c "! grep -q rotated '$tmp/run-args.out'"
+kc run-missing run --env X=no.such.service -- sh -c 'echo ran'
+check "a missing secret exits 44 and does not run the command" bash -c "[[ \$(<'$tmp/run-missing.status') == 44 && ! -s '$tmp/run-missing.out' ]]"
+kc run-status run --env X=db.example.com/app -- sh -c 'exit 7'
+check "run's exit status is the command's" status_is run-status 7
+
+# --- dump-keychain, paging and the progress bar --------------------------------------------------
+python3 - "$port" "$(<"$tmp/admin")" <<'PY'
+import base64, http.client, json, sys
+conn = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]))
+for n in range(2500):
+    body = json.dumps({"class": "genericPassword", "service": "bulk", "account": "%04d" % n,
+                       "valueData": base64.b64encode(b"v%d" % n).decode()})
+    conn.request("POST", "/v1/items", body, {"Authorization": "Bearer " + sys.argv[2]})
+    answer = conn.getresponse(); answer.read()
+    assert answer.status == 201, answer.status
+PY
+kc dump dump-keychain -d
+check "dump-keychain -d prints every item, across pages, with its data" bash -c \
+    "[[ \$(grep -c '^class: \"genp\"' '$tmp/dump.out') == 2502 ]] && grep -qx '\"v2499\"' '$tmp/dump.out'"
+check "dump-keychain draws no progress bar when stderr is not a terminal" empty dump.err
+script -qec "'$ctl' dump-keychain >/dev/null" /dev/null >"$tmp/dump-tty.txt" </dev/null
+check "dump-keychain draws a progress bar on a terminal" grep -q 'dump-keychain \[#' "$tmp/dump-tty.txt"
+
+# --- completion -------------------------------------------------------------------------------
+"$ctl" --generate-completion-script bash >"$tmp/completion.bash"
+check "bash completion is a valid script naming the verbs" bash -c \
+    "bash -n '$tmp/completion.bash' && grep -q find-generic-password '$tmp/completion.bash'"
+"$ctl" --generate-completion-script zsh >"$tmp/completion.zsh"
+check "zsh completion names the verbs" grep -q find-internet-password "$tmp/completion.zsh"
+
+stop_process "$server_pid"
+server_pid=
+
+report clients
