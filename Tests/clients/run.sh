@@ -254,4 +254,81 @@ check "zsh completion names the verbs" grep -q find-internet-password "$tmp/comp
 stop_process "$server_pid"
 server_pid=
 
+# --- two replicas on PostgreSQL behind nginx over TLS --------------------------------------------
+nginx_bin=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
+[[ -x $nginx_bin ]] || { echo "clients: nginx is not installed (make deps-test)" >&2; exit 1; }
+# PostgreSQL's and nginx's directories: their unprivileged users must traverse them.
+pgdir=$(mktemp -d)
+prefix=$(mktemp -d)
+remove_on_exit "$pgdir" "$prefix"
+chmod 0755 "$pgdir" "$prefix"
+stop_on_exit nginx_pid
+stop_on_exit replica1_pid
+stop_on_exit replica2_pid
+start_postgres "$pgdir"
+"$pg_bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE keychain"
+database="postgresql://postgres@127.0.0.1:$pg_port/keychain"
+"$bin" init --data-dir "$tmp/r1" --database "$database" --passphrase-file "$tmp/pass" --admin-token-file "$tmp/cluster-admin" >/dev/null
+mkdir -m 0700 "$tmp/r2"
+cp "$tmp/r1/instance.key" "$tmp/r2/instance.key"
+for n in 1 2; do
+    replica_port=$(free_port)
+    start_keychaind "$tmp/replica$n.log" "$bin" serve --data-dir "$tmp/r$n" --database "$database" \
+        --listen "127.0.0.1:$replica_port" --trusted-proxy 127.0.0.2 --passphrase-file "$tmp/pass" --log-level warning
+    printf -v "replica${n}_pid" %s "$server_pid"
+    printf -v "replica${n}_port" %s "$replica_port"
+    wait_http "http://127.0.0.1:$replica_port/v1/health" "$server_pid" -f ||
+        fail_with_log "clients: replica $n did not start" "$tmp/replica$n.log"
+done
+server_pid=
+tls_port=$(free_port)
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj "/CN=Clients TLS CA" \
+    -keyout "$prefix/ca.key" -out "$prefix/ca.crt" 2>/dev/null
+openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=localhost \
+    -keyout "$prefix/tls.key" -out "$prefix/tls.csr" 2>/dev/null
+printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' >"$prefix/tls.ext"
+openssl x509 -req -in "$prefix/tls.csr" -CA "$prefix/ca.crt" -CAkey "$prefix/ca.key" -set_serial 0x2001 -days 1 \
+    -extfile "$prefix/tls.ext" -out "$prefix/tls.crt" 2>/dev/null
+bash "$root/Deploy/render-nginx-test.sh" "$root/Deploy/nginx.conf" "$prefix/nginx.conf" \
+    "$tls_port" "$replica1_port,$replica2_port" "$prefix/tls.crt" "$prefix/tls.key" "$prefix"
+"$nginx_bin" -p "$prefix/" -e "$prefix/error.log" -c "$prefix/nginx.conf" -g 'daemon off;' >"$tmp/nginx.out" 2>&1 &
+nginx_pid=$!
+wait_http "https://127.0.0.1:$tls_port/v1/health" "$nginx_pid" --cacert "$prefix/ca.crt" -f ||
+    fail_with_log "clients: nginx did not start" "$prefix/error.log"
+
+export KEYCHAIND_URL=https://127.0.0.1:$tls_port KEYCHAIND_TOKEN_FILE=$tmp/cluster-admin KEYCHAIND_CA_FILE=$prefix/ca.crt
+kc tls-add add-generic-password -a app -s tls.example.com -w over-tls
+kc tls-find find-generic-password -s tls.example.com -w
+check "over TLS to two replicas: add, then find -w" out_is tls-find over-tls
+kc tls-find-g find-generic-password -s tls.example.com -g
+check "over TLS, the output is security's" bash -c "normalize() { sed -E -e 's|^keychain: \".*\"\$|keychain: \"{KEYCHAIN}\"|' \"\$1\"; }; grep -qx '    \"svce\"<blob>=\"tls.example.com\"' '$tmp/tls-find-g.out' && [[ \$(<'$tmp/tls-find-g.err') == 'password: \"over-tls\"' ]]"
+kc tls-lock lock-keychain
+# Each replica learns of the other's lock within a second: a bounded poll of both.
+health_becomes "http://127.0.0.1:$replica1_port/v1/health" 503 && health_becomes "http://127.0.0.1:$replica2_port/v1/health" 503
+kc tls-locked find-generic-password -s tls.example.com -w
+check "over TLS, a lock on one replica is the cluster's: exit 36" status_is tls-locked 36
+"$ctl" unlock-keychain <"$tmp/pass"
+health_becomes "http://127.0.0.1:$replica1_port/v1/health" 200 && health_becomes "http://127.0.0.1:$replica2_port/v1/health" 200
+kc tls-run run --env SECRET=tls.example.com/app -- sh -c 'printf %s "$SECRET"'
+check "over TLS, run passes the secret" out_is tls-run over-tls
+kc tls-untrusted find-generic-password -s tls.example.com -w --ca-file "$tmp/ca.pem"
+check "a server certificate the given CA did not sign is refused (errSecNotAvailable, exit 53)" bash -c \
+    "[[ \$(<'$tmp/tls-untrusted.status') == 53 ]] && grep -q 'TLS' '$tmp/tls-untrusted.err'"
+kc tls-del delete-generic-password -s tls.example.com
+check "over TLS, delete" status_is tls-del 0
+
+# KeychainClient's own suite against the same cluster.
+read -r -a swift_flags <<<"${SWIFT_FLAGS:-}"
+swift build "${swift_flags[@]}" --build-tests >&2
+if KEYCHAINCLIENT_CLUSTER_URL=$KEYCHAIND_URL KEYCHAINCLIENT_CLUSTER_CA_FILE=$prefix/ca.crt \
+    KEYCHAINCLIENT_CLUSTER_ADMIN_TOKEN_FILE=$tmp/cluster-admin KEYCHAINCLIENT_CLUSTER_PASSPHRASE_FILE=$tmp/pass \
+    swift test "${swift_flags[@]}" --skip-build --filter ClusterTests >"$tmp/cluster-tests.log" 2>&1 &&
+    grep -q 'Test run with 5 tests' "$tmp/cluster-tests.log"; then
+    pass
+else
+    fail
+    echo "FAIL: KeychainClient's ClusterTests against two replicas behind nginx over TLS" >&2
+    grep -E '✘|error|Test run' "$tmp/cluster-tests.log" >&2 || cat "$tmp/cluster-tests.log" >&2
+fi
+
 report clients
