@@ -85,7 +85,7 @@ run: build
 	$(SWIFT) run $(SWIFT_BUILD_FLAGS) --skip-build keychaind serve --dev $(ALLOW_ROOT)
 
 # The Swift sources `swift format` keeps to .swift-format (`make format` rewrites them).
-FORMATTED = Sources Tests Fuzz Benchmarks Package.swift
+FORMATTED = Sources Tests Fuzz Benchmarks Examples Package.swift
 
 # The binary the shell suites run: this configuration's.
 BIN = $$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/keychaind
@@ -94,8 +94,9 @@ step = started=$$(date +%s); $(2); echo "make: $(1) passed in $$(( $$(date +%s) 
 
 # The inner loop, a few minutes from a warm build: the Swift tests (one of them:
 # `swift test --filter AccessGroupTests`), the fuzz corpus replayed (the package in Fuzz/), the
-# lint, the OpenAPI document, docs/settings.md against the code, every document reference, the
-# threat model's test references and this README's walk-through.
+# lint, the OpenAPI document, docs/settings.md against the code, every document reference,
+# KeychainClient's documentation, the threat model's test references and this README's
+# walk-throughs.
 check: deps-test build
 	$(call step,swift test,SWIFT="$(SWIFT)" bash Tests/unit/run.sh $(SWIFT_BUILD_FLAGS))
 	$(call step,fuzz corpus,SWIFT="$(SWIFT)" bash Tests/unit/run.sh --package-path Fuzz)
@@ -103,6 +104,7 @@ check: deps-test build
 	$(call step,openapi.yaml,python3 -m openapi_spec_validator openapi.yaml)
 	$(call step,threat-model references,python3 Tests/security/check-references.py)
 	$(call step,document references,python3 Tests/docs/check.py)
+	$(call step,KeychainClient documentation,bash Tests/docs/client-docs.sh)
 	$(call step,docs/settings.md,"$(BIN)" settings --markdown | diff -u docs/settings.md -)
 	$(call step,README walk-through,KEYCHAIND="$(BIN)" bash Tests/readme/run.sh)
 

@@ -170,6 +170,10 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
 
+        // The README's Swift example, byte for byte (Tests/readme/run.sh checks and runs it).
+        .executableTarget(
+            name: "KeychainClientExample", dependencies: ["KeychainClient"], path: "Examples/KeychainClientExample"),
+
         // MARK: - Tests
         // The crashing thread's frames when a test process dies of a signal (Tests/unit/run.sh).
         .target(name: "CrashFrames", path: "Tests/CrashFrames"),

@@ -21,6 +21,7 @@ public struct KeychainClientConfiguration: Sendable {
     /// The most connections kept open to the server at once.
     public var maxConnections: Int = 16
 
+    /// A configuration for the server at `url`, with the defaults for everything else.
     public init(url: String, token: BearerToken? = nil, certificateAuthorityFile: String? = nil) {
         self.url = url
         self.token = token
@@ -87,6 +88,8 @@ public struct RetryPolicy: Sendable {
     /// The longest wait between attempts, `Retry-After` included.
     public var maxDelay: Duration = .seconds(2)
 
+    /// A policy of `maxAttempts` in all (at least 1), waiting up to `baseDelay` before the first
+    /// retry, doubling each time, never more than `maxDelay`.
     public init(maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(100), maxDelay: Duration = .seconds(2)) {
         self.maxAttempts = max(1, maxAttempts)
         self.baseDelay = baseDelay

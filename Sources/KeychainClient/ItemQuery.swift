@@ -2,8 +2,11 @@ public import Foundation
 import KeychainJSON
 
 extension AttributeValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral {
+    /// A string value.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An integer value.
     public init(integerLiteral value: Int64) { self = .int(value) }
+    /// A boolean value.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 
     var json: JSON {
@@ -22,6 +25,7 @@ extension AttributeValue: ExpressibleByStringLiteral, ExpressibleByIntegerLitera
 public struct ItemQuery: Sendable {
     var object: JSONObject
 
+    /// Every item of `itemClass`.
     public init(_ itemClass: ItemClass) {
         object = ["class": .string(itemClass.rawValue)]
     }
@@ -79,7 +83,9 @@ public struct ItemQuery: Sendable {
 
 /// What an add stores besides the class's attributes.
 public struct NewItemOptions: Sendable {
+    /// The label (`kSecAttrLabel`).
     public var label: String?
+    /// The access group; `nil` for the token's first group.
     public var accessGroup: String?
     /// The protection class: `whenUnlocked` (the default), `afterFirstUnlock`, `always`, or a
     /// `…ThisDeviceOnly` variant.
@@ -87,6 +93,7 @@ public struct NewItemOptions: Sendable {
     /// More attributes, by canonical name.
     public var attributes: [String: AttributeValue] = [:]
 
+    /// Options with the given values; `nil` leaves each to the server's default.
     public init(
         label: String? = nil, accessGroup: String? = nil, accessible: String? = nil, attributes: [String: AttributeValue] = [:]
     ) {

@@ -172,7 +172,9 @@ extension KeychainClient {
     /// What an import stored: the items (identities, certificates and keys), and how many
     /// certificates the keychain already had and kept.
     public struct ImportResult: Sendable {
+        /// The items stored: identities, then certificates and keys.
         public let items: [KeychainItem]
+        /// Certificates of the file the keychain already had, kept as they were.
         public let keptCertificates: Int
     }
 

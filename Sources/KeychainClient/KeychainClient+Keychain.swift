@@ -13,18 +13,26 @@ public struct KeychainStatus: Sendable, Equatable {
     public let items: Int?
     /// Replicas seen alive and unlocked (1 and 1 for a single server).
     public let liveReplicas: Int?
+    /// Replicas seen unlocked.
     public let unlockedReplicas: Int?
 
+    /// Whether the keychain is unlocked.
     public var isUnlocked: Bool { state == "unlocked" }
 }
 
 /// A token as administration lists it: never its secret.
 public struct TokenInfo: Sendable, Equatable {
+    /// Its id (`tok_…`), which names it in logs and revocations.
     public let id: String
+    /// A name for people.
     public let name: String
+    /// The access groups it may use (`*` for all).
     public let accessGroups: [String]
+    /// What it may do: `read`, `list`, `write`, `delete`, `lock`, `admin`, `metrics`.
     public let capabilities: [String]
+    /// When it was created.
     public let createdAt: Date?
+    /// When it stops working; `nil` for never.
     public let expiresAt: Date?
 
     init(_ object: JSONObject) {
@@ -39,6 +47,7 @@ public struct TokenInfo: Sendable, Equatable {
 
 /// A token just created: its description and its secret, shown this once.
 public struct CreatedToken: Sendable, CustomStringConvertible {
+    /// What the token is.
     public let info: TokenInfo
     /// The bearer secret (`kcd_…`): store it now, the server keeps only its hash.
     public let secret: String

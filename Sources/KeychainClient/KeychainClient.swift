@@ -7,6 +7,7 @@ import NIOHTTP1
 /// One client keeps a pool of connections and, optionally, a cache of secrets; share one per
 /// server and token across a process, and call ``shutdown()`` before the process ends.
 public final class KeychainClient: Sendable {
+    /// What the client was made with.
     public let configuration: KeychainClientConfiguration
     let transport: Transport
     let cache: SecretCache?
@@ -14,6 +15,7 @@ public final class KeychainClient: Sendable {
     /// The response header that states the keychain's lock state on every answer.
     static let stateHeader = "X-Keychain-State"
 
+    /// A client as `configuration` says; throws `errSecParam` for a URL or CA file it cannot use.
     public init(_ configuration: KeychainClientConfiguration) throws(KeychainError) {
         self.configuration = configuration
         transport = try Transport(configuration)

@@ -1,25 +1,46 @@
 import KeychainJSON
 
+/// 0: No error.
 public let errSecSuccess: OSStatus = 0
+/// -4: Function or operation not implemented.
 public let errSecUnimplemented: OSStatus = -4
+/// -36: I/O error.
 public let errSecIO: OSStatus = -36
+/// -50: One or more parameters passed to a function were not valid.
 public let errSecParam: OSStatus = -50
+/// -108: Failed to allocate memory.
 public let errSecAllocate: OSStatus = -108
+/// -128: User canceled the operation.
 public let errSecUserCanceled: OSStatus = -128
+/// -909: Bad parameter or invalid state for operation.
 public let errSecBadReq: OSStatus = -909
+/// -25291: No keychain is available. You may need to restart your computer.
 public let errSecNotAvailable: OSStatus = -25291
+/// -25292: This keychain cannot be modified.
 public let errSecReadOnly: OSStatus = -25292
+/// -25293: The user name or passphrase you entered is not correct.
 public let errSecAuthFailed: OSStatus = -25293
+/// -25294: The specified keychain could not be found.
 public let errSecNoSuchKeychain: OSStatus = -25294
+/// -25299: The specified item already exists in the keychain.
 public let errSecDuplicateItem: OSStatus = -25299
+/// -25300: The specified item could not be found in the keychain.
 public let errSecItemNotFound: OSStatus = -25300
+/// -25302: This item contains information which is too large or in a format that cannot be displayed.
 public let errSecDataTooLarge: OSStatus = -25302
+/// -25303: The specified attribute does not exist.
 public let errSecNoSuchAttr: OSStatus = -25303
+/// -25304: The specified item is no longer valid. It may have been deleted from the keychain.
 public let errSecInvalidItemRef: OSStatus = -25304
+/// -25306: The specified item does not appear to be a valid keychain item.
 public let errSecNoSuchClass: OSStatus = -25306
+/// -25308: User interaction is not allowed.
 public let errSecInteractionNotAllowed: OSStatus = -25308
+/// -25310: This keychain was created by a different version of the system software and cannot be opened.
 public let errSecWrongSecVersion: OSStatus = -25310
+/// -26275: Unable to decode the provided data.
 public let errSecDecode: OSStatus = -26275
+/// -34018: A required entitlement isn't present.
 public let errSecMissingEntitlement: OSStatus = -34018
 
 /// What went wrong, as Keychain Services says it: the OSStatus, its `errSec…` name, and the
@@ -36,6 +57,7 @@ public struct KeychainError: Error, Sendable, Equatable, CustomStringConvertible
     /// The HTTP status of the answer; `nil` when no answer came.
     public let httpStatus: Int?
 
+    /// An error of `status`, saying `message`.
     public init(
         status: OSStatus, message: String, persistentRef: String? = nil, retryAfter: Int? = nil, httpStatus: Int? = nil
     ) {

@@ -3,7 +3,16 @@ import KeychainJSON
 
 /// An item's class (`kSecClass`).
 public enum ItemClass: String, Sendable, CaseIterable {
-    case genericPassword, internetPassword, certificate, key, identity
+    /// A generic password (`kSecClassGenericPassword`).
+    case genericPassword
+    /// An internet password (`kSecClassInternetPassword`).
+    case internetPassword
+    /// A certificate (`kSecClassCertificate`).
+    case certificate
+    /// A key (`kSecClassKey`).
+    case key
+    /// A certificate with its private key (`kSecClassIdentity`).
+    case identity
 
     /// Apple's value of the class constant (`kSecClassGenericPassword` is `genp`).
     public var constant: String {
@@ -19,10 +28,15 @@ public enum ItemClass: String, Sendable, CaseIterable {
 
 /// An attribute's value as the server answers it.
 public enum AttributeValue: Sendable, Equatable, CustomStringConvertible {
+    /// Text, or an enumerated value by its canonical name (`whenUnlocked`, `https`).
     case string(String)
+    /// A number (`port`, `keySizeInBits`).
     case int(Int64)
+    /// A flag (`synchronizable`, `canSign`).
     case bool(Bool)
+    /// Bytes (`generic`, `applicationTag`, `issuer`).
     case data(Data)
+    /// A date (`creationDate`).
     case date(Date)
 
     public var description: String {
@@ -35,10 +49,15 @@ public enum AttributeValue: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The text, when the value is text.
     public var string: String? { if case .string(let s) = self { s } else { nil } }
+    /// The number, when the value is a number.
     public var int: Int64? { if case .int(let i) = self { i } else { nil } }
+    /// The flag, when the value is a flag.
     public var bool: Bool? { if case .bool(let b) = self { b } else { nil } }
+    /// The bytes, when the value is bytes.
     public var data: Data? { if case .data(let d) = self { d } else { nil } }
+    /// The date, when the value is a date.
     public var date: Date? { if case .date(let d) = self { d } else { nil } }
 
     /// The value as Keychain Services gives it in an attribute dictionary: a string, a number,
@@ -61,13 +80,16 @@ public struct ItemReference: Sendable, Equatable {
     public let certificate: Data?
     /// The key's bytes, when it is extractable.
     public let key: Data?
+    /// The key's type (`rsa`, `ec`, `ed25519`, `x25519`, `aes`).
     public let keyType: String?
+    /// The key's class (`public`, `private`, `symmetric`).
     public let keyClass: String?
 }
 
 /// One item of an answer: its class, attributes (by their canonical names, `account`,
 /// `service`), its persistent reference, and its secret or reference when they were asked for.
 public struct KeychainItem: Sendable, Equatable {
+    /// The item's class.
     public let itemClass: ItemClass?
     /// The attributes by canonical name (`account`, `creationDate`), as ``AttributeValue``.
     public let attributes: [String: AttributeValue]
@@ -79,19 +101,31 @@ public struct KeychainItem: Sendable, Equatable {
     public let data: Data?
     /// An identity's certificate (DER), when `returnData` was asked.
     public let certificateData: Data?
+    /// What `returnRef` answered for a certificate, a key or an identity.
     public let reference: ItemReference?
 
+    /// The attribute of canonical name `name`.
     public subscript(attribute name: String) -> AttributeValue? { attributes[name] }
 
+    /// The account (`kSecAttrAccount`) of a password.
     public var account: String? { attributes["account"]?.string }
+    /// The service (`kSecAttrService`) of a generic password.
     public var service: String? { attributes["service"]?.string }
+    /// The label (`kSecAttrLabel`).
     public var label: String? { attributes["label"]?.string }
+    /// The server (`kSecAttrServer`) of an internet password.
     public var server: String? { attributes["server"]?.string }
+    /// The path (`kSecAttrPath`) of an internet password.
     public var path: String? { attributes["path"]?.string }
+    /// The port (`kSecAttrPort`) of an internet password.
     public var port: Int? { attributes["port"]?.int.map { Int($0) } }
+    /// The access group the item belongs to.
     public var accessGroup: String? { attributes["accessGroup"]?.string }
+    /// The protection class (`whenUnlocked`, `afterFirstUnlock`, `always`, …).
     public var accessible: String? { attributes["accessible"]?.string }
+    /// When the item was added.
     public var creationDate: Date? { attributes["creationDate"]?.date }
+    /// When the item last changed.
     public var modificationDate: Date? { attributes["modificationDate"]?.date }
     /// The secret as UTF-8 text, when it is.
     public var password: String? { data.flatMap { String(data: $0, encoding: .utf8) } }

@@ -9,14 +9,17 @@ import Synchronization
 /// calling thread until the server answers, and keeps the last failure in ``lastError``.
 /// From async code, use the `async` methods, which throw.
 public final class KeychainWrapper: Sendable {
+    /// The service of every item (`kSecAttrService`).
     public let service: String
     /// The access group of the items this wrapper adds and reads; `nil` for the token's default.
     public let accessGroup: String?
     /// The protection class of the items it adds; `nil` for the server's default, `whenUnlocked`.
     public let accessible: String?
+    /// The client the wrapper sends through.
     public let client: KeychainClient
     private let failure = Mutex<KeychainError?>(nil)
 
+    /// The items of `service`, in `accessGroup` when given, added as `accessible` when given.
     public init(service: String, accessGroup: String? = nil, accessible: String? = nil, client: KeychainClient) {
         self.service = service
         self.accessGroup = accessGroup
@@ -61,6 +64,7 @@ public final class KeychainWrapper: Sendable {
             replacing: true)
     }
 
+    /// Stores `value` as UTF-8 under `key`, replacing what was there; `nil` deletes it.
     public func set(_ value: String?, forKey key: String) async throws(KeychainError) {
         try await set(value.map { Data($0.utf8) }, forKey: key)
     }

@@ -79,22 +79,26 @@ extension KeychainClient {
     func items(_ query: JSONObject) -> KeychainItems { KeychainItems(client: self, query: query) }
 }
 
-/// Free functions with Apple's names, on a client given explicitly.
+/// Adds through `client` (``KeychainClient/SecItemAdd(_:)``): the free functions have Apple's
+/// names and take the client last.
 @discardableResult
 public func SecItemAdd(_ attributes: [String: Any], _ client: KeychainClient) async throws(KeychainError) -> sending Any? {
     try await client.SecItemAdd(attributes)
 }
 
+/// Searches through `client` (``KeychainClient/SecItemCopyMatching(_:)``).
 public func SecItemCopyMatching(_ query: [String: Any], _ client: KeychainClient) async throws(KeychainError) -> sending Any? {
     try await client.SecItemCopyMatching(query)
 }
 
+/// Updates through `client` (``KeychainClient/SecItemUpdate(_:_:)``).
 public func SecItemUpdate(
     _ query: [String: Any], _ attributesToUpdate: [String: Any], _ client: KeychainClient
 ) async throws(KeychainError) {
     try await client.SecItemUpdate(query, attributesToUpdate)
 }
 
+/// Deletes through `client` (``KeychainClient/SecItemDelete(_:)``).
 public func SecItemDelete(_ query: [String: Any], _ client: KeychainClient) async throws(KeychainError) {
     try await client.SecItemDelete(query)
 }

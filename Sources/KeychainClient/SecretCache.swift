@@ -14,6 +14,7 @@ public struct SecretCachePolicy: Sendable {
     /// The most secrets kept; the oldest goes first.
     public var maxEntries: Int
 
+    /// A cache of at most `maxEntries` secrets, each answered for `maxAge` after it was read.
     public init(maxAge: Duration = .seconds(30), maxEntries: Int = 256) {
         self.maxAge = maxAge
         self.maxEntries = max(1, maxEntries)

@@ -150,6 +150,18 @@ final class ScriptedServer: Sendable {
         #expect(error?.message.contains("kcd_test") == false)
     }
 
+    @Test func aRedirectIsNotFollowedAndTheTokenGoesNowhereElse() async throws {
+        let elsewhere = try ScriptedServer(answers: [Self.status])
+        let server = try ScriptedServer(answers: [
+            "HTTP/1.1 307 Temporary Redirect\r\nLocation: http://127.0.0.1:\(elsewhere.port)/v1/keychain\r\n"
+                + "Content-Length: 0\r\n\r\n"
+        ])
+        let client = try client(server, attempts: 1)
+        let error = await #expect(throws: KeychainError.self) { _ = try await client.status() }
+        #expect(error?.httpStatus == 307)
+        #expect(elsewhere.requestLines.isEmpty)
+    }
+
     @Test func aTokenIsNeverInADescription() throws {
         let token = try BearerToken("kcd_supersecret")
         #expect(!"\(token)".contains("supersecret"))

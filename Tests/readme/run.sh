@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Runs the README's curl walk-through exactly as written (the block between the
-# <!-- walkthrough --> markers) against `keychaind serve --dev` on 127.0.0.1:8700, with the two
-# variables `make run` tells the reader to export, and checks what each step must answer.
+# Runs the README's walk-throughs exactly as written against `keychaind serve --dev` on
+# 127.0.0.1:8700, with the two variables `make run` tells the reader to export, and checks what
+# each step must answer: the curl block (<!-- walkthrough -->), the keychainctl block
+# (<!-- walkthrough-keychainctl -->, keychainctl on PATH), and the Swift example
+# (<!-- swift-example -->), which must be Examples/KeychainClientExample/main.swift byte for
+# byte, built and run.
 #
 # Environment: KEYCHAIND (a prebuilt binary; default: build it), SWIFT_FLAGS (extra swift build flags).
 set -euo pipefail
@@ -49,4 +52,40 @@ expect "423 body is errSecInteractionNotAllowed" '"status":-25308,"error":"errSe
 expect "unlock answers unlocked" '"state":"unlocked"'
 expect "delete removes the item" '{"deleted":1}'
 if [[ $failed -gt 0 ]]; then cat "$tmp/output.txt" >&2; fi
+
+# block NAME: the fenced block between <!-- NAME --> and <!-- /NAME -->, without its fences.
+block() {
+    awk -v first="<!-- $1 -->" -v last="<!-- /$1 -->" '$0 == first {on=1; next} $0 == last {on=0} on' README.md | sed '1d;$d'
+}
+
+read -r -a swift_flags <<<"${SWIFT_FLAGS:-}"
+swift build "${swift_flags[@]}" --product keychainctl >&2
+swift build "${swift_flags[@]}" --product KeychainClientExample >&2
+bin_dir=$(swift build "${swift_flags[@]}" --show-bin-path)
+
+block walkthrough-keychainctl >"$tmp/keychainctl.sh"
+[[ -s $tmp/keychainctl.sh ]] || { echo "readme: no keychainctl block found" >&2; exit 1; }
+# shellcheck source=/dev/null # written above
+(source "$tmp/exports.sh" && PATH=$bin_dir:$PATH bash -euo pipefail "$tmp/keychainctl.sh") >"$tmp/keychainctl.txt" 2>&1 ||
+    fail_with_log "readme: the keychainctl walk-through failed" "$tmp/keychainctl.txt"
+expect_in() {
+    check "$1: expected $2 to contain: $3" grep -qF -- "$3" "$tmp/$2"
+}
+check "keychainctl find -w prints the password read from standard input, alone on its line" grep -qx s3cr3t "$tmp/keychainctl.txt"
+expect_in "keychainctl find -g prints security's attribute line" keychainctl.txt '    "acct"<blob>="app"'
+expect_in "keychainctl find -g prints the password line" keychainctl.txt 'password: "s3cr3t"'
+expect_in "keychainctl run passes the secret in the environment" keychainctl.txt 'API_TOKEN has 6 characters'
+expect_in "keychainctl's not found is security's" keychainctl.txt \
+    'keychainctl: SecKeychainSearchCopyNext: The specified item could not be found in the keychain.'
+expect_in "keychainctl's not found exits 44" keychainctl.txt 'exit 44'
+
+check "the README's Swift example is Examples/KeychainClientExample/main.swift, byte for byte" \
+    diff <(block swift-example) Examples/KeychainClientExample/main.swift
+# shellcheck source=/dev/null # written above
+(source "$tmp/exports.sh" && "$bin_dir/KeychainClientExample") >"$tmp/swift.txt" 2>&1 ||
+    fail_with_log "readme: the Swift example failed" "$tmp/swift.txt"
+expect_in "the Swift example reads the secret it added" swift.txt 'from Swift'
+expect_in "the Swift example's not found is errSecItemNotFound with Apple's message" swift.txt \
+    'true The specified item could not be found in the keychain.'
+if [[ $failed -gt 0 ]]; then cat "$tmp/keychainctl.txt" "$tmp/swift.txt" >&2; fi
 report readme
