@@ -1,5 +1,6 @@
 // swift-tools-version:6.1
-// The in-process core benchmark, a package of its own over the root package's libraries:
+// The in-process core benchmark and the client benchmark, a package of their own over the root
+// package's libraries:
 // Benchmarks/run.sh (`make bench`) builds it with Scripts/build-release.sh.
 import PackageDescription
 
@@ -11,7 +12,8 @@ let package = Package(
     name: "keychaind-benchmarks",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "keychaind-core-bench", targets: ["keychaind-core-bench"])
+        .executable(name: "keychaind-core-bench", targets: ["keychaind-core-bench"]),
+        .executable(name: "keychain-client-bench", targets: ["keychain-client-bench"]),
     ],
     dependencies: [
         .package(path: ".."),
@@ -31,6 +33,11 @@ let package = Package(
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "CoreThroughput")
+            path: "CoreThroughput"),
+        // GETs through KeychainClient (Gc), beside wrk's of the same GET (Gw).
+        .executableTarget(
+            name: "keychain-client-bench",
+            dependencies: [.product(name: "KeychainClient", package: keychaind)],
+            path: "ClientThroughput"),
     ]
 )

@@ -247,6 +247,35 @@ def build(runs, facts):
               f"B ≥ 10 × D; B {measured_against(throughput, cost, pairs, 'D')}; H {times(h_over_d)} D",
               verdict(None if throughput is None else throughput >= 10, b, d))
 
+    g_wrk, g_client, g_session = Series(runs, "Gw"), Series(runs, "Gc"), Series(runs, "Gu")
+    if g_wrk.measured or g_client.measured:
+        def generator_cpu(series):
+            return median(r.get("client_cpu_us") for r in series.by_round.values())
+
+        wrk_cpu, client_cpu = generator_cpu(g_wrk), generator_cpu(g_client)
+        tasks = facts.get("client_tasks", "16")
+        table.add("Gw", f"wrk: GET of one item by its persistent reference, returnData, {tasks} connections, {pinned}",
+                  per_second(g_wrk.rate), ms(g_wrk.p50), ms(g_wrk.p99), cpu_text(g_wrk),
+                  "(the anchor) wrk's own CPU " + ("—" if wrk_cpu is None else f"{wrk_cpu:.1f} µs/req"),
+                  g_wrk.failure() or "info")
+        throughput, _, pairs = paired(g_client, g_wrk)
+        ratio = "" if not wrk_cpu or client_cpu is None else f", {client_cpu / wrk_cpu:.1f}× wrk's"
+        table.add("Gc", f"the same GET through KeychainClient (AsyncHTTPClient), {tasks} concurrent tasks on one client "
+                  "on core 1, alternated with Gw", per_second(g_client.rate), ms(g_client.p50), ms(g_client.p99),
+                  cpu_text(g_client),
+                  f"{times(throughput)} Gw ({pairs} pairs); the client's own CPU "
+                  + ("—" if client_cpu is None else f"{client_cpu:.1f} µs/req") + ratio,
+                  g_client.failure() or "info")
+        throughput, _, pairs = paired(g_session, g_wrk)
+        session_cpu = generator_cpu(g_session)
+        over_session, _, _ = paired(g_client, g_session)
+        table.add("Gu", "the same GET through URLSession (FoundationNetworking over libcurl), the transport KeychainClient "
+                  "did not take, 16 concurrent tasks", per_second(g_session.rate), ms(g_session.p50), ms(g_session.p99),
+                  cpu_text(g_session),
+                  f"{times(throughput)} Gw ({pairs} pairs); its own CPU "
+                  + ("—" if session_cpu is None else f"{session_cpu:.1f} µs/req") + f"; Gc {times(over_session)} Gu",
+                  g_session.failure() or "info")
+
     b_all = Series(runs, "Ball")
     if b_all.measured:
         throughput, cost, pairs = paired(b_all, h)

@@ -17,6 +17,7 @@
 #   BENCH_ONLY=postgres      only the PostgreSQL rows (their table has no SQLite or etcd row)
 #   BENCH_ONLY=reads         only A, H, B, D, B* (and their instruction counts) and the audit rows
 #                            (B2, Baud, H2, Haud): the read rows
+#   BENCH_ONLY=client        only Gw, Gc and Gu: one GET through wrk, KeychainClient and URLSession
 #   BENCH_MIGRATION_ROUNDS=3 rounds of the migration rows (export, import, sqlite3 .backup)
 #   BENCH_CERTS=1            the certificate rows: Id and its anchor Ic (identity search
 #                            by subject text), Ccert (certificate adds, alternated with C); 0 skips them
@@ -42,6 +43,7 @@ RUNS=$OUT/runs.jsonl
 FACTS=$OUT/facts.txt
 KEYCHAIND=$ROOT/.build-bench/release/keychaind
 CORE_BENCH=$BENCH/.build/release/keychaind-core-bench
+CLIENT_BENCH=$BENCH/.build/release/keychain-client-bench
 # The interpreter itself rather than a version manager's shim, which adds its start-up to every call.
 PY=$(python3 -c 'import sys; print(sys.executable)')
 
@@ -114,7 +116,7 @@ start_server() {
 
 # stop_server NAME: SIGTERM through its launcher, which kills it after 10 s if need be.
 stop_server() {
-    stop_process "${LAUNCHER[$1]}"
+    stop_process "${LAUNCHER[$1]:-}"
     unset "LAUNCHER[$1]"
 }
 
@@ -162,6 +164,22 @@ warm_up() {
     if (($#)); then arguments=(-- "$@"); fi
     timeout 40 taskset -c "$CLIENT_CORE" wrk -t1 -c"${WRK_CONNECTIONS:-$CONNECTIONS}" -d2s --timeout "${WRK_TIMEOUT:-2s}" \
         "${options[@]}" "$url" "${arguments[@]}" >>"$LOGS/warm-up.txt" 2>&1 || true
+}
+
+# run_measured LABEL ROUND SERVER_PID COMMAND...: one measured run of a load generator on the
+# client core (wrk, or the KeychainClient bench, which prints wrk's words), appended to runs.jsonl
+# with the server's CPU time and the generator's own CPU time per request over the run.
+run_measured() {
+    local label=$1 round=$2 pid=$3 log=$LOGS/$1-$2.txt before after times
+    shift 3
+    before=$(cpu_ticks "$pid")
+    local TIMEFORMAT='%U %S'
+    { time timeout $((DURATION + 30)) taskset -c "$CLIENT_CORE" "$@" >"$log" 2>&1 || log "warning: $1 exited with status $? (see $log)"; } \
+        2>"$LOGS/$label-$round.time"
+    after=$(cpu_ticks "$pid")
+    times=$(awk '{ print $1 + $2 }' "$LOGS/$label-$round.time")
+    "$PY" "$BENCH/wrk_result.py" "$log" --label "$label" --round "$round" \
+        --cpu-ticks $((after - before)) --seconds "$DURATION" --client-cpu-seconds "$times" >>"$RUNS"
 }
 
 # wait_idle PID: waits (at most 30 s) until the server has used no CPU for 200 ms: a request still
@@ -251,6 +269,8 @@ build() {
             >"$LOGS/build.log" 2>&1 || die "swift build failed (see $LOGS/build.log)"
         # The in-process bench is a package of its own (Benchmarks/Package.swift), built in Benchmarks/.build.
         (cd "$ROOT" && timeout 1800 bash Scripts/build-release.sh --package-path Benchmarks --product keychaind-core-bench) \
+            >>"$LOGS/build.log" 2>&1 || die "swift build failed (see $LOGS/build.log)"
+        (cd "$ROOT" && timeout 1800 bash Scripts/build-release.sh --package-path Benchmarks --product keychain-client-bench) \
             >>"$LOGS/build.log" 2>&1 || die "swift build failed (see $LOGS/build.log)"
     fi
     [[ -x $KEYCHAIND ]] || die "$KEYCHAIND is missing"
@@ -392,6 +412,37 @@ phase_reads() {
             esac
         done
     done
+}
+
+# phase_client: Gw, wrk's GET of one item by its persistent reference with its secret; Gc, the
+# same GET through KeychainClient from 16 concurrent tasks; Gu, through URLSession, the transport
+# it did not take; alternated on one server (as shipped, --threads 1): what the client costs per
+# request beside wrk's own cost.
+phase_client() {
+    start_keychain keychain-client --threads 1
+    KC_PID=$SERVER_PID
+    local ref path round
+    ref=$(curl -sS -f --max-time 10 -H "Authorization: Bearer $READER_TOKEN" \
+        "$KC_URL/v1/items?service=svc-0&account=acct-0" |
+        "$PY" -c 'import json, sys; print(json.load(sys.stdin)["items"][0]["persistentRef"])') || die "cannot find item 0's reference"
+    path="/v1/items/$ref?returnData=true"
+    fact client_tasks "$CONNECTIONS"
+    KEYCHAIND_TOKEN=$READER_TOKEN warm_up "$KC_URL/" "$BENCH/get_one.lua" "$path"
+    local kinds=(w c u) i
+    for ((round = 1; round <= PAIRS; round++)); do
+        log "round $round of $PAIRS"
+        for i in $(round_order 3 "$round"); do
+            case ${kinds[i]} in
+            w) KEYCHAIND_TOKEN=$READER_TOKEN run_measured Gw "$round" "$KC_PID" \
+                wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 2s --latency -s "$BENCH/get_one.lua" "$KC_URL/" -- "$path" ;;
+            c) KEYCHAIND_TOKEN=$READER_TOKEN run_measured Gc "$round" "$KC_PID" \
+                "$CLIENT_BENCH" "$KC_URL" "$ref" "$DURATION" "$CONNECTIONS" ;;
+            u) KEYCHAIND_TOKEN=$READER_TOKEN run_measured Gu "$round" "$KC_PID" \
+                "$CLIENT_BENCH" "$KC_URL" "$ref" "$DURATION" "$CONNECTIONS" urlsession ;;
+            esac
+        done
+    done
+    stop_server keychain-client
 }
 
 # round_order N ROUND: the order of N runs in round ROUND (from 1), as indexes. Rounds 1, 3, 5…
@@ -828,6 +879,13 @@ main() {
     check_item "$KC_URL" 0
     check_item "$KC_URL" $((ITEMS - 1))
     reader_token "$KC_URL"
+    if [[ ${BENCH_ONLY:-} == client ]]; then
+        stop_server keychain
+        log "Gw and Gc: $PAIRS rounds of ${DURATION}s runs"
+        phase_client
+        end_run "$began"
+        return
+    fi
 
     local a_port
     a_port=$(free_port)
@@ -936,6 +994,9 @@ main() {
         end_run "$began"
         return
     fi
+
+    log "Gw and Gc, one GET through wrk and through KeychainClient: $PAIRS rounds"
+    phase_client
 
     log "start-up (locked) and unlock at $ITEMS items"
     phase_start_and_unlock

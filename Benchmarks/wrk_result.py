@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Turns one `wrk --latency` log into one JSON line of figures (appended to out/runs.jsonl).
 
-Usage: wrk_result.py LOG --label L --round N [--cpu-ticks T --seconds S]
+Usage: wrk_result.py LOG --label L --round N [--cpu-ticks T --seconds S] [--client-cpu-seconds C]
 
 T is the server's CPU time in clock ticks over the run; it is divided by the run's length as wrk
 reports it ("… requests in 5.01s"), or S when wrk gave none.
 
 Fields: label, round, rate (requests/s), p50_us, p99_us, requests, non2xx, socket_errors,
-server_cpu (share of one core the server used, from its /proc ticks), ok. A run is not ok when
+server_cpu (share of one core the server used, from its /proc ticks), client_cpu_us (the load
+generator's own CPU time per request, from C), ok. A run is not ok when
 wrk printed "Non-2xx or 3xx responses", any socket error, or no "Requests/sec" line at all.
 A one-line summary goes to stderr for the progress log.
 """
@@ -54,6 +55,7 @@ def main() -> int:
     parser.add_argument("--round", type=int, required=True)
     parser.add_argument("--cpu-ticks", type=int)
     parser.add_argument("--seconds", type=float)
+    parser.add_argument("--client-cpu-seconds", type=float)
     options = parser.parse_args()
     with open(options.log) as file:
         figures = parse(file.read())
@@ -62,6 +64,8 @@ def main() -> int:
     if options.cpu_ticks is not None and seconds:
         cpu = options.cpu_ticks / os.sysconf("SC_CLK_TCK") / seconds
     record = {"label": options.label, "round": options.round, **figures, "server_cpu": cpu}
+    if options.client_cpu_seconds is not None and figures["requests"]:
+        record["client_cpu_us"] = options.client_cpu_seconds * 1e6 / figures["requests"]
     print(json.dumps(record))
     p99 = f"{figures['p99_us'] / 1000:.2f} ms" if figures["p99_us"] is not None else "?"
     flag = "" if figures["ok"] else f"  NOT OK: {figures['non2xx']} non-2xx, {figures['socket_errors']} socket errors"

@@ -82,11 +82,7 @@ public final class KeychainWrapper: Sendable {
     /// Every key (account) of the service.
     public func allKeys() async throws(KeychainError) -> [String] {
         var keys: [String] = []
-        do {
-            for try await item in client.items(query()) { keys.append(item.account ?? "") }
-        } catch  where error.status == errSecItemNotFound {
-            return []
-        }
+        for try await item in client.items(query()) { keys.append(item.account ?? "") }
         return keys
     }
 

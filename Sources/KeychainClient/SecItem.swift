@@ -45,7 +45,9 @@ extension KeychainClient {
             return returns.any ? returns.shape(item) : nil
         }
         var shaped: [Any] = []
-        for try await item in items(object) { shaped.append(returns.shape(item)) }
+        var all = items(object)
+        all.emptyIsAnError = true
+        for try await item in all { shaped.append(returns.shape(item)) }
         return returns.any ? shaped : nil
     }
 
@@ -104,27 +106,35 @@ public func SecItemDelete(_ query: [String: Any], _ client: KeychainClient) asyn
 }
 
 /// The items of a search, read a page (at most 1,000 items) at a time as the sequence is
-/// iterated: a long answer never sits in memory whole.
+/// iterated: a long answer never sits in memory whole. A search that matches nothing is an
+/// empty sequence (``KeychainClient/SecItemCopyMatching(_:)`` says `errSecItemNotFound`).
 public struct KeychainItems: AsyncSequence, Sendable {
+    /// One item of the answer.
     public typealias Element = KeychainItem
     let client: KeychainClient
     let query: JSONObject
+    /// Whether matching nothing throws `errSecItemNotFound`, as SecItemCopyMatching does.
+    var emptyIsAnError = false
 
+    /// Reads the pages one after the other.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let client: KeychainClient
         var query: JSONObject
+        let emptyIsAnError: Bool
         var buffered: [KeychainItem] = []
         var index = 0
+        var yielded = 0
         var done = false
 
+        /// The next item, reading the next page when this one is used up.
         public mutating func next() async throws(KeychainError) -> KeychainItem? {
             while index == buffered.count {
                 if done { return nil }
                 let answer: JSONObject
                 do {
                     answer = try await client.object(.post("/v1/items/search", query, idempotent: true))
-                } catch  where error.status == errSecItemNotFound && !buffered.isEmpty {
-                    // A later page found nothing more: every item has been read.
+                } catch  where error.status == errSecItemNotFound && (yielded > 0 || !emptyIsAnError) {
+                    // Nothing (more) matches: a later page after deletions, or an empty answer.
                     return nil
                 }
                 buffered = try (answer["items"]?.arrayValue ?? []).map { (json: JSON) throws(KeychainError) -> KeychainItem in
@@ -138,12 +148,18 @@ public struct KeychainItems: AsyncSequence, Sendable {
                     done = true
                 }
             }
-            defer { index += 1 }
+            defer {
+                index += 1
+                yielded += 1
+            }
             return buffered[index]
         }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(client: client, query: query) }
+    /// An iterator from the first page.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(client: client, query: query, emptyIsAnError: emptyIsAnError)
+    }
 
     /// Every item, read into an array.
     public func collect() async throws(KeychainError) -> [KeychainItem] {

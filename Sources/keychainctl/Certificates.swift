@@ -117,7 +117,6 @@ struct FindIdentity: AsyncParsableCommand {
         var identities: [KeychainItem] = []
         do {
             for try await item in client.items(ItemQuery(.identity), returnData: true) { identities.append(item) }
-        } catch  where error.status == errSecItemNotFound {
         } catch {
             throw SecurityFailure("SecIdentitySearchCopyNext", error)
         }

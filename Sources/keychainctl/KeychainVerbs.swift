@@ -93,8 +93,6 @@ struct DumpKeychain: AsyncParsableCommand {
                     Terminal.out(SecurityFormat.item(item, keychain: name, showData: data || raw))
                     progress.advance()
                 }
-            } catch  where error.status == errSecItemNotFound {
-                continue
             } catch {
                 throw SecurityFailure("SecKeychainSearchCopyNext", error)
             }

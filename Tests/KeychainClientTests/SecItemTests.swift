@@ -94,6 +94,16 @@ import Testing
         #expect(code == errSecItemNotFound)
     }
 
+    @Test func matchingNothingIsErrSecItemNotFoundForEveryLimit() async throws {
+        let all: [String: Any] = [
+            kSecClass: kSecClassGenericPassword, kSecAttrService: "none", kSecMatchLimit: kSecMatchLimitAll,
+            kSecReturnAttributes: true,
+        ]
+        #expect(await status { _ = try await client.SecItemCopyMatching(all) } == errSecItemNotFound)
+        // The typed sequence of nothing is empty instead.
+        #expect(try await client.items(.genericPassword(service: "none")).collect().isEmpty)
+    }
+
     @Test func aSecondAddIsErrSecDuplicateItemNamingTheFirst() async throws {
         let ref = try #require(
             try await client.SecItemAdd([

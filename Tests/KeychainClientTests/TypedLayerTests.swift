@@ -115,6 +115,18 @@ import Testing
         #expect(try await client.status().isUnlocked)
     }
 
+    @Test func thePassphraseChangesAndAnItemGoesByItsReference() async throws {
+        let added = try await client.addGenericPassword(service: "ref", account: "", password: Data("x".utf8))
+        try await client.deleteItem(persistentRef: try #require(added.persistentRef))
+        #expect(await status { _ = try await client.item(persistentRef: added.persistentRef!) } == errSecItemNotFound)
+        #expect(await status { try await client.changePassphrase(old: "wrong", new: "new passphrase") } == errSecAuthFailed)
+        try await client.changePassphrase(old: server.passphrase, new: "new passphrase")
+        try await client.lock()
+        #expect(await status { try await client.unlock(passphrase: server.passphrase) } == errSecAuthFailed)
+        try await client.unlock(passphrase: "new passphrase")
+        #expect(try await client.status().isUnlocked)
+    }
+
     @Test func tokensAreCreatedListedAndRevoked() async throws {
         let created = try await client.createToken(name: "reader", accessGroups: ["apps"], capabilities: ["read", "list"])
         #expect(created.secret.hasPrefix("kcd_"))
