@@ -66,8 +66,8 @@ let package = Package(
             name: "KeychainLog",
             dependencies: ["SleepingLock", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
-        // The host the server runs on: who may read a file keychaind trusts, and the C
-        // allocator's freed memory given back.
+        // The host the server runs on: who may read a file keychaind trusts, the C allocator's
+        // freed memory given back, and a line typed without echo.
         .target(name: "KeychainHost", dependencies: ["CLinux"], swiftSettings: strictSettings),
 
         // MARK: - Crypto, then the barrier above it: all that holds or uses key material.
@@ -165,7 +165,7 @@ let package = Package(
         .executableTarget(
             name: "keychainctl",
             dependencies: [
-                "KeychainClient", "KeychainJSON", "KeychainX509",
+                "KeychainClient", "KeychainHost", "KeychainJSON", "KeychainX509",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainHost
 
 #if canImport(Glibc)
     import Glibc
@@ -31,7 +32,7 @@ enum Terminal {
     }
 
     static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
-    static var standardInputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+    static var standardInputIsTerminal: Bool { TerminalInput.isTerminal }
 
     /// A line typed at `prompt` on the terminal without echo; when standard input is not a
     /// terminal, its next line (so that `printf 'pw\n' | keychainctl unlock-keychain` works).
@@ -40,18 +41,8 @@ enum Terminal {
             guard let line = readLine(strippingNewline: true) else { throw ToolFailure(message: "no password on standard input") }
             return line
         }
-        FileHandle.standardError.write(Data(prompt.utf8))
-        var saved = termios()
-        tcgetattr(STDIN_FILENO, &saved)
-        var quiet = saved
-        quiet.c_lflag &= ~tcflag_t(ECHO)
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
-        defer {
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
-            FileHandle.standardError.write(Data("\n".utf8))
-        }
-        guard let line = readLine(strippingNewline: true) else { throw ToolFailure(message: "no password entered") }
-        return line
+        guard let line = TerminalInput.silentLine(prompt: prompt) else { throw ToolFailure(message: "no password entered") }
+        return String(decoding: line, as: UTF8.self)
     }
 }
 

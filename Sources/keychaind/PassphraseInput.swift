@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KeychainCrypto
+import KeychainHost
 
 /// Reading passphrases: from a file (first line) or a prompt without echo; never argv or env.
 enum PassphraseInput {
@@ -16,22 +17,10 @@ enum PassphraseInput {
 
     /// Prompts on the terminal with echo off.
     static func prompt(_ message: String) throws -> SecureBytes {
-        guard isatty(STDIN_FILENO) == 1 else {
+        guard TerminalInput.isTerminal else {
             throw ValidationError("no terminal to prompt for the passphrase; use --passphrase-file")
         }
-        FileHandle.standardError.write(Data(message.utf8))
-        var saved = termios()
-        tcgetattr(STDIN_FILENO, &saved)
-        var silent = saved
-        silent.c_lflag &= ~tcflag_t(ECHO)
-        tcsetattr(STDIN_FILENO, TCSANOW, &silent)
-        defer {
-            tcsetattr(STDIN_FILENO, TCSANOW, &saved)
-            FileHandle.standardError.write(Data("\n".utf8))
-        }
-        var bytes: [UInt8] = []
-        var c: UInt8 = 0
-        while read(STDIN_FILENO, &c, 1) == 1, c != 0x0A { bytes.append(c) }
+        var bytes = TerminalInput.silentLine(prompt: message) ?? []
         guard !bytes.isEmpty else { throw ValidationError("the passphrase is empty") }
         return try SecureBytes(consuming: &bytes)
     }

@@ -147,6 +147,12 @@ check "unlock's failure is security's line" test "$(<"$tmp/unlock-wrong.err")" =
 "$ctl" unlock-keychain <"$tmp/pass"
 kc unlocked-find find-generic-password -s db.example.com -w
 check "unlock-keychain reads the password from standard input" out_is unlocked-find rotated
+kc relock lock-keychain
+# On a terminal it asks, as security does (script gives it one; the passphrase is typed into it).
+script -qec "'$ctl' unlock-keychain" /dev/null <"$tmp/pass" >"$tmp/unlock-tty.txt" 2>&1 || true
+check "on a terminal, unlock-keychain asks as security does" grep -q 'password to unlock default: ' "$tmp/unlock-tty.txt"
+kc tty-find find-generic-password -s db.example.com -w
+check "the passphrase typed at the prompt unlocks" out_is tty-find rotated
 
 # --- certificates and identities ---------------------------------------------------------------
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 30 -subj "/CN=Clients Test CA" \
