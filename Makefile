@@ -138,4 +138,4 @@ bench: deps swift-check
 # Every build directory the targets and suites make: the debug and release builds, the container
 # and attack suites' release build, the fuzzers' and the benchmarks' (and those of their packages).
 clean:
-	rm -rf .build .build-container .build-fuzz .build-bench Fuzz/.build Benchmarks/.build Benchmarks/out
+	rm -rf .build .build-container .build-fuzz .build-bench Fuzz/.build Benchmarks/.build Benchmarks/.build-client Benchmarks/out

@@ -43,7 +43,7 @@ RUNS=$OUT/runs.jsonl
 FACTS=$OUT/facts.txt
 KEYCHAIND=$ROOT/.build-bench/release/keychaind
 CORE_BENCH=$BENCH/.build/release/keychaind-core-bench
-CLIENT_BENCH=$BENCH/.build/release/keychain-client-bench
+CLIENT_BENCH=$BENCH/.build-client/release/keychain-client-bench
 # The interpreter itself rather than a version manager's shim, which adds its start-up to every call.
 PY=$(python3 -c 'import sys; print(sys.executable)')
 
@@ -270,8 +270,11 @@ build() {
         # The in-process bench is a package of its own (Benchmarks/Package.swift), built in Benchmarks/.build.
         (cd "$ROOT" && timeout 1800 bash Scripts/build-release.sh --package-path Benchmarks --product keychaind-core-bench) \
             >>"$LOGS/build.log" 2>&1 || die "swift build failed (see $LOGS/build.log)"
-        (cd "$ROOT" && timeout 1800 bash Scripts/build-release.sh --package-path Benchmarks --product keychain-client-bench) \
-            >>"$LOGS/build.log" 2>&1 || die "swift build failed (see $LOGS/build.log)"
+        # The client as another package builds it: `swift build -c release` as typed (a build of
+        # its own, since its flags differ), the Swift runtime and Foundation's libcurl linked
+        # dynamically.
+        (cd "$ROOT" && timeout 1800 swift build -c release --package-path Benchmarks --scratch-path Benchmarks/.build-client \
+            --product keychain-client-bench) >>"$LOGS/build.log" 2>&1 || die "swift build failed (see $LOGS/build.log)"
     fi
     [[ -x $KEYCHAIND ]] || die "$KEYCHAIND is missing"
     mkdir -p "$OUT/bin"

@@ -301,7 +301,7 @@ public final class KeychainResponder: HTTPResponder {
     private func finish(
         _ head: HTTPRequestHead, body: [UInt8]? = nil, route: Route?, token: AccessToken?, _ answer: consuming HTTPResponse
     ) -> HTTPResponse {
-        var response = answer
+        var response = consume answer
         // The lock state on every answer to a token, so that a client's cache of secrets empties
         // itself when the keychain locks (docs/clients.md#the-cache).
         if token != nil { response.headers.append((name: Self.stateHeader, value: keychain.state.rawValue)) }
