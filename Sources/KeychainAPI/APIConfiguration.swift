@@ -25,6 +25,8 @@ public struct APIConfiguration: Sendable {
     /// is 413 before any of it is read, whatever the transport's `maxBodyBytes`). An export
     /// streams its bundle, of any size.
     public var maxBundleBytes = 256 << 20
+    /// Vault KV version 2 mounts and the access group each stands for (docs/vault-kv.md).
+    public var kvMounts: [String: String] = ["secret": "default"]
 
     public init() {}
 }

@@ -31,7 +31,16 @@ extension KeychainResponder {
         case (.tokens, _), (.token, _): try keychain.requireAdmin(token)
         case (.metrics, _):
             guard token.has(.metrics) else { throw .missingEntitlement("token: the token lacks the metrics capability") }
-        case (.keychain, _), (.settings, _), (.tokenSelf, _), (.unlock, _), (.health, _): break
+        case (.kvData, "GET"): try keychain.require(.read, token, for: "reading a secret")
+        case (.kvData, "DELETE"), (.kvMetadata, "DELETE"): try keychain.require(.delete, token, for: "delete")
+        case (.kvData, _): try keychain.require(.write, token, for: "writing a secret")
+        case (.kvMetadata, _):
+            guard token.has(.read) || token.has(.list) else {
+                throw .missingEntitlement("token: the token lacks the read or list capability")
+            }
+        case (.keychain, _), (.settings, _), (.tokenSelf, _), (.unlock, _), (.health, _), (.vaultMounts, _), (.vaultMountOf, _),
+            (.vaultTokenSelf, _):
+            break
         }
     }
 }

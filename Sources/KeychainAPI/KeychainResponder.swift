@@ -22,6 +22,8 @@ public final class KeychainResponder: HTTPResponder {
     let auditLog: AuditLog?
     let metrics: KeychainMetrics
     let maxBundleBytes: Int
+    /// Vault KV mounts and their access groups (`APIConfiguration.kvMounts`).
+    let kvMounts: [String: String]
     let requestIDs = RequestIDs()
     /// Whether a backup's copy is being taken (`POST /v1/keychain/backup`, one at a time).
     let backupInProgress = Atomic<Bool>(false)
@@ -40,6 +42,7 @@ public final class KeychainResponder: HTTPResponder {
         auditLog = configuration.auditLog
         metrics = configuration.metrics ?? KeychainMetrics()
         maxBundleBytes = configuration.maxBundleBytes
+        kvMounts = configuration.kvMounts
     }
 
     // MARK: HTTPResponder
@@ -76,6 +79,8 @@ public final class KeychainResponder: HTTPResponder {
                     head, route: route, token: nil,
                     APIError.methodNotAllowed(head.method, template: route.template, allowed: route.methods)))
         }
+        // A locked keychain is a sealed Vault, before any token is looked at.
+        if route.isVault, keychain.state != .unlocked { return .refuse(finish(head, route: route, token: nil, Self.sealed)) }
         let execution: HTTPExecution =
             if route.runsKDF {
                 route.transfers ? .transferWorker : .serialWorker
@@ -249,6 +254,11 @@ public final class KeychainResponder: HTTPResponder {
         case (.token(let id), _): try revokeToken(id, token!)
         case (.health, _): health(request)
         case (.metrics, _): try readMetrics(token!)
+        case (.kvData(let mount, let path), _): try kvData(mount, path, request, token!)
+        case (.kvMetadata(let mount, let path), _): try kvMetadata(mount, path, request, token!)
+        case (.vaultMounts, _): vaultMounts(token!)
+        case (.vaultMountOf(let path), _): try vaultMountOf(path, request, token!)
+        case (.vaultTokenSelf, _): vaultTokenSelf(token!)
         default: throw .unimplemented("method: \(request.head.method) on \(route.template)")
         }
     }
@@ -264,7 +274,15 @@ public final class KeychainResponder: HTTPResponder {
                 return try keychain.authenticate(bearer: credentials)
             }
         }
-        guard let outcome else { throw Keychain.invalidToken }
+        // Vault's clients send the token alone in X-Vault-Token (when there is no Authorization).
+        guard
+            let outcome = outcome
+                ?? head.headers.withFirstValue(
+                    lowercased: "x-vault-token",
+                    { value in
+                        Result { () throws(KeychainError) in try keychain.authenticate(bearer: value) }
+                    })
+        else { throw Keychain.invalidToken }
         return try outcome.get()
     }
 
@@ -302,6 +320,8 @@ public final class KeychainResponder: HTTPResponder {
         _ head: HTTPRequestHead, body: [UInt8]? = nil, route: Route?, token: AccessToken?, _ answer: consuming HTTPResponse
     ) -> HTTPResponse {
         var response = consume answer
+        // Vault's routes answer errors in Vault's shape.
+        if let route, route.isVault, response.status >= 400 { response = Self.vaultError(response) }
         // The lock state on every answer to a token, so that a client's cache of secrets empties
         // itself when the keychain locks (docs/clients.md#the-cache).
         if token != nil { response.headers.append((name: Self.stateHeader, value: keychain.state.rawValue)) }

@@ -121,18 +121,25 @@ extension Route {
         case .importBundle: 14
         case .backup: 15
         case .itemsImport: 16
+        case .kvData: 17
+        case .kvMetadata: 18
+        case .vaultMounts: 19
+        case .vaultMountOf: 20
+        case .vaultTokenSelf: 21
         }
     }
 
     /// The row of a path no route has.
-    static let unmatchedMetricsIndex = 17
-    static let metricsSlots = 18
+    static let unmatchedMetricsIndex = 22
+    static let metricsSlots = 23
 
     /// Each row's `route` label: the template, and `unmatched` for paths no route has.
     static let metricsTemplates: [String] = {
         let routes: [Route] = [
             .items, .itemsSearch, .item(ref: ""), .keychain, .lock, .unlock, .passphrase, .settings, .tokens, .tokenSelf,
             .token(id: ""), .health, .metrics, .exportBundle, .importBundle, .backup, .itemsImport,
+            .kvData(mount: "", path: ""), .kvMetadata(mount: "", path: ""), .vaultMounts, .vaultMountOf(path: ""),
+            .vaultTokenSelf,
         ]
         precondition(routes.enumerated().allSatisfy { $0.offset == $0.element.metricsIndex })
         return routes.map(\.template) + ["unmatched"]

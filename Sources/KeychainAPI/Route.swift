@@ -19,6 +19,16 @@ enum Route: Sendable, Equatable {
     case health
     /// `GET /metrics`, outside `/v1/` where Prometheus looks for it.
     case metrics
+    /// Vault's KV version 2 (docs/vault-kv.md): `/v1/{mount}/data/{path}`, a secret.
+    case kvData(mount: String, path: String)
+    /// `/v1/{mount}/metadata/{path}`: a secret's metadata, or (`LIST`, `?list=true`) the keys under a folder.
+    case kvMetadata(mount: String, path: String)
+    /// `GET /v1/sys/mounts`: the KV mounts, as Vault lists its secrets engines.
+    case vaultMounts
+    /// `GET /v1/sys/internal/ui/mounts/{path}`: the mount a path is under, which Vault's CLI asks first.
+    case vaultMountOf(path: String)
+    /// `GET /v1/auth/token/lookup-self`: the token, as Vault describes one.
+    case vaultTokenSelf
 
     var template: String {
         switch self {
@@ -39,6 +49,19 @@ enum Route: Sendable, Equatable {
         case .token: "/v1/tokens/{id}"
         case .health: "/v1/health"
         case .metrics: "/metrics"
+        case .kvData: "/v1/{mount}/data/{path}"
+        case .kvMetadata: "/v1/{mount}/metadata/{path}"
+        case .vaultMounts: "/v1/sys/mounts"
+        case .vaultMountOf: "/v1/sys/internal/ui/mounts/{path}"
+        case .vaultTokenSelf: "/v1/auth/token/lookup-self"
+        }
+    }
+
+    /// Whether the route is Vault's, answered and refused in Vault's shapes.
+    var isVault: Bool {
+        switch self {
+        case .kvData, .kvMetadata, .vaultMounts, .vaultMountOf, .vaultTokenSelf: true
+        default: false
         }
     }
 
@@ -52,6 +75,9 @@ enum Route: Sendable, Equatable {
         case .tokens: ["GET", "POST"]
         case .token: ["DELETE"]
         case .health: ["GET", "HEAD"]
+        case .kvData: ["GET", "POST", "PUT", "PATCH", "DELETE"]
+        case .kvMetadata: ["GET", "LIST", "DELETE"]
+        case .vaultMounts, .vaultMountOf, .vaultTokenSelf: ["GET"]
         }
     }
 
@@ -78,6 +104,14 @@ enum Route: Sendable, Equatable {
         case (.token, _): "revokeToken"
         case (.health, _): "health"
         case (.metrics, _): "readMetrics"
+        case (.kvData, "GET"): "kvRead"
+        case (.kvData, "PATCH"): "kvPatch"
+        case (.kvData, "DELETE"), (.kvMetadata, "DELETE"): "kvDelete"
+        case (.kvData, _): "kvWrite"
+        case (.kvMetadata, "LIST"): "kvList"
+        case (.kvMetadata, _): "kvReadMetadata"
+        case (.vaultMounts, _), (.vaultMountOf, _): "kvMounts"
+        case (.vaultTokenSelf, _): "readOwnToken"
         default: "none"
         }
     }
@@ -121,7 +155,8 @@ enum Route: Sendable, Equatable {
     func writes(method: String) -> Bool {
         switch (self, method) {
         case (.items, "POST"), (.items, "PATCH"), (.items, "DELETE"), (.item, "PATCH"), (.item, "DELETE"),
-            (.tokens, "POST"), (.token, _), (.settings, "PUT"), (.importBundle, _), (.itemsImport, _):
+            (.tokens, "POST"), (.token, _), (.settings, "PUT"), (.importBundle, _), (.itemsImport, _),
+            (.kvData, "POST"), (.kvData, "PUT"), (.kvData, "PATCH"), (.kvData, "DELETE"), (.kvMetadata, "DELETE"):
             true
         default:
             false
@@ -149,6 +184,7 @@ enum Route: Sendable, Equatable {
     private static func match(_ path: UnsafeBufferPointer<UInt8>) -> Route? {
         guard path.starts(with: "/v1/") else { return path.equals("/metrics") ? .metrics : nil }
         let rest = path[4...]
+        if let vault = matchVault(rest) { return vault }
         let first: Slice<UnsafeBufferPointer<UInt8>>
         let second: Slice<UnsafeBufferPointer<UInt8>>?
         if let slash = rest.firstIndex(of: UInt8(ascii: "/")) {
@@ -185,6 +221,34 @@ enum Route: Sendable, Equatable {
         if first.equals("health"), second == nil { return .health }
         return nil
     }
+}
+
+extension Route {
+    /// Vault's paths: `sys/mounts`, `sys/internal/ui/mounts/…`, `auth/token/lookup-self`, and
+    /// `{mount}/data/…` or `{mount}/metadata/…` under any mount but the API's own collections.
+    /// The path after `data/` is kept as sent, percent-escapes and all.
+    fileprivate static func matchVault(_ rest: Slice<UnsafeBufferPointer<UInt8>>) -> Route? {
+        if rest.equals("sys/mounts") { return .vaultMounts }
+        if rest.equals("auth/token/lookup-self") { return .vaultTokenSelf }
+        let uiMounts: StaticString = "sys/internal/ui/mounts/"
+        if rest.starts(with: uiMounts) {
+            return .vaultMountOf(path: String(decoding: rest.dropFirst(uiMounts.utf8CodeUnitCount), as: UTF8.self))
+        }
+        guard let slash = rest.firstIndex(of: UInt8(ascii: "/")) else { return nil }
+        let mount = rest[..<slash]
+        guard !mount.isEmpty, !reservedSegments.contains(where: { mount.equals($0) }) else { return nil }
+        let tail = rest[(slash + 1)...]
+        for (kind, isData) in [("data/" as StaticString, true), ("metadata/", false)] where tail.starts(with: kind) {
+            let mountName = String(decoding: mount, as: UTF8.self)
+            let path = String(decoding: tail.dropFirst(kind.utf8CodeUnitCount), as: UTF8.self)
+            return isData ? .kvData(mount: mountName, path: path) : .kvMetadata(mount: mountName, path: path)
+        }
+        if tail.equals("metadata") { return .kvMetadata(mount: String(decoding: mount, as: UTF8.self), path: "") }
+        return nil
+    }
+
+    /// The API's own first segments, which no mount may take.
+    static let reservedSegments: [StaticString] = ["items", "keychain", "tokens", "health", "sys", "auth"]
 }
 
 extension Collection<UInt8> {
