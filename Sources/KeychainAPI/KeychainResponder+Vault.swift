@@ -37,13 +37,16 @@ extension KeychainResponder {
         }
     }
 
-    /// The item a KV path names: the generic password of that service, account empty, in the group.
-    static func kvQuery(_ group: String, _ path: String, data: Bool = false) throws(KeychainError) -> ItemQuery {
+    /// The item a KV path names: the generic password of that service, account empty, in the
+    /// group; a search returns its attributes, and its secret too when `data`.
+    static func kvQuery(_ group: String, _ path: String, search: Bool = true, data: Bool = false) throws(KeychainError)
+        -> ItemQuery
+    {
         var object: JSONObject = [
             "class": "genericPassword", "service": .string(path), "account": "", "accessGroup": .string(group),
         ]
+        if search { object["returnAttributes"] = true }
         if data { object["returnData"] = true }
-        object["returnAttributes"] = true
         return try QueryParser.parse(object)
     }
 
@@ -89,7 +92,7 @@ extension KeychainResponder {
         throws(KeychainError) -> ItemResult
     {
         if cas == nil || cas == 0 {
-            var add = try Self.kvQuery(group, path)
+            var add = try Self.kvQuery(group, path, search: false)
             add.valueData = secret
             do {
                 return try keychain.add(add, token: token)
@@ -99,12 +102,10 @@ extension KeychainResponder {
         }
         var changes = ItemQuery()
         changes.valueData = secret
-        let query = try QueryParser.parse([
-            "class": "genericPassword", "service": .string(path), "account": "", "accessGroup": .string(group),
-        ])
         let results: [ItemResult]
         do {
-            results = try keychain.update(query, attributesToUpdate: changes, token: token, expectedVersion: cas)
+            results = try keychain.update(
+                Self.kvQuery(group, path, search: false), attributesToUpdate: changes, token: token, expectedVersion: cas)
         } catch  where cas != nil && (error.status == KeychainError.itemNotFound.status || error.status == Self.wrongVersion) {
             throw Self.casMismatch
         }
@@ -132,9 +133,7 @@ extension KeychainResponder {
     func kvDelete(_ group: String, _ path: String, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         var touched: [[UInt8]] = []
         do {
-            var query = try Self.kvQuery(group, path)
-            query.returnAttributes = nil
-            touched = try keychain.deleteItems(query, token: token)
+            touched = try keychain.deleteItems(Self.kvQuery(group, path, search: false), token: token)
         } catch  where error.status == KeychainError.itemNotFound.status {}
         var response = HTTPResponse(status: 204)
         response.touched = touched
