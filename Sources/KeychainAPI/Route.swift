@@ -120,8 +120,14 @@ enum Route: Sendable, Equatable {
     var isPublic: Bool { self == .health || self == .unlock }
 
     /// Whether the route may read the store at length (a scrape counts the items of each
-    /// class): it runs on the worker pool, off the polling threads.
-    var scansStore: Bool { self == .metrics }
+    /// class, a KV listing reads every page of a group's passwords): it runs on the worker pool,
+    /// off the polling threads.
+    var scansStore: Bool {
+        switch self {
+        case .metrics, .kvMetadata: true
+        default: false
+        }
+    }
 
     /// Whether the route runs Argon2id (~0.5 s): it must run off the polling threads. A
     /// migration bundle's key is derived with Argon2id too, and its items sealed one by one.
