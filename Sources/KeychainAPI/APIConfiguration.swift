@@ -29,4 +29,26 @@ public struct APIConfiguration: Sendable {
     public var kvMounts: [String: String] = ["secret": "default"]
 
     public init() {}
+
+    /// The mounts of `mount=group` entries; `nil` names the entry at fault: a mount is one path
+    /// segment that no route of the API takes, a group is not empty, and no mount comes twice.
+    public static func kvMounts(_ entries: [String]) -> Result<[String: String], KVMountError> {
+        var mounts: [String: String] = [:]
+        for entry in entries {
+            let parts = entry.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 2, let mount = parts.first, let group = parts.last, !mount.isEmpty, !group.isEmpty,
+                !mount.contains("/"), !mount.contains("%"),
+                !Route.reservedSegments.contains(where: { $0.description == mount }), mounts[mount] == nil
+            else {
+                return .failure(KVMountError(entry: entry))
+            }
+            mounts[mount] = group
+        }
+        return .success(mounts)
+    }
+}
+
+/// A `mount=group` entry that names no usable mount.
+public struct KVMountError: Error, Sendable {
+    public let entry: String
 }

@@ -11,15 +11,17 @@ extension KeychainResponder {
     /// without the group reads nothing there, as if the path did not exist (404), and may write
     /// nothing (403).
     func kvGroup(_ mount: String, _ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> String {
-        guard let group = kvMounts[mount] else {
-            throw .unimplemented(
-                "no handler for route \"\(request.head.rawPath.dropFirst(4).prefix(200))\". route entry not found.")
-        }
+        guard let group = kvMounts[mount] else { throw Self.noHandler(request) }
         guard token.grants(group: group) else {
             let reads = request.head.method == "GET" || request.head.method == "LIST"
             throw reads ? .itemNotFound : Keychain.lacksGroup(group)
         }
         return group
+    }
+
+    /// Vault's answer to a path under no mount.
+    static func noHandler(_ request: HTTPRequest) -> KeychainError {
+        .unimplemented("no handler for route \"\(request.head.rawPath.dropFirst(4).prefix(200))\". route entry not found.")
     }
 
     // MARK: data
@@ -205,7 +207,7 @@ extension KeychainResponder {
     func vaultMounts(_ token: AccessToken) -> HTTPResponse {
         var mounts = JSONObject()
         for (mount, group) in kvMounts.sorted(by: { $0.key < $1.key }) where token.grants(group: group) {
-            mounts[mount + "/"] = .object(Self.mountDescription(mount, group))
+            mounts[mount + "/"] = .object(Self.mountDescription(mount))
         }
         var body = Self.envelope(.object(mounts))
         for (key, value) in mounts { body[key] = value }
@@ -214,17 +216,19 @@ extension KeychainResponder {
 
     /// `GET /v1/sys/internal/ui/mounts/{path}`: the mount the path is under, as Vault's CLI asks
     /// for it to learn that the mount is KV version 2.
+    /// Any token learns a configured mount's description (names no group), so that a client
+    /// goes on to ask for the path, which answers as missing when the group is not the token's.
     func vaultMountOf(_ path: String, _ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         let mount = String(path.prefix { $0 != "/" })
-        let group = try kvGroup(mount, request, token)
-        var description = Self.mountDescription(mount, group)
+        guard kvMounts[mount] != nil else { throw Self.noHandler(request) }
+        var description = Self.mountDescription(mount)
         description["path"] = .string(mount + "/")
         return Self.vault(.object(description))
     }
 
-    private static func mountDescription(_ mount: String, _ group: String) -> JSONObject {
+    private static func mountDescription(_ mount: String) -> JSONObject {
         [
-            "type": "kv", "description": .string("keychaind access group \(group)"), "accessor": .string("kv_\(mount)"),
+            "type": "kv", "description": "", "accessor": .string("kv_\(mount)"),
             "options": .object(["version": "2"]), "config": .object(["default_lease_ttl": 0, "max_lease_ttl": 0]),
             "local": false, "seal_wrap": false, "external_entropy_access": false, "uuid": "", "plugin_version": "",
             "running_plugin_version": "", "deprecation_status": "supported",

@@ -31,6 +31,9 @@ extension Keychaind {
         @Option(name: .customLong(Setting.trustedProxies.flag), help: Setting.trustedProxies.help)
         var trustedProxies: [String] = []
 
+        @Option(name: .customLong(Setting.kvMounts.flag), help: Setting.kvMounts.help)
+        var kvMounts: [String] = []
+
         @Option(name: .customLong(Setting.maxBodyBytes.flag), help: Setting.maxBodyBytes.help)
         var maxBodyBytes: Int?
 
@@ -101,6 +104,21 @@ extension Keychaind {
             // The proxies carry many clients' connections: no per-address limit for them.
             http.unlimitedAddresses = api.trustedProxies
             if let max = try store.int(.maxBundleBytes, flag: maxBundleBytes) { api.maxBundleBytes = max }
+            let mounts: [String]? =
+                kvMounts.isEmpty
+                ? try store.value(.kvMounts).map {
+                    $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+                }
+                : kvMounts
+            if let mounts {
+                switch APIConfiguration.kvMounts(mounts) {
+                case .success(let parsed): api.kvMounts = parsed
+                case .failure(let error):
+                    throw ValidationError(
+                        "--\(Setting.kvMounts.flag): \(error.entry) is not mount=group, one path segment (not items, keychain, "
+                            + "tokens, health, sys or auth) and a group, each mount once")
+                }
+            }
             // Access lines straight into the writer the logger writes through (makeLogger).
             api.accessLogWriter = .standardError
 

@@ -129,3 +129,13 @@ import Testing
         #expect(try fixture.call("GET", "/v1/auth/token/lookup-self").status == 200)
     }
 }
+
+@Suite struct KVMountSettingTests {
+    @Test func mountsAreOneFreeSegmentEachWithAGroup() throws {
+        #expect(try APIConfiguration.kvMounts(["secret=default", "team=apps"]).get() == ["secret": "default", "team": "apps"])
+        for bad in ["items=x", "sys=x", "a/b=x", "=x", "x=", "x", "secret=a"] {
+            let entries = bad == "secret=a" ? ["secret=default", bad] : [bad]
+            #expect(throws: KVMountError.self, "\(bad)") { try APIConfiguration.kvMounts(entries).get() }
+        }
+    }
+}

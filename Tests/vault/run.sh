@@ -23,8 +23,9 @@ printf 'vault test passphrase\n' >"$tmp/pass"
 chmod 0600 "$tmp/pass"
 "$bin" init --data-dir "$tmp/data" --passphrase-file "$tmp/pass" --admin-token-file "$tmp/admin" >/dev/null
 port=$(free_port)
+# A mount named for a group ("team" for "apps"), beside the default one.
 start_keychaind "$tmp/server.log" "$bin" serve --data-dir "$tmp/data" --listen "127.0.0.1:$port" \
-    --passphrase-file "$tmp/pass" --log-level warning
+    --passphrase-file "$tmp/pass" --log-level warning --kv-mount secret=default --kv-mount team=apps
 wait_http "http://127.0.0.1:$port/v1/health" "$server_pid" -f || fail_with_log "vault: keychaind did not start" "$tmp/server.log"
 url=http://127.0.0.1:$port
 admin=$(<"$tmp/admin")
@@ -57,6 +58,20 @@ check "bao kv delete removes it" bash -c "'$bao' kv delete secret/bao/api >/dev/
 status=0
 BAO_TOKEN=$lister "$bao" kv get secret/bao/other >"$tmp/denied.out" 2>&1 || status=$?
 check "bao with a token without read: permission denied" bash -c "[[ $status != 0 ]] && grep -q 'permission denied' '$tmp/denied.out'"
+
+# --- mounts from the configuration ---------------------------------------------------------------
+apps=$(curl -sS -f -H "Authorization: Bearer $admin" -d '{"name":"apps","accessGroups":["apps"],"capabilities":["read","write"]}' \
+    "$url/v1/tokens" | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
+check "a token of group apps writes under the mount team" bash -c "BAO_TOKEN=$apps '$bao' kv put team/svc key=v >/dev/null"
+check "the mount team is the group apps" bash -c \
+    "curl -sS -f -H 'Authorization: Bearer $admin' '$url/v1/items?service=svc&account=&accessGroup=apps' | grep -q persistentRef"
+status=0
+BAO_TOKEN=$apps "$bao" kv get secret/bao/api >"$tmp/other-mount.out" 2>&1 || status=$?
+check "under a mount of another group the path is missing" bash -c "[[ $status == 2 ]] && grep -q 'No value found' '$tmp/other-mount.out'"
+status=0
+"$bin" serve --data-dir "$tmp/data" --listen "127.0.0.1:$(free_port)" --kv-mount items=default $(allow_root_flag) \
+    >"$tmp/reserved.out" 2>&1 || status=$?
+check "a mount the API's own routes take is refused at start" bash -c "[[ $status != 0 ]] && grep -q 'kv-mount' '$tmp/reserved.out'"
 
 # --- sealed -------------------------------------------------------------------------------------
 curl -sS -f -o /dev/null -X POST -H "Authorization: Bearer $admin" "$url/v1/keychain/lock"

@@ -16,7 +16,8 @@ extension Setting {
 
     static let all: [Setting] = [
         dataDir, keyFile, config, database, databasePasswordFile, allowInsecurePermissions,
-        listen, threads, trustedProxies, maxBodyBytes, maxBundleBytes, maxSecretBytes, connectionTimeout, connectionLimit,
+        listen, threads, trustedProxies, kvMounts, maxBodyBytes, maxBundleBytes, maxSecretBytes, connectionTimeout,
+        connectionLimit,
         maxConnectionsPerAddress, logLevel, passphraseFile, auditLog, metricsListen, sqliteMmapSize, allowRoot,
         backupURL, backupTokenFile,
     ]
@@ -73,6 +74,12 @@ extension Setting {
         flag: "trusted-proxy", environment: "KEYCHAIND_TRUSTED_PROXIES", environmentNote: "comma-separated",
         key: "trustedProxies", defaultValue: "none",
         summary: "A proxy address whose X-Forwarded-For is believed", commands: .only(["serve"]), repeatable: true)
+
+    static let kvMounts = Setting(
+        flag: "kv-mount", environment: "KEYCHAIND_KV_MOUNTS", environmentNote: "comma-separated",
+        key: "kvMounts", defaultValue: "secret=default",
+        summary: "A Vault KV version 2 mount and the access group it stands for, mount=group (docs/vault-kv.md)",
+        commands: .only(["serve"]), repeatable: true)
 
     static let maxBodyBytes = Setting(
         flag: "max-body-bytes", environment: "KEYCHAIND_MAX_BODY_BYTES", key: "maxBodyBytes",
