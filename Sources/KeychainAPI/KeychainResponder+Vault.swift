@@ -81,9 +81,7 @@ extension KeychainResponder {
     private func kvWrite(_ group: String, _ path: String, _ request: HTTPRequest, _ token: AccessToken) throws(KeychainError)
         -> HTTPResponse
     {
-        let body = try Self.bodyObject(request)
-        guard case .object(let data)? = body["data"] else { throw .param("data: expected a JSON object of the secret's keys") }
-        let cas = try Self.kvCAS(body)
+        let (data, cas) = try Self.kvBody(request)
         let secret = JSON.object(data).serialized()
         return Self.vault(.object(Self.kvVersion(try kvStore(group, path, secret, cas: cas, token))))
     }
@@ -120,9 +118,7 @@ extension KeychainResponder {
     private func kvPatch(_ group: String, _ path: String, _ request: HTTPRequest, _ token: AccessToken) throws(KeychainError)
         -> HTTPResponse
     {
-        let body = try Self.bodyObject(request)
-        guard case .object(let patch)? = body["data"] else { throw .param("data: expected a JSON object of the keys to change") }
-        let cas = try Self.kvCAS(body)
+        let (patch, cas) = try Self.kvBody(request)
         let item = try kvItem(group, path, token, data: true)
         if let cas, cas != item.version { throw Self.casMismatch }
         let merged = Self.mergePatch(Self.kvData(item.secret ?? []), patch)
@@ -311,7 +307,14 @@ extension KeychainResponder {
 
     private static func time(_ milliseconds: Int64?) -> String { RFC3339.format(milliseconds: milliseconds ?? 0) }
 
-    /// `options.cas`, when given: a version number, 0 for "only if new".
+    /// A write's or a patch's body: `data`, an object, and `options.cas` when given (a version
+    /// number, 0 for "only if new").
+    private static func kvBody(_ request: HTTPRequest) throws(KeychainError) -> (data: JSONObject, cas: Int64?) {
+        let body = try bodyObject(request)
+        guard case .object(let data)? = body["data"] else { throw .param("data: expected a JSON object of the secret's keys") }
+        return (data, try kvCAS(body))
+    }
+
     private static func kvCAS(_ body: JSONObject) throws(KeychainError) -> Int64? {
         guard let options = body["options"], options != .null else { return nil }
         guard case .object(let object) = options else { throw .param("options: expected an object") }

@@ -190,7 +190,11 @@ enum Route: Sendable, Equatable {
     private static func match(_ path: UnsafeBufferPointer<UInt8>) -> Route? {
         guard path.starts(with: "/v1/") else { return path.equals("/metrics") ? .metrics : nil }
         let rest = path[4...]
-        if let vault = matchVault(rest) { return vault }
+        // The API's own routes first: the Vault paths are tried only on the paths they leave.
+        return matchNative(rest) ?? matchVault(rest)
+    }
+
+    private static func matchNative(_ rest: Slice<UnsafeBufferPointer<UInt8>>) -> Route? {
         let first: Slice<UnsafeBufferPointer<UInt8>>
         let second: Slice<UnsafeBufferPointer<UInt8>>?
         if let slash = rest.firstIndex(of: UInt8(ascii: "/")) {
