@@ -47,10 +47,9 @@ extension KeychainClient {
     public func secret(_ query: ItemQuery) async throws(KeychainError) -> Data {
         var object = query.object
         object["returnData"] = true
-        if let cache, let key = QueryDictionary.cacheKey(object), let data = cache.secret(for: key) { return data }
-        let item = try await firstItem(object)
-        guard let data = item.data else { throw .notAvailable("server: a search with returnData answered no valueData") }
-        if let cache, let key = QueryDictionary.cacheKey(object) { cache.store(data, for: key) }
+        guard let data = try await cachedSecret(object) else {
+            throw .notAvailable("server: a search with returnData answered no valueData")
+        }
         return data
     }
 

@@ -60,6 +60,11 @@ public enum AttributeValue: Sendable, Equatable, CustomStringConvertible {
     /// The date, when the value is a date.
     public var date: Date? { if case .date(let d) = self { d } else { nil } }
 
+    /// The value of the attribute `name` as Keychain Services gives it: an enumerated value as
+    /// Apple's constant's value (`https` is `htps`, a private key class `1`), anything else as a
+    /// string, a number, a boolean, `Data` or a `Date`.
+    public func appleValue(ofAttribute name: String) -> Any { Names.appleValue(name, self) }
+
     /// The value as Keychain Services gives it in an attribute dictionary: a string, a number,
     /// a boolean, `Data` or a `Date`.
     var appleValue: Any {

@@ -55,7 +55,7 @@ enum Names {
         "keyClass": [
             "public": kSecAttrKeyClassPublic, "private": kSecAttrKeyClassPrivate, "symmetric": kSecAttrKeyClassSymmetric,
         ],
-        "keyType": ["rsa": kSecAttrKeyTypeRSA, "ec": kSecAttrKeyTypeECSECPrimeRandom],
+        "keyType": ["rsa": kSecAttrKeyTypeRSA, "ec": kSecAttrKeyTypeECSECPrimeRandom, "aes": kSecAttrKeyTypeAES],
     ]
 
     static let dates: Set = ["creationDate", "modificationDate", "startDate", "endDate"]

@@ -224,6 +224,8 @@ public let kSecAttrKeyTypeRSA = "42"
 public let kSecAttrKeyTypeEC = "73"
 /// The key type ECSECPrimeRandom ("73"), a value of ``kSecAttrKeyType``.
 public let kSecAttrKeyTypeECSECPrimeRandom = "73"
+/// The key type AES ("2147483649"), a value of ``kSecAttrKeyType``.
+public let kSecAttrKeyTypeAES = "2147483649"
 
 // MARK: - Search
 

@@ -35,13 +35,8 @@ extension KeychainClient {
         let object = try QueryDictionary.json(query)
         let returns = QueryDictionary.returns(object)
         if QueryDictionary.limitsToOne(object) {
-            if returns.dataOnly, let cache, let key = QueryDictionary.cacheKey(object), let data = cache.secret(for: key) {
-                return data
-            }
+            if returns.dataOnly { return try await cachedSecret(object) ?? Data() }
             let item = try await firstItem(object)
-            if returns.dataOnly, let cache, let key = QueryDictionary.cacheKey(object), let data = item.data {
-                cache.store(data, for: key)
-            }
             return returns.any ? returns.shape(item) : nil
         }
         var shaped: [Any] = []
@@ -66,6 +61,16 @@ extension KeychainClient {
         let object = try QueryDictionary.json(query)
         cache?.removeAll()
         _ = try await perform(.delete("/v1/items", object))
+    }
+
+    /// The secret a one-secret read (`object` asks `returnData` alone) answers: from the cache
+    /// when it holds it, and kept there after when there is one.
+    func cachedSecret(_ object: JSONObject) async throws(KeychainError) -> Data? {
+        let key = cache == nil ? nil : QueryDictionary.cacheKey(object)
+        if let key, let data = cache?.secret(for: key) { return data }
+        let data = try await firstItem(object).data
+        if let key, let data { cache?.store(data, for: key) }
+        return data
     }
 
     /// The first item a search answers.
@@ -257,7 +262,7 @@ enum QueryDictionary {
     }
 
     /// The cache's key for a one-secret read: the query's bytes.
-    static func cacheKey(_ object: JSONObject) -> String? {
+    static func cacheKey(_ object: JSONObject) -> String {
         String(decoding: JSON.object(object).serialized(), as: UTF8.self)
     }
 

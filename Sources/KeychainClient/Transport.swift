@@ -115,6 +115,8 @@ final class Transport: Sendable {
         return "\(error)"
     }
 
+    private static let hex = Array("0123456789ABCDEF".unicodeScalars)
+
     /// RFC 3986's unreserved characters kept, every other byte as `%XX`.
     static func percentEncoded(_ text: String) -> String {
         var out = ""
@@ -125,7 +127,6 @@ final class Transport: Sendable {
                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             default:
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
                 out.unicodeScalars.append("%")
                 out.unicodeScalars.append(hex[Int(byte >> 4)])
                 out.unicodeScalars.append(hex[Int(byte & 0xF)])

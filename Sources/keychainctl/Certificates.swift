@@ -71,7 +71,7 @@ struct FindCertificate: AsyncParsableCommand {
         let client = try connection.client()
         var query = ItemQuery(.certificate)
         if let name { query = query.matching("matchSubjectContains", .string(name)) }
-        let name = connection.keychainName
+        let name = client.keychainName
         var found = 0
         do {
             for try await item in client.items(query, returnData: true) {

@@ -78,9 +78,4 @@ struct ConnectionOptions: ParsableArguments {
             throw ToolFailure(message: "\(error)")
         }
     }
-
-    /// The keychain's name in `security`'s output: the server's URL.
-    var keychainName: String {
-        (try? configuration().url) ?? KeychainClientConfiguration.defaultURL
-    }
 }

@@ -86,7 +86,7 @@ struct DumpKeychain: AsyncParsableCommand {
         let total = try? await client.status().items
         let progress = ProgressBar("dump-keychain", total: total)
         defer { progress.finish() }
-        let name = connection.keychainName
+        let name = client.keychainName
         for itemClass in [ItemClass.genericPassword, .internetPassword, .certificate, .key] {
             do {
                 for try await item in client.items(ItemQuery(itemClass), returnData: data || raw) {

@@ -28,6 +28,18 @@ struct PasswordAttributes: ParsableArguments {
     }
 }
 
+/// The generic password's own attributes: its service and generic attribute.
+struct GenericAttributes: ParsableArguments {
+    @Option(name: .customShort("s"), help: "Match/set the service name.") var service: String?
+    @Option(name: .customShort("G"), help: "Match/set the generic attribute (value string).") var generic: String?
+
+    /// `attributes` and these, matched in a query of generic passwords.
+    func query(_ attributes: PasswordAttributes) -> ItemQuery {
+        let query = attributes.apply(to: ItemQuery(.genericPassword)).matching("service", service.map(AttributeValue.string))
+        return generic.map { query.matching("generic", .data(Data($0.utf8))) } ?? query
+    }
+}
+
 /// The internet password's own attributes.
 struct InternetAttributes: ParsableArguments {
     @Option(name: .customShort("d"), help: "Match/set the security domain.") var securityDomain: String?
@@ -100,15 +112,14 @@ struct AddGenericPassword: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add-generic-password", abstract: "Add a generic password item.")
     @OptionGroup var attributes: PasswordAttributes
-    @Option(name: .customShort("s"), help: "Specify service name (required).") var service: String?
-    @Option(name: .customShort("G"), help: "Specify generic attribute value.") var generic: String?
+    @OptionGroup var generic: GenericAttributes
     @OptionGroup var password: NewPassword
     @Flag(name: .customShort("U"), help: "Update item if it already exists.") var update = false
     @OptionGroup var storage: StorageOptions
     @OptionGroup var connection: ConnectionOptions
 
     func validate() throws {
-        guard attributes.account != nil, service != nil else {
+        guard attributes.account != nil, generic.service != nil else {
             throw ValidationError("both -a account and -s service are required")
         }
     }
@@ -117,15 +128,16 @@ struct AddGenericPassword: AsyncParsableCommand {
         let client = try connection.client()
         let secret = try password.data()
         var extra = attributes.attributes
-        extra["service"] = .string(service!)
-        if let generic { extra["generic"] = .data(Data(generic.utf8)) }
+        let service = generic.service!
+        extra["service"] = .string(service)
+        if let value = generic.generic { extra["generic"] = .data(Data(value.utf8)) }
         // security labels a new password with its service.
         let options = NewItemOptions(
             label: attributes.label ?? service, accessGroup: storage.accessGroup, accessible: storage.accessible,
             attributes: extra)
         _ = try await calling("SecKeychainItemCreateFromContent (<default>)") { () async throws(KeychainError) in
             try await client.addGenericPassword(
-                service: service!, account: attributes.account!, password: secret, options: options, replacing: update)
+                service: service, account: attributes.account!, password: secret, options: options, replacing: update)
         }
     }
 }
@@ -181,7 +193,7 @@ func findAndPrint(_ query: ItemQuery, showPassword: Bool, passwordOnly: Bool, co
         Terminal.outBytes(SecurityFormat.bareSecret(item.data ?? Data()))
         return
     }
-    Terminal.out(SecurityFormat.item(item, keychain: connection.keychainName))
+    Terminal.out(SecurityFormat.item(item, keychain: client.keychainName))
     if showPassword {
         Terminal.errorBytes(Array(("password: " + SecurityFormat.buffer(Array(item.data ?? Data())) + "\n").utf8))
     }
@@ -191,15 +203,13 @@ struct FindGenericPassword: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "find-generic-password", abstract: "Find a generic password item.")
     @OptionGroup var attributes: PasswordAttributes
-    @Option(name: .customShort("s"), help: "Match service string.") var service: String?
-    @Option(name: .customShort("G"), help: "Match value string (generic attribute).") var generic: String?
+    @OptionGroup var generic: GenericAttributes
     @Flag(name: .customShort("g"), help: "Display the password for the item found.") var showPassword = false
     @Flag(name: .customShort("w"), help: "Display only the password on stdout.") var passwordOnly = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
-        var query = attributes.apply(to: ItemQuery(.genericPassword)).matching("service", service.map(AttributeValue.string))
-        if let generic { query = query.matching("generic", .data(Data(generic.utf8))) }
+        let query = generic.query(attributes)
         try await findAndPrint(query, showPassword: showPassword, passwordOnly: passwordOnly, connection: connection)
     }
 }
@@ -223,7 +233,7 @@ struct FindInternetPassword: AsyncParsableCommand {
 func deleteAndPrint(_ query: ItemQuery, connection: ConnectionOptions) async throws {
     let client = try connection.client()
     let item = try await calling("SecKeychainSearchCopyNext") { () async throws(KeychainError) in try await client.item(query) }
-    Terminal.out(SecurityFormat.item(item, keychain: connection.keychainName))
+    Terminal.out(SecurityFormat.item(item, keychain: client.keychainName))
     try await calling("SecKeychainItemDelete") { () async throws(KeychainError) in
         try await client.deleteItem(persistentRef: item.persistentRef ?? "")
     }
@@ -234,13 +244,11 @@ struct DeleteGenericPassword: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete-generic-password", abstract: "Delete a generic password item.")
     @OptionGroup var attributes: PasswordAttributes
-    @Option(name: .customShort("s"), help: "Match service string.") var service: String?
-    @Option(name: .customShort("G"), help: "Match value string (generic attribute).") var generic: String?
+    @OptionGroup var generic: GenericAttributes
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
-        var query = attributes.apply(to: ItemQuery(.genericPassword)).matching("service", service.map(AttributeValue.string))
-        if let generic { query = query.matching("generic", .data(Data(generic.utf8))) }
+        let query = generic.query(attributes)
         try await deleteAndPrint(query, connection: connection)
     }
 }

@@ -2,6 +2,11 @@ import Foundation
 import KeychainClient
 import KeychainX509
 
+extension KeychainClient {
+    /// The keychain's name in `security`'s output: the server's URL.
+    var keychainName: String { configuration.url }
+}
+
 /// What `security` prints, byte for byte: `print_buffer`, `print_uint32` and
 /// `print_keychain_item_attributes` of SecurityTool's keychain_utilities.c.
 enum SecurityFormat {
@@ -120,44 +125,31 @@ enum SecurityFormat {
         ),
     ]
 
-    /// Apple's values of the enumerated attributes that `security` prints as codes.
-    private static let codes: [String: [String: String]] = [
-        "protocol": [
-            "ftp": "ftp ", "ftpAccount": "ftpa", "http": "http", "irc": "irc ", "nntp": "nntp", "pop3": "pop3", "smtp": "smtp",
-            "socks": "sox ", "imap": "imap", "ldap": "ldap", "appleTalk": "atlk", "afp": "afp ", "telnet": "teln", "ssh": "ssh ",
-            "ftps": "ftps", "https": "htps", "httpProxy": "htpx", "httpsProxy": "htsx", "ftpProxy": "ftpx", "smb": "smb ",
-            "rtsp": "rtsp", "rtspProxy": "rtsx", "daap": "daap", "eppc": "eppc", "ipp": "ipp ", "nntps": "ntps", "ldaps": "ldps",
-            "telnetS": "tels", "imaps": "imps", "ircs": "ircs", "pop3S": "pops",
-        ],
-        "authenticationType": [
-            "ntlm": "ntlm", "msn": "msna", "dpa": "dpaa", "rpa": "rpaa", "httpBasic": "http", "httpDigest": "httd",
-            "htmlForm": "form", "default": "dflt",
-        ],
-    ]
-
-    private static let keyClasses = ["public": UInt32(0), "private": 1, "symmetric": 2]
-    private static let keyTypes = ["rsa": UInt32(42), "ec": 73, "aes": 2_147_483_649, "ed25519": 0, "x25519": 0]
-
     /// The value part of one attribute line (after `=`).
     static func value(_ attribute: Attribute, _ value: AttributeValue?) -> String {
         guard let value else { return "<NULL>" }
         switch (attribute.format, value) {
         case (_, .string(let s)) where s.isEmpty: return "<NULL>"
         case (.timedate, .date(let date)): return buffer(Array(timedate(date).utf8) + [0])
-        case (.blob, .string(let s)):
-            if let name = attribute.name, let code = codes[name]?[s] { return buffer(Array(code.utf8)) }
-            return buffer(Array(s.utf8))
+        case (.blob, .string):
+            return buffer(Array(apple(attribute, value).utf8))
         case (.blob, .data(let d)): return buffer(Array(d))
-        case (.uint32, .string(let s)), (.sint32, .string(let s)):
-            if let name = attribute.name, let code = codes[name]?[s] { return uint32(fourCharCode(code)) }
-            if attribute.name == "keyClass", let n = keyClasses[s] { return uint32(n) }
-            if attribute.name == "keyType", let n = keyTypes[s] { return uint32(n) }
-            return s.utf8.count == 4 ? uint32(fourCharCode(s)) : buffer(Array(s.utf8))
+        case (.uint32, .string), (.sint32, .string):
+            let code = apple(attribute, value)
+            // Key classes and types are numbers; one without an Apple constant (Ed25519) is 0.
+            if attribute.name == "keyClass" || attribute.name == "keyType" { return uint32(UInt32(code) ?? 0) }
+            return code.utf8.count == 4 ? uint32(fourCharCode(code)) : buffer(Array(code.utf8))
         case (.uint32, .int(let i)), (.sint32, .int(let i)): return uint32(UInt32(truncatingIfNeeded: i))
         case (.uint32, .bool(let b)), (.sint32, .bool(let b)): return uint32(b ? 1 : 0)
         case (_, .data(let d)): return buffer(Array(d))
         default: return buffer(Array(value.description.utf8))
         }
+    }
+
+    /// Apple's value of an enumerated attribute (`https` is `htps`), or the text as it is.
+    private static func apple(_ attribute: Attribute, _ value: AttributeValue) -> String {
+        guard let name = attribute.name else { return value.description }
+        return value.appleValue(ofAttribute: name) as? String ?? value.description
     }
 
     /// `YYYYMMDDhhmmssZ`, as the keychain stores a time-date.
