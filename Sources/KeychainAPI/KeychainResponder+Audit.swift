@@ -21,7 +21,7 @@ extension KeychainResponder {
             time: clock.now(), requestID: requestIDs.next(), tokenID: token?.id, tokenName: token?.name,
             // Bounded as the access line's: a trusted proxy's forwarded hop is the client's text.
             client: LogText.sanitized(client, maxBytes: LogText.maxAddressBytes),
-            route: route?.template ?? "-", operation: route?.operation(method: head.method) ?? "none",
+            route: route?.template ?? "-", operation: route?.operation(head) ?? "none",
             query: Self.auditedQuery(head, body: body, route: route),
             refs: answer.refs, status: answer.status, httpStatus: response.status,
             reason: head.headers.withFirstValue(lowercased: "x-keychain-reason") { String(decoding: $0, as: UTF8.self) })
@@ -70,8 +70,8 @@ extension KeychainResponder {
 
     /// The query's names and values (hashed when the line is sealed, but for options' words):
     /// URL parameters, and the body's scalar entries, nested ones as `query.service`. Never a
-    /// secret or a passphrase: `valueData` and the passphrase routes' bodies are left out, since
-    /// even a keyed hash of a secret could confirm a guess of it.
+    /// secret or a passphrase: `valueData`, a KV write's `data` and the passphrase routes' bodies
+    /// are left out, since even a keyed hash of a secret could confirm a guess of it.
     static func auditedQuery(_ head: HTTPRequestHead, body: [UInt8]?, route: Route?) -> [AuditRecord.QueryEntry] {
         var query: [AuditRecord.QueryEntry] = []
         query.reserveCapacity(head.queryItems.count)
@@ -81,8 +81,11 @@ extension KeychainResponder {
         guard let body, !body.isEmpty, route?.runsKDF != true,
             let object = try? JSON.parse(body).objectValue
         else { return query }
+        // A KV write's `data` is the secret itself, every value in it.
+        let kvWrite: Bool
+        if case .kvData? = route { kvWrite = true } else { kvWrite = false }
         func flatten(_ object: JSONObject, prefix: String) {
-            for (key, value) in object where !isUnaudited(key) {
+            for (key, value) in object where !isUnaudited(key) && !(kvWrite && prefix.isEmpty && key == "data") {
                 let text: String
                 switch value {
                 case .string(let string): text = string

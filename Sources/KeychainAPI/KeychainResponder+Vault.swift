@@ -82,8 +82,14 @@ extension KeychainResponder {
         -> HTTPResponse
     {
         let (data, cas) = try Self.kvBody(request)
-        let secret = JSON.object(data).serialized()
-        return Self.vault(.object(Self.kvVersion(try kvStore(group, path, secret, cas: cas, token))))
+        return Self.kvStored(try kvStore(group, path, JSON.object(data).serialized(), cas: cas, token))
+    }
+
+    /// A write's answer: the version's metadata, touching the item.
+    static func kvStored(_ result: ItemResult) -> HTTPResponse {
+        var response = vault(.object(kvVersion(result)))
+        response.touched = [result.ref]
+        return response
     }
 
     /// Writes `secret` to the path: an add when `cas` is 0 or the path is new, else an update
@@ -122,8 +128,7 @@ extension KeychainResponder {
         let item = try kvItem(group, path, token, data: true)
         if let cas, cas != item.version { throw Self.casMismatch }
         let merged = Self.mergePatch(Self.kvData(item.secret ?? []), patch)
-        let result = try kvStore(group, path, JSON.object(merged).serialized(), cas: item.version, token)
-        return Self.vault(.object(Self.kvVersion(result)))
+        return Self.kvStored(try kvStore(group, path, JSON.object(merged).serialized(), cas: item.version, token))
     }
 
     /// `DELETE data/…` and `DELETE metadata/…`: the path's one version goes; 204 whether or not
@@ -145,20 +150,20 @@ extension KeychainResponder {
     {
         let group = try kvGroup(mount, request, token)
         let path = try Self.kvPath(rawPath)
-        let listing =
-            request.head.method == "LIST" || request.head.queryItems.contains { $0.name == "list" && $0.value == "true" }
-        if listing { return try kvList(group, path, token) }
+        if Route.isKVListing(request.head) { return try kvList(group, path, token) }
         if request.head.method == "DELETE" { return try kvDelete(group, path, token) }
         let item = try kvItem(group, path, token, data: false)
         let created = Self.time(item.attributes?.creationDate)
         let updated = Self.time(item.attributes?.modificationDate)
         let version: JSONObject = ["created_time": .string(updated), "deletion_time": "", "destroyed": false]
-        return Self.vault([
+        var response = Self.vault([
             "cas_required": false, "created_time": .string(created), "current_version": .int(item.version),
             "custom_metadata": .null, "delete_version_after": "0s", "max_versions": 1, "oldest_version": .int(item.version),
             "updated_time": .string(updated),
             "versions": .object(JSONObject([(key: String(item.version), value: .object(version))])),
         ])
+        response.touched = [item.ref]
+        return response
     }
 
     /// The keys right under a folder (`a/` lists `a/b` as `b` and `a/c/d` as `c/`), sorted; 404
@@ -233,17 +238,24 @@ extension KeychainResponder {
 
     /// `GET /v1/auth/token/lookup-self`: the token as Vault describes one. Its `id` is the
     /// token's id (`tok_…`), never its secret; keychaind tokens do not renew.
-    func vaultTokenSelf(_ token: AccessToken) -> HTTPResponse {
+    /// `GET /v1/auth/token/lookup-self`: Vault's description of the caller's token. As Vault does,
+    /// `id` is the token the caller presented (Vault Agent's `token_file` method takes it from
+    /// there) and `accessor` its id, the name that revokes it without it.
+    func vaultTokenSelf(_ request: HTTPRequest, _ token: AccessToken) -> HTTPResponse {
         let now = clock.now() / 1000
         let ttl: Int64 = token.expiresAt.map { max(0, $0 / 1000 - now) } ?? 0
-        return Self.vault([
-            "accessor": "", "creation_time": .int(token.createdAt / 1000), "creation_ttl": .int(ttl),
+        let presented = Self.presentedToken(request.head).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        var response = Self.vault([
+            "accessor": .string(token.id), "creation_time": .int(token.createdAt / 1000), "creation_ttl": .int(ttl),
             "display_name": .string("token-\(token.name)"), "entity_id": "",
             "expire_time": token.expiresAt.map { .string(RFC3339.format(milliseconds: $0)) } ?? .null,
-            "explicit_max_ttl": 0, "id": .string(token.id), "meta": .null, "num_uses": 0, "orphan": true,
+            "explicit_max_ttl": 0, "id": .string(presented), "meta": .null, "num_uses": 0, "orphan": true,
             "path": "auth/token/create", "policies": .array(["default"]), "renewable": false, "ttl": .int(ttl),
             "type": "service",
         ])
+        // The answer holds a credential: sent only once its audit line is written.
+        response.carriesSecret = true
+        return response
     }
 
     // MARK: shapes

@@ -258,7 +258,7 @@ public final class KeychainResponder: HTTPResponder {
         case (.kvMetadata(let mount, let path), _): try kvMetadata(mount, path, request, token!)
         case (.vaultMounts, _): vaultMounts(token!)
         case (.vaultMountOf(let path), _): try vaultMountOf(path, request, token!)
-        case (.vaultTokenSelf, _): vaultTokenSelf(token!)
+        case (.vaultTokenSelf, _): vaultTokenSelf(request, token!)
         default: throw .unimplemented("method: \(request.head.method) on \(route.template)")
         }
     }
@@ -268,23 +268,26 @@ public final class KeychainResponder: HTTPResponder {
     private func authenticate(_ head: HTTPRequestHead) throws(KeychainError) -> AccessToken {
         // On the header's bytes: the secret is hashed where it lies, never copied into a String
         // unless the token cache misses.
-        let outcome = head.headers.withFirstValue(lowercased: "authorization") { value in
+        let outcome = Self.withPresentedToken(head) { credentials in
             Result { () throws(KeychainError) in
-                guard let credentials = Self.bearerCredentials(value) else { throw Keychain.invalidToken }
+                guard let credentials else { throw Keychain.invalidToken }
                 return try keychain.authenticate(bearer: credentials)
             }
         }
-        // Vault's clients send the token alone in X-Vault-Token (when there is no Authorization).
-        guard
-            let outcome = outcome
-                ?? head.headers.withFirstValue(
-                    lowercased: "x-vault-token",
-                    { value in
-                        Result { () throws(KeychainError) in try keychain.authenticate(bearer: value) }
-                    })
-        else { throw Keychain.invalidToken }
+        guard let outcome else { throw Keychain.invalidToken }
         return try outcome.get()
     }
+
+    /// Calls `body` with the token the request presents: the credentials of `Authorization:
+    /// Bearer` (`nil` for another scheme), or, when there is no `Authorization`, the whole
+    /// `X-Vault-Token` (Vault's clients send it alone). `nil` without either header.
+    static func withPresentedToken<R>(_ head: HTTPRequestHead, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R? {
+        head.headers.withFirstValue(lowercased: "authorization") { body(bearerCredentials($0)) }
+            ?? head.headers.withFirstValue(lowercased: "x-vault-token", body)
+    }
+
+    /// The token the request presents, as bytes (see `withPresentedToken`).
+    static func presentedToken(_ head: HTTPRequestHead) -> [UInt8]? { withPresentedToken(head) { $0.map(Array.init) } ?? nil }
 
     /// The credentials of an `Authorization` value: after `Bearer ` (the scheme in any ASCII
     /// case), without surrounding spaces; `nil` for another scheme or no credentials.

@@ -17,8 +17,8 @@ import Synchronization
 /// when it is one the API knows (else `other`), and the class (`2xx`): nothing a client
 /// chooses beyond those few values.
 final class RequestMetrics: Sendable {
-    /// The methods with a label of their own; any other is `other`.
-    static let methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "other"]
+    /// The methods with a label of their own (`LIST`: Vault's listing); any other is `other`.
+    static let methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "LIST", "other"]
     static let statusClasses = ["1xx", "2xx", "3xx", "4xx", "5xx"]
     /// Histogram buckets, in seconds: a search from the index in tens of microseconds, a
     /// commit in milliseconds, an unlock's Argon2id in about half a second.
@@ -79,7 +79,8 @@ final class RequestMetrics: Sendable {
         case "PUT": 3
         case "PATCH": 4
         case "DELETE": 5
-        default: 6
+        case "LIST": 6
+        default: 7
         }
     }
 

@@ -1,3 +1,5 @@
+import MicroHTTP
+
 /// The routes of the HTTP API. The template is what logs and metrics name, never a concrete path.
 enum Route: Sendable, Equatable {
     case items
@@ -79,6 +81,19 @@ enum Route: Sendable, Equatable {
         case .kvMetadata: ["GET", "LIST", "DELETE"]
         case .vaultMounts, .vaultMountOf, .vaultTokenSelf: ["GET"]
         }
+    }
+
+    /// What the request does on the route, as the audit log names it: a KV listing asked with
+    /// `GET ?list=true` is a listing, as `LIST` is.
+    func operation(_ head: HTTPRequestHead) -> String {
+        if case .kvMetadata = self, Self.isKVListing(head) { return "kvList" }
+        return operation(method: head.method)
+    }
+
+    /// Whether a KV metadata request lists a folder: `LIST`, or `GET` with `list=true` (as Vault's
+    /// clients send it when a proxy refuses unknown methods).
+    static func isKVListing(_ head: HTTPRequestHead) -> Bool {
+        head.method == "LIST" || head.method == "GET" && head.queryItems.contains { $0.name == "list" && $0.value == "true" }
     }
 
     /// What `method` does on the route, as the audit log names it (`add`, `search`, …).

@@ -237,6 +237,39 @@ import Testing
         }
     }
 
+    /// Vault's KV routes write the lines the native ones do: each operation, the item's ref, and
+    /// nothing of the data written (each value of it is the secret), not even a keyed hash.
+    @Test func theKVRoutesGiveTheirOperationsAndNoSecret() throws {
+        let s = try Scene()
+        let vault = [("X-Vault-Token", s.f.adminToken)]
+        let calls: [(method: String, target: String, json: String?, status: Int, operation: String)] = [
+            ("POST", "/v1/secret/data/app/db", #"{"data":{"password":"kv-secret-one"},"options":{"cas":0}}"#, 200, "kvWrite"),
+            ("GET", "/v1/secret/data/app/db", nil, 200, "kvRead"),
+            ("PATCH", "/v1/secret/data/app/db", #"{"data":{"password":"kv-secret-two"}}"#, 200, "kvPatch"),
+            ("LIST", "/v1/secret/metadata/app", nil, 200, "kvList"),
+            ("GET", "/v1/secret/metadata/app?list=true", nil, 200, "kvList"),
+            ("GET", "/v1/secret/metadata/app/db", nil, 200, "kvReadMetadata"),
+            ("GET", "/v1/sys/mounts", nil, 200, "kvMounts"),
+            ("GET", "/v1/sys/internal/ui/mounts/secret/app/db", nil, 200, "kvMounts"),
+            ("GET", "/v1/auth/token/lookup-self", nil, 200, "readOwnToken"),
+            ("DELETE", "/v1/secret/data/app/db", nil, 204, "kvDelete"),
+        ]
+        for call in calls {
+            let answer = s.call(call.method, call.target, json: call.json, headers: vault)
+            #expect(answer.status == call.status, "\(call.method) \(call.target): \(answer.text)")
+        }
+        let lines = try s.lines()
+        #expect(lines.map { $0["operation"]?.stringValue } == calls.map(\.operation))
+        let refs = lines.map { $0["refs"]?.arrayValue?.count ?? -1 }
+        #expect(refs == [1, 1, 1, 0, 0, 1, 0, 0, 0, 1], "a write, read, patch, metadata read and delete name the item")
+        #expect(lines[0]["query"]?.objectValue?.keys.sorted() == ["options.cas"])
+        #expect(lines[2]["query"] == .object([:]))
+        let text = String(decoding: FileManager.default.contents(atPath: s.path) ?? Data(), as: UTF8.self)
+        for forbidden in ["kv-secret-one", "kv-secret-two", "password", s.f.adminToken] {
+            #expect(!text.contains(forbidden), "\(forbidden) is in the audit log")
+        }
+    }
+
     /// Fail closed: with the log unwritable (here /dev/full), an answer that would carry a
     /// secret is 503, and one that would not is answered. The add, made before any write had
     /// failed, is 503 too: made, but not audited, and its answer says so.

@@ -122,11 +122,16 @@ import Testing
         #expect(ui.json["data"]?.objectValue?["options"] == .object(["version": "2"]))
         let me = try kv("GET", "/v1/auth/token/lookup-self")
         #expect(me.status == 200)
-        let id = try #require(me.json["data"]?.objectValue?["id"]?.stringValue)
-        #expect(id.hasPrefix("tok_"))
-        #expect(!me.text.contains(fixture.adminToken))
-        // Authorization: Bearer works as well.
-        #expect(try fixture.call("GET", "/v1/auth/token/lookup-self").status == 200)
+        // As Vault: `id` is the token presented (Vault Agent reads it there), `accessor` its id.
+        let data = try #require(me.json["data"]?.objectValue)
+        #expect(data["id"]?.stringValue == fixture.adminToken)
+        #expect(data["accessor"]?.stringValue?.hasPrefix("tok_") == true)
+        #expect(data["renewable"] == false)
+        // Authorization: Bearer works as well, and the token it carries is the one answered.
+        let bearer = try fixture.call("GET", "/v1/auth/token/lookup-self")
+        #expect(bearer.status == 200)
+        #expect(bearer.json["data"]?.objectValue?["id"]?.stringValue == fixture.adminToken)
+        #expect(try fixture.call("GET", "/v1/auth/token/lookup-self", headers: [("X-Vault-Token", "kcd_unknown")]).status == 403)
     }
 }
 
