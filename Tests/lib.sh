@@ -195,3 +195,30 @@ report() {
     echo "${1:+$1: }$passed passed, $failed failed"
     [[ $failed -eq 0 ]]
 }
+
+# --- nginx, as deployed -----------------------------------------------------------------------
+
+# nginx_binary SUITE: sets nginx_bin to nginx ($NGINX, or the installed one); exits when there
+# is none.
+nginx_binary() {
+    nginx_bin=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
+    [[ -x $nginx_bin ]] || { echo "$1: nginx is not installed (make deps-test)" >&2; exit 1; }
+}
+
+# start_nginx PREFIX TLS_PORT UPSTREAM_PORT[,UPSTREAM_PORT...]: Deploy/nginx.conf as shipped,
+# rendered for a test under PREFIX (a directory of mode 0755 that nginx's workers traverse) by
+# Deploy/render-nginx-test.sh, with a self-signed certificate for localhost and 127.0.0.1
+# (PREFIX/tls.crt, also the one to trust); checked with nginx -t, then run in the background
+# on 127.0.0.1:TLS_PORT, its output to PREFIX/nginx.out. Needs nginx_binary; sets nginx_pid.
+start_nginx() {
+    local prefix=$1 port=$2 upstreams=$3
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
+        -subj /CN=localhost -addext subjectAltName=DNS:localhost,IP:127.0.0.1 \
+        -keyout "$prefix/tls.key" -out "$prefix/tls.crt" 2>/dev/null
+    bash Deploy/render-nginx-test.sh Deploy/nginx.conf "$prefix/nginx.conf" \
+        "$port" "$upstreams" "$prefix/tls.crt" "$prefix/tls.key" "$prefix"
+    "$nginx_bin" -t -q -p "$prefix/" -e "$prefix/error.log" -c "$prefix/nginx.conf"
+    "$nginx_bin" -p "$prefix/" -e "$prefix/error.log" -c "$prefix/nginx.conf" -g 'daemon off;' >"$prefix/nginx.out" 2>&1 &
+    # shellcheck disable=SC2034 # the suites' variable
+    nginx_pid=$!
+}

@@ -261,8 +261,7 @@ stop_process "$server_pid"
 server_pid=
 
 # --- two replicas on PostgreSQL behind nginx over TLS --------------------------------------------
-nginx_bin=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
-[[ -x $nginx_bin ]] || { echo "clients: nginx is not installed (make deps-test)" >&2; exit 1; }
+nginx_binary clients
 # PostgreSQL's and nginx's directories: their unprivileged users must traverse them.
 pgdir=$(mktemp -d)
 prefix=$(mktemp -d)
@@ -288,21 +287,11 @@ for n in 1 2; do
 done
 server_pid=
 tls_port=$(free_port)
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj "/CN=Clients TLS CA" \
-    -keyout "$prefix/ca.key" -out "$prefix/ca.crt" 2>/dev/null
-openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=localhost \
-    -keyout "$prefix/tls.key" -out "$prefix/tls.csr" 2>/dev/null
-printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' >"$prefix/tls.ext"
-openssl x509 -req -in "$prefix/tls.csr" -CA "$prefix/ca.crt" -CAkey "$prefix/ca.key" -set_serial 0x2001 -days 1 \
-    -extfile "$prefix/tls.ext" -out "$prefix/tls.crt" 2>/dev/null
-bash "$root/Deploy/render-nginx-test.sh" "$root/Deploy/nginx.conf" "$prefix/nginx.conf" \
-    "$tls_port" "$replica1_port,$replica2_port" "$prefix/tls.crt" "$prefix/tls.key" "$prefix"
-"$nginx_bin" -p "$prefix/" -e "$prefix/error.log" -c "$prefix/nginx.conf" -g 'daemon off;' >"$tmp/nginx.out" 2>&1 &
-nginx_pid=$!
-wait_http "https://127.0.0.1:$tls_port/v1/health" "$nginx_pid" --cacert "$prefix/ca.crt" -f ||
+start_nginx "$prefix" "$tls_port" "$replica1_port,$replica2_port"
+wait_http "https://127.0.0.1:$tls_port/v1/health" "$nginx_pid" --cacert "$prefix/tls.crt" -f ||
     fail_with_log "clients: nginx did not start" "$prefix/error.log"
 
-export KEYCHAIND_URL=https://127.0.0.1:$tls_port KEYCHAIND_TOKEN_FILE=$tmp/cluster-admin KEYCHAIND_CA_FILE=$prefix/ca.crt
+export KEYCHAIND_URL=https://127.0.0.1:$tls_port KEYCHAIND_TOKEN_FILE=$tmp/cluster-admin KEYCHAIND_CA_FILE=$prefix/tls.crt
 kc tls-add add-generic-password -a app -s tls.example.com -w over-tls
 kc tls-find find-generic-password -s tls.example.com -w
 check "over TLS to two replicas: add, then find -w" out_is tls-find over-tls
@@ -326,7 +315,7 @@ check "over TLS, delete" status_is tls-del 0
 # KeychainClient's own suite against the same cluster.
 read -r -a swift_flags <<<"${SWIFT_FLAGS:-}"
 swift build "${swift_flags[@]}" --build-tests >&2
-if KEYCHAINCLIENT_CLUSTER_URL=$KEYCHAIND_URL KEYCHAINCLIENT_CLUSTER_CA_FILE=$prefix/ca.crt \
+if KEYCHAINCLIENT_CLUSTER_URL=$KEYCHAIND_URL KEYCHAINCLIENT_CLUSTER_CA_FILE=$prefix/tls.crt \
     KEYCHAINCLIENT_CLUSTER_ADMIN_TOKEN_FILE=$tmp/cluster-admin KEYCHAINCLIENT_CLUSTER_PASSPHRASE_FILE=$tmp/pass \
     swift test "${swift_flags[@]}" --skip-build --filter ClusterTests >"$tmp/cluster-tests.log" 2>&1 &&
     grep -q 'Test run with 5 tests' "$tmp/cluster-tests.log"; then

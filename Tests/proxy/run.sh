@@ -18,8 +18,7 @@ root=$PWD
 # shellcheck source=Tests/lib.sh
 source Tests/lib.sh
 
-nginx_bin=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
-[[ -x $nginx_bin ]] || { echo "proxy: nginx is not installed (make deps-test)" >&2; exit 1; }
+nginx_binary proxy
 command -v openssl >/dev/null || { echo "proxy: openssl is not installed (make deps-test)" >&2; exit 1; }
 
 # $tmp holds the dev token and passphrase (mode 0700); $prefix is nginx's, which its workers
@@ -76,14 +75,7 @@ ready "http://127.0.0.1:$kc_port/v1/health" keychaind "$server_pid" "$tmp/server
 wait_files "$tmp/token" "$tmp/pass" || { echo "proxy: keychaind wrote no dev token or passphrase file" >&2; exit 1; }
 token=$(<"$tmp/token")
 
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
-    -subj /CN=localhost -addext subjectAltName=DNS:localhost,IP:127.0.0.1 \
-    -keyout "$prefix/tls.key" -out "$prefix/tls.crt" 2>/dev/null
-bash "$root/Deploy/render-nginx-test.sh" "$root/Deploy/nginx.conf" "$prefix/nginx.conf" \
-    "$tls_port" "$kc_port" "$prefix/tls.crt" "$prefix/tls.key" "$prefix"
-"$nginx_bin" -t -q -p "$prefix/" -e "$prefix/error.log" -c "$prefix/nginx.conf"
-"$nginx_bin" -p "$prefix/" -e "$prefix/error.log" -c "$prefix/nginx.conf" -g 'daemon off;' >"$tmp/nginx.out" 2>&1 &
-nginx_pid=$!
+start_nginx "$prefix" "$tls_port" "$kc_port"
 ready "$proxy/v1/health" nginx "$nginx_pid" "$prefix/error.log"
 
 # request ARGS...: one bounded curl through the proxy; the status goes to $status, the body to $tmp/body.

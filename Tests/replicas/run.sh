@@ -20,8 +20,7 @@ root=$PWD
 # shellcheck source=Tests/lib.sh
 source Tests/lib.sh
 
-nginx_bin=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
-[[ -x $nginx_bin ]] || { echo "replicas: nginx is not installed (make deps-test)" >&2; exit 1; }
+nginx_binary replicas
 [[ -d /usr/lib/postgresql || -n ${KEYCHAIND_PG_BIN:-} ]] || { echo "replicas: PostgreSQL is not installed (make deps-test)" >&2; exit 1; }
 
 make_tmp
@@ -67,14 +66,7 @@ start_replica() {
 start_replica 1
 start_replica 2
 
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
-    -subj /CN=localhost -addext subjectAltName=DNS:localhost,IP:127.0.0.1 \
-    -keyout "$prefix/tls.key" -out "$prefix/tls.crt" 2>/dev/null
-bash "$root/Deploy/render-nginx-test.sh" "$root/Deploy/nginx.conf" "$prefix/nginx.conf" \
-    "$tls_port" "$port1,$port2" "$prefix/tls.crt" "$prefix/tls.key" "$prefix"
-"$nginx_bin" -t -q -p "$prefix/" -e "$prefix/error.log" -c "$prefix/nginx.conf"
-"$nginx_bin" -p "$prefix/" -e "$prefix/error.log" -c "$prefix/nginx.conf" -g 'daemon off;' >"$tmp/nginx.out" 2>&1 &
-nginx_pid=$!
+start_nginx "$prefix" "$tls_port" "$port1,$port2"
 wait_http "https://127.0.0.1:$tls_port/v1/health" "$nginx_pid" -k || fail_with_log "replicas: nginx did not start" "$prefix/error.log"
 
 # --- propagation, timed against the 1 s bound ---------------------------------------------------

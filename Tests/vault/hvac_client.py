@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """hvac, Vault's Python client, against keychaind's KV version 2 (Tests/vault/run.sh): prints one
-`ok NAME` or `FAIL NAME: why` line per check. Usage: hvac_client.py URL ADMIN_TOKEN READER_TOKEN"""
+`ok NAME` or `FAIL NAME` line per check. Usage: hvac_client.py URL CA_FILE ADMIN_TOKEN LIST_TOKEN"""
 
 import sys
 
 import hvac
 from hvac import exceptions
 
-url, admin, lister = sys.argv[1:4]
-kv = hvac.Client(url=url, token=admin).secrets.kv.v2
+url, ca, admin, lister = sys.argv[1:5]
+kv = hvac.Client(url=url, token=admin, verify=ca).secrets.kv.v2
 results = []
 
 
@@ -35,7 +35,7 @@ except exceptions.InvalidRequest as error:
     check("hvac cas mismatch is refused", "check-and-set" in str(error))
 check("hvac cas matching writes", kv.create_or_update_secret(path="hvac/db", secret={"x": "1"}, cas=2)["data"]["version"] == 3)
 try:
-    hvac.Client(url=url, token=lister).secrets.kv.v2.read_secret_version(path="hvac/db", raise_on_deleted_version=True)
+    hvac.Client(url=url, token=lister, verify=ca).secrets.kv.v2.read_secret_version(path="hvac/db", raise_on_deleted_version=True)
     check("a token without read is refused as Vault refuses", False)
 except exceptions.Forbidden:
     check("a token without read is refused as Vault refuses", True)
