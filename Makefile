@@ -136,7 +136,7 @@ fuzz: deps swift-check
 format: swift-check
 	$(SWIFT) format format --in-place --recursive $(FORMATTED)
 
-bench: deps swift-check
+bench: deps-test swift-check
 	bash Benchmarks/run.sh
 
 # Every build directory the targets and suites make: the debug and release builds, the container

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""The benchmark's items in keychaind: svc-<i>/acct-<i>, whose 32-byte value names i.
+"""The benchmark's items in keychaind: svc-<i>/acct-<i>, whose 32-byte value names i; and its KV
+version 2 secrets, in keychaind or OpenBao alike: kv/<i> under the mount `secret`, whose data is
+{"password": the same 32 bytes}.
 
-Usage (the admin token in KEYCHAIND_TOKEN):
-  items.py add URL START END [CONNECTIONS]   adds items START..END-1; prints "<count> <seconds>"
-  items.py check URL INDEX                    reads item INDEX back and checks the decrypted value
+Usage (the admin or root token in KEYCHAIND_TOKEN):
+  items.py add URL START END [CONNECTIONS]      adds items START..END-1; prints "<count> <seconds>"
+  items.py check URL INDEX                       reads item INDEX back and checks the decrypted value
+  items.py kv-put URL START END [CONNECTIONS]   writes secrets START..END-1; prints "<count> <seconds>"
+  items.py kv-check URL INDEX                    reads secret INDEX back and checks its data
 
-`add` keeps CONNECTIONS keep-alive connections busy, one thread each (default 8). Every add is a
-durable commit on the server, so the rate is the server's; the threads only keep requests in
-flight. It stops at the first response that is not 201 and exits 1.
+`add` and `kv-put` keep CONNECTIONS keep-alive connections busy, one thread each (default 8).
+Every write is a durable commit on the server, so the rate is the server's; the threads only
+keep requests in flight. They stop at the first response that is not a success and exit 1.
 """
 
 import base64
@@ -22,9 +26,14 @@ import urllib.parse
 PROGRESS_EVERY_SECONDS = 30
 
 
+def secret_for(index: int) -> str:
+    """The 32 bytes that name item or secret `index`."""
+    return f"secret-{index:010d}-0123456789abcdef"[:32]
+
+
 def value_for(index: int) -> str:
-    """The base64 valueData of item `index`: 32 bytes that name the item."""
-    return base64.b64encode(f"secret-{index:010d}-0123456789abcdef".encode()[:32]).decode()
+    """The base64 valueData of item `index`."""
+    return base64.b64encode(secret_for(index).encode()).decode()
 
 
 def connect(url: str) -> http.client.HTTPConnection:
@@ -36,10 +45,10 @@ def headers() -> dict:
     return {"Authorization": f"Bearer {os.environ['KEYCHAIND_TOKEN']}", "Content-Type": "application/json"}
 
 
-def post_all(url: str, indexes: range, connections: int, body_for, noun: str) -> list[str]:
-    """POSTs `body_for(i)` to /v1/items for every i of `indexes`, spread over CONNECTIONS
-    keep-alive connections (one thread each), reporting progress every 30 s; stops at the first
-    answer that is not 201. Returns the failures (empty when every add was 201)."""
+def send_all(url: str, indexes: range, connections: int, request_for, expected: int, noun: str) -> list[str]:
+    """Sends `request_for(i)` (a method, a path and a JSON body) for every i of `indexes`, spread
+    over CONNECTIONS keep-alive connections (one thread each), reporting progress every 30 s;
+    stops at the first answer that is not `expected`. Returns the failures (empty when none)."""
     failures: list[str] = []
     added = [0]
     lock = threading.Lock()
@@ -49,11 +58,12 @@ def post_all(url: str, indexes: range, connections: int, body_for, noun: str) ->
         for i in indexes[offset::connections]:
             if failures:
                 return
-            connection.request("POST", "/v1/items", body=json.dumps(body_for(i)), headers=headers())
+            method, path, body = request_for(i)
+            connection.request(method, path, body=json.dumps(body), headers=headers())
             response = connection.getresponse()
             text = response.read()
             with lock:
-                if response.status != 201:
+                if response.status != expected:
                     failures.append(f"{noun} {i}: HTTP {response.status} {text[:200]!r}")
                     return
                 added[0] += 1
@@ -69,21 +79,31 @@ def post_all(url: str, indexes: range, connections: int, body_for, noun: str) ->
         if time.monotonic() - last_report >= PROGRESS_EVERY_SECONDS:
             last_report = time.monotonic()
             rate = added[0] / (last_report - began)
-            print(f"    {added[0]:,} of {len(indexes):,} {noun}s, {rate:,.0f} adds/s", file=sys.stderr, flush=True)
+            print(f"    {added[0]:,} of {len(indexes):,} {noun}s, {rate:,.0f} writes/s", file=sys.stderr, flush=True)
     return failures
 
 
-def add(url: str, start: int, end: int, connections: int) -> int:
+def post_all(url: str, indexes: range, connections: int, body_for, noun: str) -> list[str]:
+    """POSTs `body_for(i)` to /v1/items for every i of `indexes` (see send_all), each a 201."""
+    return send_all(url, indexes, connections, lambda i: ("POST", "/v1/items", body_for(i)), 201, noun)
+
+
+def write(url: str, start: int, end: int, connections: int, request_for, expected: int, noun: str) -> int:
+    """Sends the writes of START..END-1 (send_all); prints "<count> <seconds>", or the failure."""
     began = time.monotonic()
-    failures = post_all(
-        url, range(start, end), connections,
-        lambda i: {"class": "genericPassword", "service": f"svc-{i}", "account": f"acct-{i}", "valueData": value_for(i)},
-        "item")
+    failures = send_all(url, range(start, end), connections, request_for, expected, noun)
     if failures:
-        print("items.py add failed: " + failures[0], file=sys.stderr)
+        print(f"items.py: writing {noun}s failed: " + failures[0], file=sys.stderr)
         return 1
     print(f"{end - start} {time.monotonic() - began:.3f}")
     return 0
+
+
+def add(url: str, start: int, end: int, connections: int) -> int:
+    def request_for(i):
+        return ("POST", "/v1/items",
+                {"class": "genericPassword", "service": f"svc-{i}", "account": f"acct-{i}", "valueData": value_for(i)})
+    return write(url, start, end, connections, request_for, 201, "item")
 
 
 def check(url: str, index: int) -> int:
@@ -102,11 +122,33 @@ def check(url: str, index: int) -> int:
     return 0
 
 
+def kv_put(url: str, start: int, end: int, connections: int) -> int:
+    def request_for(i):
+        return ("PUT", f"/v1/secret/data/kv/{i}", {"data": {"password": secret_for(i)}})
+    return write(url, start, end, connections, request_for, 200, "secret")
+
+
+def kv_check(url: str, index: int) -> int:
+    connection = connect(url)
+    connection.request("GET", f"/v1/secret/data/kv/{index}", headers=headers())
+    response = connection.getresponse()
+    text = response.read()
+    data = json.loads(text).get("data", {}).get("data") if response.status == 200 else None
+    if data != {"password": secret_for(index)}:
+        print(f"items.py kv-check: secret {index}: HTTP {response.status} {text[:200]!r}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv: list[str]) -> int:
     if len(argv) >= 5 and argv[1] == "add":
         return add(argv[2], int(argv[3]), int(argv[4]), int(argv[5]) if len(argv) > 5 else 8)
     if len(argv) == 4 and argv[1] == "check":
         return check(argv[2], int(argv[3]))
+    if len(argv) >= 5 and argv[1] == "kv-put":
+        return kv_put(argv[2], int(argv[3]), int(argv[4]), int(argv[5]) if len(argv) > 5 else 8)
+    if len(argv) == 4 and argv[1] == "kv-check":
+        return kv_check(argv[2], int(argv[3]))
     print(__doc__, file=sys.stderr)
     return 2
 

