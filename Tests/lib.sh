@@ -14,6 +14,18 @@ keychaind_binary() {
     echo "$(swift build "${swift_flags[@]}" --show-bin-path)/keychaind"
 }
 
+# The keychainctl binary under test: $KEYCHAINCTL, or a build with $SWIFT_FLAGS; an absolute path.
+keychainctl_binary() {
+    if [[ -n ${KEYCHAINCTL:-} ]]; then
+        realpath "$KEYCHAINCTL"
+        return
+    fi
+    local swift_flags
+    read -r -a swift_flags <<<"${SWIFT_FLAGS:-}"
+    swift build "${swift_flags[@]}" --product keychainctl >&2
+    realpath "$(swift build "${swift_flags[@]}" --show-bin-path)/keychainctl"
+}
+
 # A TCP port free on 127.0.0.1 right now.
 free_port() {
     python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'

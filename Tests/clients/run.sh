@@ -14,14 +14,7 @@ root=$PWD
 # shellcheck source=Tests/lib.sh
 source Tests/lib.sh
 bin=$(keychaind_binary)
-if [[ -n ${KEYCHAINCTL:-} ]]; then
-    ctl=$KEYCHAINCTL
-else
-    read -r -a swift_flags <<<"${SWIFT_FLAGS:-}"
-    swift build "${swift_flags[@]}" --product keychainctl >&2
-    ctl="$(swift build "${swift_flags[@]}" --show-bin-path)/keychainctl"
-fi
-ctl=$(realpath "$ctl")
+ctl=$(keychainctl_binary)
 fixtures=$root/Tests/clients/fixtures
 
 make_tmp
