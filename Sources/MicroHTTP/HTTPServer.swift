@@ -97,12 +97,15 @@ public final class HTTPServer: Sendable {
     /// New connections are refused at once (`MHD_quiesce_daemon`, then the listening socket is
     /// shut down). Requests already in flight, including offloaded ones, may finish — up to the
     /// connection timeout (at least a second) — and every response from then on closes its
-    /// connection. Then the worker is drained and `MHD_stop_daemon` closes what remains.
+    /// connection; live bodies (server-sent events) end. Then the worker is drained and
+    /// `MHD_stop_daemon` closes what remains.
     public func shutdown() {
         daemon.withLock { daemon in
             guard let running = daemon else { return }
             daemon = nil
             context.isShuttingDown.store(true, ordering: .relaxed)
+            // Live bodies end now rather than hold their requests (and connections) open.
+            context.endLiveBodies()
             let listening = MHD_quiesce_daemon(running)
             if listening >= 0 {
                 // The listening socket stays open until MHD_stop_daemon (its threads may still

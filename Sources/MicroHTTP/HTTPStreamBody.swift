@@ -1,3 +1,4 @@
+import CMicroHTTPD
 import Synchronization
 
 /// A response body made piece by piece while it is sent, its length unknown beforehand: a
@@ -16,15 +17,38 @@ import Synchronization
 /// meanwhile: a piece should take milliseconds to make, not seconds (slow setup, say a key
 /// derivation, belongs before the response is returned, on a worker). Pieces are sent as they
 /// are: they should not hold anything the client may not see.
+///
+/// A live body (`init(blockSize:live:)`: server-sent events) may have nothing to send yet: its
+/// producer says `wait`, the connection is suspended (no polling thread spins on it), and
+/// `wake()` has the producer asked again. While suspended, libmicrohttpd notices neither a
+/// client gone nor an idle timeout: a live producer sends something now and then (a comment
+/// line) so that a dead connection shows itself. When the server stops, every live body ends
+/// at its next read.
 public final class HTTPStreamBody: Sendable {
     /// Gives the next piece (an empty one is skipped), `nil` at the end, or throws to cut the
     /// response short.
     public typealias Producer = @Sendable () throws -> [UInt8]?
 
+    /// What a live body's producer gives next.
+    public enum Next: Sendable {
+        /// These bytes (empty: skipped).
+        case piece([UInt8])
+        /// Nothing yet: ask again after `wake()`.
+        case wait
+        /// The body is done.
+        case end
+    }
+
+    /// A live body's producer: the next piece, `wait`, or `end`; or throws to cut the response.
+    public typealias LiveProducer = @Sendable () throws -> Next
+
+    /// Whether the producer may say `wait` (a live body).
+    public let isLive: Bool
+
     /// The bytes libmicrohttpd is asked to take at a time (`block_size`; advisory, with chunked
     /// encoding it takes what its connection buffer has room for).
     public let blockSize: Int
-    private let producer: Producer
+    private let producer: LiveProducer
     private let state = Mutex(State())
 
     private struct State {
@@ -34,6 +58,14 @@ public final class HTTPStreamBody: Sendable {
         var finished = false
         /// What the producer threw: thrown again by every later read.
         var failure: (any Error)?
+        /// A live body's connection, from its queueing until libmicrohttpd frees the response.
+        var connection: SuspendedConnection?
+        /// Whether that connection is suspended, waiting for `wake()`.
+        var suspended = false
+        /// Set by `end()`: the next read ends the body.
+        var ending = false
+        /// Called once when the response is freed (the server's registry of live bodies).
+        var onDetach: (@Sendable () -> Void)?
     }
 
     /// What `read(into:)` gave.
@@ -42,13 +74,60 @@ public final class HTTPStreamBody: Sendable {
         case bytes(Int)
         /// The producer said the body is done.
         case end
+        /// A live producer has nothing yet; its connection, if any, is suspended until `wake()`.
+        case waiting
     }
 
     /// A body whose pieces `producer` gives, in order, once each.
     public init(blockSize: Int = 64 * 1024, producer: @escaping Producer) {
         precondition(blockSize > 0, "blockSize must be positive")
         self.blockSize = blockSize
+        self.producer = { try producer().map(Next.piece) ?? .end }
+        isLive = false
+    }
+
+    /// A live body: `producer` gives pieces, or `wait` until the application calls `wake()`.
+    public init(blockSize: Int = 16 * 1024, live producer: @escaping LiveProducer) {
+        precondition(blockSize > 0, "blockSize must be positive")
+        self.blockSize = blockSize
         self.producer = producer
+        isLive = true
+    }
+
+    /// Has a waiting live body's producer asked again, its connection resumed; a no-op when it
+    /// is not waiting (the producer is asked anyway once the last piece is handed over). From
+    /// any thread.
+    public func wake() {
+        state.withLock { state in
+            guard state.suspended, let connection = state.connection else { return }
+            state.suspended = false
+            MHD_resume_connection(connection.pointer)
+        }
+    }
+
+    /// Ends the body at its next read, and wakes it: the server is stopping.
+    func end() {
+        state.withLock { $0.ending = true }
+        wake()
+    }
+
+    /// A live body queued on `connection`: `onDetach` runs when libmicrohttpd frees the response.
+    func attach(_ connection: OpaquePointer, onDetach: @escaping @Sendable () -> Void) {
+        state.withLock { state in
+            state.connection = SuspendedConnection(pointer: connection)
+            state.onDetach = onDetach
+        }
+    }
+
+    /// libmicrohttpd freed the response: the connection is no longer this body's to resume.
+    func detach() {
+        let onDetach = state.withLock { state -> (@Sendable () -> Void)? in
+            state.connection = nil
+            state.suspended = false
+            defer { state.onDetach = nil }
+            return state.onDetach
+        }
+        onDetach?()
     }
 
     /// Copies the next bytes into `buffer` (not empty), asking the producer for a piece when the
@@ -60,14 +139,24 @@ public final class HTTPStreamBody: Sendable {
                 if let failure = state.failure { throw failure }
                 if state.finished { return .end }
                 do {
-                    guard let piece = try producer() else {
+                    let next = state.ending ? .end : try producer()
+                    switch next {
+                    case .piece(let piece):
+                        state.pending = piece
+                        state.offset = 0
+                    case .end:
                         state.finished = true
                         state.pending = []
                         state.offset = 0
                         return .end
+                    case .wait:
+                        // Suspended under the lock, so that a `wake()` racing this sees it.
+                        if let connection = state.connection {
+                            state.suspended = true
+                            MHD_suspend_connection(connection.pointer)
+                        }
+                        return .waiting
                     }
-                    state.pending = piece
-                    state.offset = 0
                 } catch {
                     state.failure = error
                     state.pending = []
@@ -86,8 +175,9 @@ public final class HTTPStreamBody: Sendable {
     }
 
     /// The whole body, read as the transport reads it, for callers that answer without a socket
-    /// (tests): the bytes until the end, or until the producer threw, with what it threw (the
-    /// bytes are then what a client got before its connection was cut).
+    /// (tests): the bytes until the end (or until a live producer waits), or until the producer
+    /// threw, with what it threw (the bytes are then what a client got before its connection
+    /// was cut).
     public func readAll() -> (bytes: [UInt8], failure: (any Error)?) {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: blockSize)

@@ -77,6 +77,8 @@ func mhdStreamRead(cls: UnsafeMutableRawPointer?, position: UInt64, buffer: Unsa
         switch try body.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max)) {
         case .bytes(let count): return count
         case .end: return kcd_mhd_content_reader_end_of_stream()
+        // The connection is suspended: libmicrohttpd asks again once `wake()` resumes it.
+        case .waiting: return 0
         }
     } catch {
         return kcd_mhd_content_reader_end_with_error()
@@ -87,5 +89,7 @@ func mhdStreamRead(cls: UnsafeMutableRawPointer?, position: UInt64, buffer: Unsa
 /// (sent, cut or never queued), so the reference `makeMHDResponse` retained is released.
 func mhdStreamFree(cls: UnsafeMutableRawPointer?) {
     guard let cls else { return }
-    Unmanaged<HTTPStreamBody>.fromOpaque(cls).release()
+    let body = Unmanaged<HTTPStreamBody>.fromOpaque(cls)
+    body.takeUnretainedValue().detach()
+    body.release()
 }

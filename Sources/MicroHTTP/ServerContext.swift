@@ -49,6 +49,9 @@ final class ServerContext: Sendable {
     let deferred = DispatchGroup()
     /// Set by `shutdown()`: from then on every response closes its connection.
     let isShuttingDown = Atomic(false)
+    /// Live bodies being sent (server-sent events), which may hold their connection suspended:
+    /// ended before `MHD_stop_daemon`, which must not run while a connection is suspended.
+    let liveBodies = Mutex<[ObjectIdentifier: HTTPStreamBody]>([:])
 
     init(
         responder: any HTTPResponder, logger: Logger, maxBodyBytes: Int, spoolDirectory: String?, poolThreads: Int,
@@ -401,7 +404,22 @@ final class ServerContext: Sendable {
 
     private func send(_ response: consuming HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
         // A held answer reaching here from anywhere but a polling thread's pass is released now.
-        response.resolved().queue(on: connection, close: isShuttingDown.load(ordering: .relaxed), logger: logger)
+        let response = response.resolved()
+        if let body = response.bodyStream, body.isLive {
+            let id = ObjectIdentifier(body)
+            let stopping = liveBodies.withLock { bodies in
+                bodies[id] = body
+                return isShuttingDown.load(ordering: .relaxed)
+            }
+            body.attach(connection) { [weak self] in self?.liveBodies.withLock { _ = $0.removeValue(forKey: id) } }
+            if stopping { body.end() }
+        }
+        return response.queue(on: connection, close: isShuttingDown.load(ordering: .relaxed), logger: logger)
+    }
+
+    /// Ends every live body at its next read and resumes those waiting: the server is stopping.
+    func endLiveBodies() {
+        for body in liveBodies.withLock({ Array($0.values) }) { body.end() }
     }
 }
 

@@ -10,16 +10,6 @@ import Testing
 /// its new ones, and a connection with nothing to make room is answered 503, not dropped.
 @Suite("HTTPServer's per-address connection limit")
 struct HTTPServerAddressLimitTests {
-    /// Polls `condition` (observable state, not a delay) for up to 10 s.
-    private static func eventually(_ condition: () -> Bool) -> Bool {
-        let deadline = DispatchTime.now().uptimeNanoseconds + 10_000_000_000
-        while !condition() {
-            guard DispatchTime.now().uptimeNanoseconds < deadline else { return false }
-            usleep(1000)
-        }
-        return true
-    }
-
     /// `count` connections from 127.0.0.1, each with its request head begun and not finished.
     private static func midRequest(_ count: Int, on server: HTTPServer) throws -> [RawHTTPClient] {
         let clients = try (0..<count).map { _ in try RawHTTPClient(port: server.port) }
@@ -48,7 +38,7 @@ struct HTTPServerAddressLimitTests {
             #expect(!response.saysClose)
         }
         for client in idle { #expect(client.readsToEndOfStream(), "an idle connection was kept past the limit") }
-        #expect(Self.eventually { server.openConnections == 4 })
+        #expect(eventually { server.openConnections == 4 })
     }
 
     /// With every connection of the address mid-request, none is cut: a new one's request is
@@ -57,7 +47,7 @@ struct HTTPServerAddressLimitTests {
         let (server, responder) = try makeServer(threads: 1) { $0.perAddressConnectionLimit = 3 }
         defer { server.shutdown() }
         let held = try Self.midRequest(3, on: server)
-        try #require(Self.eventually { server.openConnections == 3 })
+        try #require(eventually { server.openConnections == 3 })
 
         let refused = try RawHTTPClient(port: server.port)
         try refused.send("GET /refused HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -91,9 +81,9 @@ struct HTTPServerAddressLimitTests {
         let (server, _) = try makeServer(threads: 1) { $0.perAddressConnectionLimit = 1 }
         defer { server.shutdown() }
         let held = try Self.midRequest(1, on: server)
-        try #require(Self.eventually { server.openConnections == 1 })
+        try #require(eventually { server.openConnections == 1 })
         let waiting = try (0..<16).map { _ in try RawHTTPClient(port: server.port) }
-        try #require(Self.eventually { server.openConnections == 17 })
+        try #require(eventually { server.openConnections == 17 })
         let past = try RawHTTPClient(port: server.port)
         #expect(past.readsToEndOfStream(), "a 17th connection over the limit was kept")
         #expect(server.openConnections == 17)
@@ -110,7 +100,7 @@ struct HTTPServerAddressLimitTests {
         let (server, _) = try makeServer(threads: 1) { $0.perAddressConnectionLimit = limit }
         defer { server.shutdown() }
         let held = try Self.midRequest(2, on: server)
-        try #require(Self.eventually { server.openConnections == 2 })
+        try #require(eventually { server.openConnections == 2 })
         let third = try RawHTTPClient(port: server.port)
         try third.send("GET /third HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try third.readResponse().status == thirdStatus)

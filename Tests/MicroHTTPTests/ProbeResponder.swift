@@ -26,6 +26,9 @@ import Testing
 ///   `replyToDeferred()` replies from the caller's thread.
 /// - `/stream…`: a streamed body of `streamPieces` (an empty piece among them); `/stream-fail…`:
 ///   its first three pieces, then the producer throws. `liveStreams` counts those not yet freed.
+/// - `/live…`: a live body (server-sent events' shape) that sends what `push` queued and waits
+///   for more, ending after a push of `nil`; `liveReads` counts its producer's calls. One at a
+///   time: they share the queue.
 /// - `/held…`: a held answer (`HTTPResponse.held`) whose release, counted in `releases`, gives
 ///   `released <path>`; `/offheld…` the same from the worker pool.
 /// - anything else: echoes method, path, query items, body length and body.
@@ -40,6 +43,25 @@ final class ProbeResponder: HTTPResponder {
     private let respondedPaths = Mutex<[String]>([])
     private let streams = Mutex<[WeakStream]>([])
     private let releaseCount = Mutex(0)
+    private let live = Mutex(Live())
+
+    private struct Live {
+        var queue: [[UInt8]?] = []
+        var reads = 0
+        var bodies: [WeakStream] = []
+    }
+
+    /// How many times live bodies' producers were asked for a piece.
+    var liveReads: Int { live.withLock { $0.reads } }
+
+    /// Queues `piece` for every live body (`nil`: the end) and wakes them.
+    func push(_ piece: [UInt8]?) {
+        let bodies = live.withLock { live in
+            live.queue.append(piece)
+            return live.bodies.compactMap(\.body)
+        }
+        for body in bodies { body.wake() }
+    }
 
     /// How many held answers were released.
     var releases: Int { releaseCount.withLock { $0 } }
@@ -86,6 +108,20 @@ final class ProbeResponder: HTTPResponder {
         if request.head.path.hasPrefix("/stream") {
             let response = Self.streamed(failing: request.head.path.hasPrefix("/stream-fail"))
             streams.withLock { $0.append(WeakStream(body: response.bodyStream)) }
+            return response
+        }
+        if request.head.path.hasPrefix("/live") {
+            var response = HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream")])
+            let body = HTTPStreamBody(live: { [self] in
+                live.withLock { live -> HTTPStreamBody.Next in
+                    live.reads += 1
+                    guard !live.queue.isEmpty else { return .wait }
+                    return live.queue.removeFirst().map(HTTPStreamBody.Next.piece) ?? .end
+                }
+            })
+            live.withLock { $0.bodies.append(WeakStream(body: body)) }
+            streams.withLock { $0.append(WeakStream(body: body)) }
+            response.bodyStream = body
             return response
         }
         if request.head.path.hasPrefix("/held") || request.head.path.hasPrefix("/offheld") {
