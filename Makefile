@@ -118,6 +118,7 @@ test: check
 	$(call step,daemon,KEYCHAIND="$(BIN)" bash Tests/daemon/run.sh)
 	$(call step,clients,KEYCHAIND="$(BIN)" bash Tests/clients/run.sh)
 	$(call step,Vault clients,KEYCHAIND="$(BIN)" bash Tests/vault/run.sh)
+	$(call step,events,KEYCHAIND="$(BIN)" bash Tests/events/run.sh)
 	$(call step,atomic writes,KEYCHAIND="$(BIN)" bash Tests/daemon/atomic.sh)
 	$(call step,metrics,KEYCHAIND="$(BIN)" bash Tests/daemon/metrics.sh)
 	$(call step,backups,KEYCHAIND="$(BIN)" bash Tests/backup/run.sh)

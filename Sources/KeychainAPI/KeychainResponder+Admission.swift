@@ -39,7 +39,7 @@ extension KeychainResponder {
                 throw .missingEntitlement("token: the token lacks the read or list capability")
             }
         case (.keychain, _), (.settings, _), (.tokenSelf, _), (.unlock, _), (.health, _), (.vaultMounts, _), (.vaultMountOf, _),
-            (.vaultTokenSelf, _):
+            (.vaultTokenSelf, _), (.events, _):
             break
         }
     }

@@ -29,7 +29,11 @@ extension KeychainResponder {
     /// `POST /v1/keychain/lock`: the keys are gone before the response is sent.
     func lock(_ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         guard token.has(.lock) else { throw .missingEntitlement("Authorization: the token lacks the lock capability") }
-        try keychain.lock()
+        if let event = try keychain.lock() {
+            // Subscribers purge what they cached before the lock is answered, within a bound: a
+            // subscriber that does not read holds it up no longer than that.
+            keychain.events.awaitDelivery(of: event, timeoutMilliseconds: Self.lockEventWaitMilliseconds)
+        }
         return try status(token)
     }
 

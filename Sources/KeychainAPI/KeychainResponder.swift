@@ -92,7 +92,9 @@ public final class KeychainResponder: HTTPResponder {
             {
                 .deferred
             } else {
-                route.writes(method: head.method) || route.copiesDatabase || route.scansStore ? .workerPool : .pollingThread
+                // A lock waits (boundedly) for its event to reach the subscribers.
+                route.writes(method: head.method) || route.copiesDatabase || route.scansStore || route == .lock
+                    ? .workerPool : .pollingThread
             }
         // A passphrase's body is small: a larger one is refused before it is read, let alone parsed.
         // An import's is a bundle (`largeBodyLimit(for:)`).
@@ -259,6 +261,7 @@ public final class KeychainResponder: HTTPResponder {
         case (.vaultMounts, _): vaultMounts(token!)
         case (.vaultMountOf(let path), _): try vaultMountOf(path, request, token!)
         case (.vaultTokenSelf, _): vaultTokenSelf(request, token!)
+        case (.events, _): events(request, token!)
         default: throw .unimplemented("method: \(request.head.method) on \(route.template)")
         }
     }

@@ -127,12 +127,13 @@ extension Route {
         case .vaultMounts: 19
         case .vaultMountOf: 20
         case .vaultTokenSelf: 21
+        case .events: 22
         }
     }
 
     /// The row of a path no route has.
-    static let unmatchedMetricsIndex = 22
-    static let metricsSlots = 23
+    static let unmatchedMetricsIndex = 23
+    static let metricsSlots = 24
 
     /// Each row's `route` label: the template, and `unmatched` for paths no route has.
     static let metricsTemplates: [String] = {
@@ -140,7 +141,7 @@ extension Route {
             .items, .itemsSearch, .item(ref: ""), .keychain, .lock, .unlock, .passphrase, .settings, .tokens, .tokenSelf,
             .token(id: ""), .health, .metrics, .exportBundle, .importBundle, .backup, .itemsImport,
             .kvData(mount: "", path: ""), .kvMetadata(mount: "", path: ""), .vaultMounts, .vaultMountOf(path: ""),
-            .vaultTokenSelf,
+            .vaultTokenSelf, .events,
         ]
         precondition(routes.enumerated().allSatisfy { $0.offset == $0.element.metricsIndex })
         return routes.map(\.template) + ["unmatched"]

@@ -31,6 +31,8 @@ enum Route: Sendable, Equatable {
     case vaultMountOf(path: String)
     /// `GET /v1/auth/token/lookup-self`: the token, as Vault describes one.
     case vaultTokenSelf
+    /// `GET /v1/events`: the keychain's events, as server-sent events.
+    case events
 
     var template: String {
         switch self {
@@ -56,6 +58,7 @@ enum Route: Sendable, Equatable {
         case .vaultMounts: "/v1/sys/mounts"
         case .vaultMountOf: "/v1/sys/internal/ui/mounts/{path}"
         case .vaultTokenSelf: "/v1/auth/token/lookup-self"
+        case .events: "/v1/events"
         }
     }
 
@@ -72,7 +75,7 @@ enum Route: Sendable, Equatable {
         case .items: ["GET", "POST", "PATCH", "DELETE"]
         case .itemsSearch, .itemsImport, .lock, .unlock, .passphrase, .exportBundle, .importBundle, .backup: ["POST"]
         case .item: ["GET", "PATCH", "DELETE"]
-        case .keychain, .tokenSelf, .metrics: ["GET"]
+        case .keychain, .tokenSelf, .metrics, .events: ["GET"]
         case .settings: ["GET", "PUT"]
         case .tokens: ["GET", "POST"]
         case .token: ["DELETE"]
@@ -127,6 +130,7 @@ enum Route: Sendable, Equatable {
         case (.kvMetadata, _): "kvReadMetadata"
         case (.vaultMounts, _), (.vaultMountOf, _): "kvMounts"
         case (.vaultTokenSelf, _): "readOwnToken"
+        case (.events, _): "subscribeEvents"
         default: "none"
         }
     }
@@ -244,6 +248,7 @@ enum Route: Sendable, Equatable {
             return second.isEmpty ? nil : .token(id: String(decoding: second, as: UTF8.self))
         }
         if first.equals("health"), second == nil { return .health }
+        if first.equals("events"), second == nil { return .events }
         return nil
     }
 }
@@ -273,7 +278,7 @@ extension Route {
     }
 
     /// The API's own first segments, which no mount may take.
-    static let reservedSegments: [StaticString] = ["items", "keychain", "tokens", "health", "sys", "auth"]
+    static let reservedSegments: [StaticString] = ["items", "keychain", "tokens", "health", "events", "sys", "auth"]
 }
 
 extension Collection<UInt8> {

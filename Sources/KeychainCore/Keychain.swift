@@ -44,6 +44,8 @@ public final class Keychain: Sendable {
     let replicaID = Sodium.randomBytes(8)
     /// What this replica knows of the others (see `Keychain+Cluster`).
     let cluster = Mutex(ClusterView())
+    /// The keychain's events, for subscribers (`GET /v1/events`).
+    public let events: KeychainEvents
 
     /// Opens the keychain kept in `store`, with its instance key file in
     /// `configuration.dataDirectory` (created if needed) unless `configuration.keyFile` says
@@ -68,6 +70,7 @@ public final class Keychain: Sendable {
             throw .notAvailable("data directory cannot be created: \(configuration.dataDirectory)")
         }
         barrierSlot = Mutex(nil)
+        events = KeychainEvents(capacity: configuration.eventHistory)
         lockIntervalSeconds = Atomic(configuration.defaultLockInterval)
         try refreshSettings()
         if let barrier = try loadBarrier() { try backfillHostSuffixes(barrier) }

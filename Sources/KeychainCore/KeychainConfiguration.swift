@@ -20,6 +20,8 @@ public struct KeychainConfiguration: Sendable {
     public var maxAnswerBytes = 1 << 20
     /// `lockInterval` of a new keychain, in seconds (macOS's default for new keychains: 300).
     public var defaultLockInterval = 300
+    /// The events kept for subscribers resuming with `Last-Event-ID` (`KeychainEvents`).
+    public var eventHistory = 10_000
     public var clock: any KeychainClock = SystemClock()
 
     public init(dataDirectory: String) {

@@ -19,7 +19,7 @@ final class APIFixture {
     private let logger: Logger
     private let http: HTTPServerConfiguration
     private let api: APIConfiguration
-    private let inProcess: InProcessClient
+    let inProcess: InProcessClient
     /// The responder the in-process calls reach.
     var responder: any HTTPResponder { inProcess.responder }
     private var started: KeychainServer?

@@ -121,6 +121,7 @@ extension Keychain {
             if barrier.isUnlocked {
                 barrier.lock()
                 logger.info("keychain locked by another replica")
+                publish(.lock)
             }
             return
         }
@@ -139,6 +140,7 @@ extension Keychain {
             barrier.install(whenUnlocked: keys.whenUnlocked, afterFirstUnlock: keys.afterFirstUnlock)
             noteSecretUse()
             logger.info("keychain unlocked by another replica")
+            publish(.unlock)
         }
     }
 

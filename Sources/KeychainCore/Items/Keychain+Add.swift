@@ -12,6 +12,7 @@ extension Keychain {
         if query.itemClass == .identity { return try addIdentity(query, token: token) }
         let (item, barrier) = try addedItem(query, token: token)
         do { try store.add(item.record) } catch { throw duplicateOrFailure(error, item.record) }
+        publish(.add, item: item)
         return try shape(item.record, query: query, barrier: barrier, secret: query.valueData, decoded: item)
     }
 
@@ -39,6 +40,7 @@ extension Keychain {
             completion(
                 Result { () throws(KeychainError) in
                     do { try outcome.get() } catch { throw duplicateOrFailure(error, item.record) }
+                    publish(.add, item: item)
                     return try shape(item.record, query: query, barrier: barrier, secret: query.valueData, decoded: item)
                 })
         }

@@ -26,7 +26,7 @@ extension Keychain {
             return try deleteIdentities(query, token: token, barrier: barrier, expectedVersion: expectedVersion)
         }
         let selection = try filter(for: query, token: token, barrier: barrier)
-        return try transaction { writer in
+        let deleted = try transaction { writer in
             let records = try self.matching(writer.items(matching: selection.filter), selection.exact, barrier: barrier)
             guard !records.isEmpty else { throw KeychainError.itemNotFound }
             if let expectedVersion, records.count == 1, records[0].version != expectedVersion {
@@ -34,7 +34,9 @@ extension Keychain {
                     "expectedVersion: the item's version is \(records[0].version), not \(expectedVersion)")
             }
             try writer.delete(rowIDs: records.map(\.rowID))
-            return records.map(\.ref)
+            return records
         }
+        publish(.delete, records: deleted, barrier: barrier)
+        return deleted.map(\.ref)
     }
 }

@@ -34,16 +34,21 @@ extension Keychain {
                 throw error
             }
             logger.info("keychain unlocked", metadata: ["unlock.source": "\(source)"])
+            publish(.unlock)
         }
     }
 
     /// Locks: the whenUnlocked key leaves memory before this returns. On a shared store the
-    /// other replicas are told before it returns, and lock at their next `synchronize`.
-    public func lock() throws(KeychainError) {
+    /// other replicas are told before it returns, and lock at their next `synchronize`. Returns
+    /// the `lock` event's sequence (nil without subscribers), to wait for its delivery.
+    @discardableResult
+    public func lock() throws(KeychainError) -> UInt64? {
         let barrier = try barrier()
         barrier.lock()
         logger.info("keychain locked")
+        let event = publish(.lock)
         try publishLockState(barrier)
+        return event
     }
 
     /// Re-wraps the class keys under a new passphrase; no item is touched. Needs the old passphrase.
@@ -72,6 +77,7 @@ extension Keychain {
                 try writer.setMeta(Barrier.MetaKey.afterFirstUnlock, rewrapped.afterFirstUnlock)
             }
             logger.info("passphrase changed")
+            publish(.passwordChanged)
         }
     }
 
@@ -100,12 +106,13 @@ extension Keychain {
 
     /// Refreshes the settings, synchronizes with the other replicas on a shared store, then
     /// locks if `lockInterval` has passed since a whenUnlocked secret was last used (on any
-    /// replica). The server calls this four times a second; every operation checks the auto-lock
-    /// (without the rest) first.
+    /// replica), and lets idle event streams send their keep-alive. The server calls this four
+    /// times a second; every operation checks the auto-lock (without the rest) first.
     public func checkAutoLock() {
         try? refreshSettings()
         synchronize()
         if let barrier = barrierSlot.withLock({ $0 }) { enforceAutoLock(barrier) }
+        events.tick(uptime: clock.uptime())
     }
 
     func enforceAutoLock(_ barrier: Barrier) {
@@ -113,6 +120,7 @@ extension Keychain {
         guard interval > 0, barrier.isUnlocked, idleMilliseconds() >= Int64(interval) * 1000 else { return }
         barrier.lock()
         logger.info("keychain auto-locked", metadata: ["keychain.lockInterval": "\(interval)"])
+        publish(.lock)
         do throws(KeychainError) {
             try publishLockState(barrier)
         } catch {

@@ -105,6 +105,7 @@ extension Keychain {
         guard removed else { throw .itemNotFound }
         tokenCache.revoke(id: id)
         logger.info("token revoked", metadata: ["token.id": "\(id)"])
+        publish(.tokenRevoked, tokenID: id)
     }
 
     /// errSecMissingEntitlement unless `caller` holds `admin` over every group (`*`): for what
