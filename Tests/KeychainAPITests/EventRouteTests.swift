@@ -152,6 +152,28 @@ import Testing
         #expect(slow.readAll().bytes.isEmpty, "cut off: the stream has ended")
     }
 
+    @Test func anImportedIdentityGivesAnEventPerRowWrittenAndItsDeleteOnePerRowRemoved() throws {
+        let m = IdentityRouteTests.material
+        let text =
+            try String(contentsOfFile: m.leaf.certificatePath, encoding: .utf8)
+            + String(contentsOfFile: m.leaf.keyPath, encoding: .utf8)
+            + String(contentsOfFile: m.ca.certificatePath, encoding: .utf8)
+        let subscriber = try subscribe()
+        _ = subscriber.read()
+        let imported = fixture.call(
+            "POST", "/v1/items/import?accessGroup=web", body: Array(text.utf8), contentType: "application/x-pem-file")
+        #expect(imported.status == 201, "\(imported.text)")
+        let added = subscriber.read().events
+        #expect(added.map(\.name) == ["add", "add", "add"], "the leaf, its key and the CA certificate")
+        #expect(added.compactMap { $0.data["class"]?.stringValue }.sorted() == ["certificate", "certificate", "key"])
+        #expect(added.allSatisfy { $0.data["accessGroup"] == "web" })
+        #expect(try fixture.call("DELETE", "/v1/items?class=identity&accessGroup=web").status == 200)
+        let deleted = subscriber.read().events
+        #expect(deleted.map(\.name) == ["delete", "delete"], "the identity's certificate and key")
+        let addedRefs = Set(added.compactMap { $0.data["persistentRef"]?.stringValue })
+        #expect(deleted.allSatisfy { addedRefs.contains($0.data["persistentRef"]?.stringValue ?? "") })
+    }
+
     @Test func aTokenIsRequiredAndTheRouteTakesOnlyGET() throws {
         #expect(try fixture.call("GET", "/v1/events", headers: []).status == 401)
         #expect(try fixture.call("POST", "/v1/events").status == 405)

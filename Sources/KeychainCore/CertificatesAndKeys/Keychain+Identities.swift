@@ -237,6 +237,8 @@ extension Keychain {
         }
         let pair = IdentityPair(
             certificate: certificateItem, key: key.ref == keyItem.record.ref ? keyItem : try DecodedItem(key, barrier: barrier))
+        publish(.add, item: certificateItem)
+        if key.ref == keyItem.record.ref { publish(.add, item: keyItem) }
         return try shape(pair, query: query, barrier: barrier)
     }
 

@@ -36,7 +36,7 @@ extension Keychain {
         var keyChanges = changes
         keyChanges.attributes = changes.attributes.filter { $0.key.applies(to: .key) }
         let changesRow = changes.accessGroup != nil || changes.accessible != nil || changes.synchronizable != nil
-        let pairs = try transaction { writer in
+        let (pairs, changed) = try transaction { writer in
             let pairs = try self.identityPairs(query, token: token, barrier: barrier, writer: writer)
             guard !pairs.isEmpty else { throw KeychainError.itemNotFound }
             try Self.check(pairs, expectedVersion: expectedVersion)
@@ -66,10 +66,12 @@ extension Keychain {
                 guard let record = updated[item.record.rowID] else { return item }
                 return try DecodedItem(record, barrier: barrier)
             }
-            return try pairs.map { (pair) throws(KeychainError) in
+            let reopenedPairs = try pairs.map { (pair) throws(KeychainError) in
                 IdentityPair(certificate: try reopened(pair.certificate), key: try reopened(pair.key))
             }
+            return (reopenedPairs, updated.keys.sorted().map { updated[$0]! })
         }
+        publish(.update, records: changed, barrier: barrier)
         guard token.has(.read) || token.has(.list) else {
             return pairs.map {
                 ItemResult(
@@ -86,18 +88,20 @@ extension Keychain {
     func deleteIdentities(_ query: ItemQuery, token: AccessToken, barrier: Barrier, expectedVersion: Int64?) throws(KeychainError)
         -> [[UInt8]]
     {
-        try transaction { writer in
+        let deleted = try transaction { writer in
             let pairs = try self.identityPairs(query, token: token, barrier: barrier, writer: writer)
             guard !pairs.isEmpty else { throw KeychainError.itemNotFound }
             try Self.check(pairs, expectedVersion: expectedVersion)
-            var rows: [Int64: [UInt8]] = [:]
+            var rows: [Int64: DecodedItem] = [:]
             for pair in pairs {
-                rows[pair.certificate.record.rowID] = pair.certificate.record.ref
-                rows[pair.key.record.rowID] = pair.key.record.ref
+                rows[pair.certificate.record.rowID] = pair.certificate
+                rows[pair.key.record.rowID] = pair.key
             }
             let ordered = rows.keys.sorted()
             try writer.delete(rowIDs: ordered)
             return ordered.map { rows[$0]! }
         }
+        for item in deleted { publish(.delete, item: item) }
+        return deleted.map(\.record.ref)
     }
 }

@@ -159,7 +159,12 @@ extension Keychain {
             case .identity(let certificate, let key):
                 // The key row as stored: this import's, or the same key already there.
                 var keyItem = key
-                if let record, record.ref != key.record.ref { keyItem = try DecodedItem(record, barrier: barrier) }
+                publish(.add, item: certificate)
+                if let record, record.ref != key.record.ref {
+                    keyItem = try DecodedItem(record, barrier: barrier)
+                } else {
+                    publish(.add, item: key)
+                }
                 items.append(
                     try shape(IdentityPair(certificate: certificate, key: keyItem), query: ItemQuery(), barrier: barrier))
             case .certificate(let item), .key(let item):
@@ -167,6 +172,7 @@ extension Keychain {
                     kept += 1
                     continue
                 }
+                publish(.add, item: item)
                 items.append(try shape(item.record, query: ItemQuery(), barrier: barrier, secret: nil, decoded: item))
             }
         }

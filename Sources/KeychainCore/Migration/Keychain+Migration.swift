@@ -144,6 +144,8 @@ extension Keychain {
             var imported = 0
             var skipped = 0
             var replaced = 0
+            var added: [ItemRecord] = []
+            var replacedRecords: [ItemRecord] = []
             for (record, itemClass) in records {
                 let byKey = try writer.item(primaryKey: record.primaryKey)
                 let byRef = try writer.items(matching: ItemFilter(ref: record.ref)).first
@@ -151,6 +153,7 @@ extension Keychain {
                 guard let first = existing.first else {
                     try writer.insert(record)
                     imported += 1
+                    added.append(record)
                     continue
                 }
                 let ref = PersistentRef.encode(record.ref)
@@ -172,10 +175,13 @@ extension Keychain {
                     try writer.delete(rowIDs: [first.rowID])
                     try writer.insert(record)
                     replaced += 1
+                    replacedRecords.append(record)
                 }
             }
-            return (imported, skipped, replaced)
+            return (imported, skipped, replaced, added, replacedRecords)
         }
+        publish(.add, records: counts.3, barrier: barrier)
+        publish(.update, records: counts.4, barrier: barrier)
         manifest.leftBehind = manifest.leftBehind.filter { $0.value > 0 }
         logger.info(
             "bundle imported",
