@@ -174,6 +174,16 @@ import Testing
         #expect(deleted.allSatisfy { addedRefs.contains($0.data["persistentRef"]?.stringValue ?? "") })
     }
 
+    @Test func onlyAChangeOfLockStateIsAnEvent() throws {
+        let subscriber = try subscribe()
+        _ = subscriber.read()
+        #expect(try fixture.call("POST", "/v1/keychain/lock").status == 200)
+        #expect(try fixture.call("POST", "/v1/keychain/lock").status == 200)
+        #expect(try fixture.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#).status == 200)
+        #expect(try fixture.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"\#(testPassphrase)"}"#).status == 200)
+        #expect(subscriber.read().events.map(\.name) == ["lock", "unlock"])
+    }
+
     @Test func aTokenIsRequiredAndTheRouteTakesOnlyGET() throws {
         #expect(try fixture.call("GET", "/v1/events", headers: []).status == 401)
         #expect(try fixture.call("POST", "/v1/events").status == 405)

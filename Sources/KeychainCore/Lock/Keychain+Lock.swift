@@ -40,13 +40,15 @@ extension Keychain {
 
     /// Locks: the whenUnlocked key leaves memory before this returns. On a shared store the
     /// other replicas are told before it returns, and lock at their next `synchronize`. Returns
-    /// the `lock` event's sequence (nil without subscribers), to wait for its delivery.
+    /// the `lock` event's sequence, to wait for its delivery: nil without subscribers, or when
+    /// the keychain was locked already (no event then).
     @discardableResult
     public func lock() throws(KeychainError) -> UInt64? {
         let barrier = try barrier()
+        let wasUnlocked = barrier.isUnlocked
         barrier.lock()
         logger.info("keychain locked")
-        let event = publish(.lock)
+        let event = wasUnlocked ? publish(.lock) : nil
         try publishLockState(barrier)
         return event
     }
