@@ -289,6 +289,31 @@ def build(runs, facts):
                   f"≥ 15 × Ov; {measured_against(throughput, cost, pairs, 'Ov')}",
                   verdict(None if throughput is None else throughput >= 15, ov, kv))
 
+    to_event, to_answer = Series(runs, "El"), Series(runs, "Ea")
+    if to_event.measured:
+        cycles = facts.get("event_cycles", "?")
+        table.add("Ea", f"lock's answer: POST /v1/keychain/lock sent to its answer received, one subscriber connected "
+                  f"(the answer waits for the event's delivery); {cycles} lock and unlock cycles a round, {pinned}",
+                  "", ms(to_answer.p50), ms(to_answer.p99), "", "(the anchor)", to_answer.failure() or "info")
+        table.add("El", "lock to event: the same lock sent to its `lock` event received by the subscriber",
+                  "", ms(to_event.p50), ms(to_event.p99), "",
+                  f"before Ea; medians of {to_event.count} rounds' p50 and p99", to_event.failure() or "info")
+    idle_kb, held_kb = fact_float(facts, "events_rss_kb_idle"), fact_float(facts, "events_rss_kb_1000")
+    if idle_kb is not None and held_kb is not None:
+        table.add("Mev", "keychaind's resident memory with 1,000 idle subscribers (GET /v1/events), beside none",
+                  f"{held_kb / 1024:,.1f} MiB", "", "", "",
+                  f"{idle_kb / 1024:,.1f} MiB with none: {(held_kb - idle_kb) * 1024 / 1000:,.0f} bytes a subscriber",
+                  "info")
+    b_none, b_held = Series(runs, "B0"), Series(runs, "B100")
+    if b_none.measured or b_held.measured:
+        throughput, cost, pairs = paired(b_held, b_none)
+        table.add("B0", f"B again (GET of a random item of {items:,}), no subscriber, {pinned}", per_second(b_none.rate),
+                  ms(b_none.p50), ms(b_none.p99), cpu_text(b_none), "(the anchor)", b_none.failure() or "ok")
+        table.add("B100", "B with 100 idle subscribers of the event stream connected, alternated with B0",
+                  per_second(b_held.rate), ms(b_held.p50), ms(b_held.p99), cpu_text(b_held),
+                  f"≥ 0.95 × B0; {measured_against(throughput, cost, pairs, 'B0')}",
+                  verdict(None if throughput is None else throughput >= 0.95, b_none, b_held))
+
     b_all = Series(runs, "Ball")
     if b_all.measured:
         throughput, cost, pairs = paired(b_all, h)

@@ -20,6 +20,9 @@
 #   BENCH_ONLY=client        only Gw, Gc and Gu: one GET through wrk, KeychainClient and URLSession
 #   BENCH_ONLY=vault         only Kv and Ov: a KV version 2 GET on keychaind and on OpenBao
 #   BENCH_KV_ITEMS=10000     KV secrets written into each for them
+#   BENCH_ONLY=events        only the event stream's rows: El, Ea, the memory of 1,000 subscribers,
+#                            B100 and B0 (on a keychain of BENCH_ITEMS items)
+#   BENCH_EVENT_CYCLES=40    lock and unlock cycles a round for El and Ea (each unlock runs Argon2id)
 #   BENCH_MIGRATION_ROUNDS=3 rounds of the migration rows (export, import, sqlite3 .backup)
 #   BENCH_CERTS=1            the certificate rows: Id and its anchor Ic (identity search
 #                            by subject text), Ccert (certificate adds, alternated with C); 0 skips them
@@ -61,6 +64,7 @@ ITEMS=${BENCH_ITEMS:-100000}
 LIFECYCLES=${BENCH_LIFECYCLES:-400}
 PG_ITEMS=${BENCH_PG_ITEMS:-10000}
 KV_ITEMS=${BENCH_KV_ITEMS:-10000}
+EVENT_CYCLES=${BENCH_EVENT_CYCLES:-40}
 PG_BIN='' PG_PORT=''
 ITEMS_BIG=${BENCH_ITEMS_BIG:-1000000}
 PRELOAD_CONNECTIONS=8
@@ -449,6 +453,67 @@ phase_client() {
         done
     done
     stop_server keychain-client
+}
+
+# phase_events: the event stream (GET /v1/events) on B's keychain, `--threads 1`: El, the time from
+# sending a lock to its event at a subscriber, beside Ea, to the lock's own answer (which waits
+# for the event's delivery), over EVENT_CYCLES lock and unlock cycles a round (each unlock runs
+# Argon2id) for 3 rounds; the server's resident memory with 1,000 idle subscribers; and B's GET
+# with 100 idle subscribers connected (B100) alternated with none (B0), PAIRS rounds.
+phase_events() {
+    # A thousand subscribers from one address: sockets and connections enough for them.
+    ulimit -n 8192
+    start_keychain keychain-events --threads 1 --connection-limit 2048 --max-connections-per-address 2048
+    local pid=$SERVER_PID round i
+    log "El and Ea: $EVENT_CYCLES lock and unlock cycles, 3 rounds"
+    for round in 1 2 3; do
+        timeout 600 taskset -c "$CLIENT_CORE" "$PY" "$BENCH/events.py" latency "$KC_URL" "$TOKEN" "$WORK/passphrase" \
+            "$EVENT_CYCLES" "$round" >>"$RUNS" || die "events.py latency failed"
+    done
+    fact event_cycles "$EVENT_CYCLES"
+    fact events_rss_kb_idle "$(own_rss_kb "$pid")"
+    hold_subscribers 1000
+    fact events_rss_kb_1000 "$(own_rss_kb "$pid")"
+    release_subscribers
+    log "B100 and B0: B with 100 idle subscribers and with none, $PAIRS rounds"
+    KEYCHAIND_TOKEN=$READER_TOKEN warm_up "$KC_URL/" "$BENCH/get_random.lua" "$ITEMS"
+    for ((round = 1; round <= PAIRS; round++)); do
+        log "round $round of $PAIRS"
+        for i in $(round_order 2 "$round"); do
+            case $i in
+            0) KEYCHAIND_TOKEN=$READER_TOKEN run_wrk B0 "$round" "$pid" "$KC_URL/" "$BENCH/get_random.lua" "$ITEMS" ;;
+            1)
+                hold_subscribers 100
+                KEYCHAIND_TOKEN=$READER_TOKEN run_wrk B100 "$round" "$pid" "$KC_URL/" "$BENCH/get_random.lua" "$ITEMS"
+                release_subscribers
+                ;;
+            esac
+        done
+    done
+    stop_server keychain-events
+}
+
+# hold_subscribers COUNT: COUNT idle subscribers of KC_URL's events, from the client core, held
+# until release_subscribers (events.py hold, its standard input a FIFO this shell keeps open).
+HOLD_FD='' HOLD_PID=''
+hold_subscribers() {
+    rm -f "$WORK/hold.fifo" "$WORK/hold.ready"
+    mkfifo "$WORK/hold.fifo"
+    taskset -c "$CLIENT_CORE" "$PY" "$BENCH/events.py" hold "$KC_URL" "$TOKEN" "$1" "$WORK/hold.ready" \
+        <"$WORK/hold.fifo" >>"$LOGS/events-hold.log" 2>&1 &
+    HOLD_PID=$!
+    exec {HOLD_FD}>"$WORK/hold.fifo"
+    local waited=0
+    until [[ -s $WORK/hold.ready ]]; do
+        kill -0 "$HOLD_PID" 2>/dev/null || die "events.py hold exited (see $LOGS/events-hold.log)"
+        ((waited++ < 600)) || die "$1 subscribers not connected within 60 s"
+        sleep 0.1
+    done
+}
+
+release_subscribers() {
+    exec {HOLD_FD}>&-
+    wait "$HOLD_PID" || true
 }
 
 # phase_vault: Kv, keychaind's KV version 2 GET of a random secret of KV_ITEMS (Vault's protocol,
@@ -1008,6 +1073,12 @@ main() {
     check_item "$KC_URL" 0
     check_item "$KC_URL" $((ITEMS - 1))
     reader_token "$KC_URL"
+    if [[ ${BENCH_ONLY:-} == events ]]; then
+        stop_server keychain
+        phase_events
+        end_run "$began"
+        return
+    fi
     if [[ ${BENCH_ONLY:-} == client ]]; then
         stop_server keychain
         log "Gw and Gc: $PAIRS rounds of ${DURATION}s runs"
@@ -1129,6 +1200,9 @@ main() {
 
     log "Kv and Ov: Vault's KV version 2 GET on keychaind and on OpenBao"
     phase_vault
+
+    log "the event stream: lock-to-event latency, 1,000 subscribers' memory, B with 100 subscribers"
+    phase_events
 
     log "start-up (locked) and unlock at $ITEMS items"
     phase_start_and_unlock
