@@ -18,6 +18,10 @@ public struct KeychainClientConfiguration: Sendable {
     public var retry: RetryPolicy = .init()
     /// A cache of secrets read, emptied when the keychain locks; `nil` (the default) keeps none.
     public var cache: SecretCachePolicy?
+    /// With a cache: keep the keychain's event stream open (``KeychainClient/events(after:)``)
+    /// and empty the cache on every event but an unlock, so that a lock or a change made by
+    /// anyone empties it as it happens, not when an answer or `maxAge` next says so.
+    public var cacheFollowsEvents = true
     /// The most connections kept open to the server at once.
     public var maxConnections: Int = 16
 

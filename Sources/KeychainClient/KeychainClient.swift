@@ -11,6 +11,8 @@ public final class KeychainClient: Sendable {
     public let configuration: KeychainClientConfiguration
     let transport: Transport
     let cache: SecretCache?
+    /// With a cache that follows events: the task keeping it in step with the keychain.
+    let follower: CacheFollower?
 
     /// The response header that states the keychain's lock state on every answer.
     static let stateHeader = "X-Keychain-State"
@@ -18,8 +20,13 @@ public final class KeychainClient: Sendable {
     /// A client as `configuration` says; throws `errSecParam` for a URL or CA file it cannot use.
     public init(_ configuration: KeychainClientConfiguration) throws(KeychainError) {
         self.configuration = configuration
-        transport = try Transport(configuration)
-        cache = configuration.cache.map(SecretCache.init)
+        let transport = try Transport(configuration)
+        let cache = configuration.cache.map(SecretCache.init)
+        self.transport = transport
+        self.cache = cache
+        follower =
+            configuration.cacheFollowsEvents
+            ? cache.map { CacheFollower(transport: transport, token: configuration.token, cache: $0) } : nil
     }
 
     /// A client of the server at `url` with the token `token`.
@@ -37,6 +44,7 @@ public final class KeychainClient: Sendable {
 
     /// Closes the connections. The client answers nothing after.
     public func shutdown() async {
+        follower?.stop()
         cache?.removeAll()
         await transport.shutdown()
     }

@@ -4,10 +4,12 @@ import Synchronization
 
 /// How the client caches the secrets it reads (``KeychainClientConfiguration/cache``).
 ///
-/// A cached secret never outlives the lock that guarded it: the cache empties itself when an
-/// answer says the keychain is locked (every answer carries the state in `X-Keychain-State`),
-/// on a 423, when the token is refused (revoked or expired: 401), on every write this client
-/// sends, and when the client locks the keychain; and no entry is used after `maxAge`.
+/// A cached secret never outlives the lock that guarded it: the cache empties itself when the
+/// keychain's event stream reports a lock or any change (``KeychainClientConfiguration/cacheFollowsEvents``,
+/// on by default), or when the stream is lost; when an answer says the keychain is locked (every
+/// answer carries the state in `X-Keychain-State`), on a 423, when the token is refused (revoked
+/// or expired: 401), on every write this client sends, and when the client locks the keychain;
+/// and no entry is used after `maxAge`.
 public struct SecretCachePolicy: Sendable {
     /// The longest a secret is answered from memory after the server gave it.
     public var maxAge: Duration

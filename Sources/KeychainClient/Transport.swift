@@ -32,6 +32,9 @@ struct Response: Sendable {
 /// token elsewhere).
 final class Transport: Sendable {
     private let http: HTTPClient
+    /// Event streams' connections: an idle stream reads a keep-alive line every 20 s at most, so
+    /// its reads wait longer than a request's.
+    private let streaming: HTTPClient
     private let base: String
     private let timeout: TimeAmount
     /// The largest body read from an answer: a page of a search is about 1 MiB, a bundle more.
@@ -61,16 +64,24 @@ final class Transport: Sendable {
         // A refused connection fails at once; the client's own RetryPolicy decides what follows.
         http.connectionPool.retryConnectionEstablishment = false
         self.http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: http)
+        var streaming = http
+        streaming.timeout.read = .seconds(Self.streamReadTimeoutSeconds)
+        streaming.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 2
+        self.streaming = HTTPClient(eventLoopGroupProvider: .singleton, configuration: streaming)
         self.timeout = TimeAmount(configuration.timeout)
     }
+
+    /// How long an event stream may stay silent before it counts as lost.
+    static let streamReadTimeoutSeconds: Int64 = 60
 
     deinit {
         // Not awaited: nothing else holds the client, so its connections only need closing.
         _ = http.shutdown()
+        _ = streaming.shutdown()
     }
 
-    /// Sends `request` once with `token`; throws only when no answer came.
-    func send(_ request: Request, token: BearerToken?) async throws(KeychainError) -> Response {
+    /// `request` as AsyncHTTPClient sends it, with `token`.
+    private func outgoing(_ request: Request, token: BearerToken?) -> HTTPClientRequest {
         var url = base + request.path
         if !request.query.isEmpty {
             url +=
@@ -86,6 +97,35 @@ final class Transport: Sendable {
             outgoing.headers.add(name: "Content-Type", value: request.contentType ?? "application/json")
             outgoing.body = .bytes(ByteBuffer(bytes: body))
         }
+        return outgoing
+    }
+
+    /// Sends `request` (a GET of a stream) once with `token` and gives its body's bytes to
+    /// `receive` as they come, until the server ends it or the task is cancelled; an answer
+    /// other than 200 is thrown as the error it states.
+    func stream(_ request: Request, token: BearerToken?, receive: ([UInt8]) -> Void) async throws(KeychainError) {
+        let answer: HTTPClientResponse
+        do {
+            answer = try await streaming.execute(outgoing(request, token: token), timeout: timeout)
+        } catch {
+            throw .notAvailable("\(request.method.rawValue) \(base)\(request.path): no answer (\(Self.describe(error)))")
+        }
+        guard answer.status == .ok else {
+            var body = (try? await answer.body.collect(upTo: 1 << 20)) ?? ByteBuffer()
+            throw KeychainError(
+                answer: Int(answer.status.code), body: body.readBytes(length: body.readableBytes) ?? [],
+                retryAfter: answer.headers.first(name: "Retry-After").flatMap { Int($0) })
+        }
+        do {
+            for try await var piece in answer.body { receive(piece.readBytes(length: piece.readableBytes) ?? []) }
+        } catch {
+            throw .notAvailable("\(request.method.rawValue) \(base)\(request.path): the stream broke (\(Self.describe(error)))")
+        }
+    }
+
+    /// Sends `request` once with `token`; throws only when no answer came.
+    func send(_ request: Request, token: BearerToken?) async throws(KeychainError) -> Response {
+        let outgoing = outgoing(request, token: token)
         do {
             let answer = try await http.execute(outgoing, timeout: timeout)
             var buffer = try await answer.body.collect(upTo: Self.maxAnswerBytes)
@@ -99,6 +139,7 @@ final class Transport: Sendable {
 
     func shutdown() async {
         try? await http.shutdown()
+        try? await streaming.shutdown()
     }
 
     /// A transport error in a few words; never a header (the token is in one).

@@ -30,9 +30,14 @@ final class LiveServer {
     deinit { server.shutdown() }
 
     /// A client with the admin token, or `token`.
-    func client(token: String? = nil, cache: SecretCachePolicy? = nil, retry: RetryPolicy = .never) throws -> KeychainClient {
+    /// `followsEvents`: the cache follows the event stream (the default of a client's
+    /// configuration; off here unless asked, so that the answers' own purges are tested alone).
+    func client(
+        token: String? = nil, cache: SecretCachePolicy? = nil, followsEvents: Bool = false, retry: RetryPolicy = .never
+    ) throws -> KeychainClient {
         var configuration = KeychainClientConfiguration(url: url, token: try BearerToken(token ?? adminToken))
         configuration.cache = cache
+        configuration.cacheFollowsEvents = followsEvents
         configuration.retry = retry
         return try KeychainClient(configuration)
     }

@@ -17,9 +17,11 @@ import Testing
 
     /// A client with a cache that has read the secret once, and the secret then deleted behind
     /// its back: only the cache still has it.
-    private func cachedClient(token: String? = nil, maxAge: Duration = .seconds(600)) async throws -> KeychainClient {
+    private func cachedClient(token: String? = nil, maxAge: Duration = .seconds(600), followsEvents: Bool = false)
+        async throws -> KeychainClient
+    {
         try await admin.addGenericPassword(service: "cached", account: "", password: Data("hunter2".utf8))
-        let client = try server.client(token: token, cache: SecretCachePolicy(maxAge: maxAge))
+        let client = try server.client(token: token, cache: SecretCachePolicy(maxAge: maxAge), followsEvents: followsEvents)
         #expect(try await client.SecItemCopyMatching(query) as? Data == Data("hunter2".utf8))
         try await admin.delete(.genericPassword(service: "cached"))
         return client
@@ -62,6 +64,56 @@ import Testing
         let client = try await cachedClient()
         try await client.addGenericPassword(service: "other", account: "", password: Data("x".utf8))
         #expect(client.cachedSecretCount == 0)
+    }
+
+    /// The default: the cache follows the event stream, so a lock empties it as it happens,
+    /// with no request of this client's to carry the news.
+    @Test func aLockTheEventStreamReportsEmptiesTheCacheAtOnce() async throws {
+        try await admin.addGenericPassword(service: "cached", account: "", password: Data("hunter2".utf8))
+        let client = try server.client(cache: SecretCachePolicy(maxAge: .seconds(600)), followsEvents: true)
+        #expect(await Cluster.eventually { server.keychain.events.subscriberCount == 1 }, "the client subscribed")
+        #expect(try await client.SecItemCopyMatching(query) as? Data == Data("hunter2".utf8))
+        #expect(client.cachedSecretCount == 1)
+        try await admin.lock()
+        #expect(await Cluster.eventually { client.cachedSecretCount == 0 })
+        await client.shutdown()
+    }
+
+    @Test func aChangeByAnotherClientEmptiesAFollowingCache() async throws {
+        try await admin.addGenericPassword(service: "cached", account: "", password: Data("hunter2".utf8))
+        let client = try server.client(cache: SecretCachePolicy(maxAge: .seconds(600)), followsEvents: true)
+        #expect(await Cluster.eventually { server.keychain.events.subscriberCount == 1 })
+        #expect(try await client.SecItemCopyMatching(query) as? Data == Data("hunter2".utf8))
+        try await admin.update(.genericPassword(service: "cached"), data: Data("rotated".utf8))
+        #expect(await Cluster.eventually { client.cachedSecretCount == 0 })
+        #expect(try await client.SecItemCopyMatching(query) as? Data == Data("rotated".utf8))
+        await client.shutdown()
+    }
+
+    @Test func eventsAreReadAsTheyHappenAndResumeAfterAnID() async throws {
+        let stream = admin.events()
+        let first = Task { () -> [KeychainEventInfo] in
+            var seen: [KeychainEventInfo] = []
+            for try await event in stream {
+                seen.append(event)
+                if seen.count == 2 { break }
+            }
+            return seen
+        }
+        #expect(await Cluster.eventually { server.keychain.events.subscriberCount == 1 })
+        try await admin.addGenericPassword(service: "evented", account: "", password: Data("x".utf8))
+        try await admin.delete(.genericPassword(service: "evented"))
+        let events = try await first.value
+        #expect(events.map(\.event) == [.add, .delete])
+        #expect(events[0].itemClass == "genericPassword" && events[0].accessGroup == "default")
+        #expect(events[0].persistentRef != nil && events[0].persistentRef == events[1].persistentRef)
+        // Resumed after the add, from the server's history: the delete again.
+        var resumed: [KeychainEventInfo.Event] = []
+        for try await event in admin.events(after: events[0].id) {
+            resumed.append(event.event)
+            break
+        }
+        #expect(resumed == [.delete])
     }
 
     @Test func aSecretPastItsAgeIsReadAgain() async throws {
