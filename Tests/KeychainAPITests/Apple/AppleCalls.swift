@@ -1,3 +1,4 @@
+import MicroHTTP
 import TestSupport
 import Testing
 
@@ -37,6 +38,15 @@ struct AppleAnswer: CustomStringConvertible {
     /// What kSecReturnRef gave for the first item (`{"certificate", "key", "keyType", "keyClass"}`).
     var valueRef: JSONObject? { items.first?["valueRef"]?.objectValue }
     var description: String { "\(response.status) \(response.text)" }
+}
+
+/// A callback's events (SecKeychainCallbackInfo): what the stream sent since the last `received()`.
+struct AppleCallback {
+    let body: HTTPStreamBody
+
+    func received() -> [EventRouteTests.Event] {
+        EventRouteTests.parse(String(decoding: body.readAll().bytes, as: UTF8.self))
+    }
 }
 
 /// SecItemAdd, SecItemCopyMatching, SecItemUpdate, SecItemDelete and the keychain calls, as one
@@ -96,6 +106,17 @@ struct AppleCalls {
     /// SecItemExport: the search's certificates and keys as PEM text (`Accept: application/x-pem-file`).
     func export(_ query: JSONObject, sourceLocation: SourceLocation = #_sourceLocation) throws -> AppleAnswer {
         try call("POST", "/v1/items/search", .object(query), sourceLocation, headers: [("Accept", "application/x-pem-file")])
+    }
+
+    /// SecKeychainAddCallback: the keychain's events this client's token may see
+    /// (`GET /v1/events`), from now on. Dropping the answer is SecKeychainRemoveCallback.
+    func addCallback(sourceLocation: SourceLocation = #_sourceLocation) throws -> AppleCallback {
+        let response = fixture.inProcess.response(
+            "GET", "/v1/events", headers: [("Authorization", "Bearer \(token ?? fixture.adminToken)")])
+        #expect(response.status == 200, "SecKeychainAddCallback", sourceLocation: sourceLocation)
+        let body = try #require(response.bodyStream, sourceLocation: sourceLocation)
+        _ = body.readAll()
+        return AppleCallback(body: body)
     }
 
     /// SecKeychainLock.

@@ -259,11 +259,14 @@ import Testing
         #expect(failures.withLock { $0 }.isEmpty)
     }
 
-    /// `kc-20-item-delete-stress.c` `tests`, in part: 30 blocks at once each add an internet
-    /// password and delete it. Left out: the keychain-event callback the blocks race with
-    /// (keychaind has no event stream yet) and the random sleeps that let it run.
+    /// `kc-20-item-delete-stress.c` `tests`: with a callback for add and delete events
+    /// registered, 30 blocks at once each add an internet password and delete it; every call
+    /// succeeds. The callback here also checks what it got: an add and then a delete of each of
+    /// the 30 items. Left out: the random sleeps, which only let Apple's callback run between
+    /// the blocks.
     @Test func kc20ItemDeleteStress() throws {
         let kc = AppleCalls(try APIFixture())
+        let callback = try kc.addCallback()
         let statuses = Mutex<[Int64]>([])
         DispatchQueue.concurrentPerform(iterations: 30) { i in
             let label = "testItem" + String(i).leftPadded(5)
@@ -274,6 +277,40 @@ import Testing
             statuses.withLock { $0 += [added?.status ?? -1, deleted?.status ?? -1] }
         }
         #expect(statuses.withLock { $0 } == Array(repeating: errSecSuccess, count: 60), "SecItemAdd, SecKeychainItemDelete")
+        let events = callback.received()
+        let byItem = Dictionary(grouping: events) { $0.data["persistentRef"]?.stringValue ?? "" }
+        #expect(byItem.count == 30, "30 items seen by the callback")
+        #expect(byItem.values.allSatisfy { $0.map(\.name) == ["add", "delete"] }, "each added, then deleted")
+    }
+
+    /// `kc-21-item-use-callback.c` `kc_21_item_use_callback`: a callback for add events
+    /// registered, a generic password added (account "account", service "service", password
+    /// "password" with its NUL: 9 bytes) calls it with kSecAddEvent and the item; the item's
+    /// content read there has those attributes and those 9 bytes; the item deleted there is gone.
+    /// Intended difference: Apple's callback gets a SecKeychainItemRef; keychaind's event names
+    /// the item by its persistent reference, which the content is read and the item deleted by
+    /// (an event carries no value: docs/events.md).
+    @Test func kc21ItemUseCallback() throws {
+        let kc = AppleCalls(try APIFixture())
+        let callback = try kc.addCallback()
+        let password = Base64.encode(Array("password".utf8) + [0])
+        let added = try kc.add([
+            "class": "genericPassword", "account": "account", "service": "service", "valueData": .string(password),
+        ])
+        #expect(added.status == errSecSuccess, "add generic password")
+        let events = callback.received()
+        #expect(events.map(\.name) == ["add"], "Got an incorrect keychain event")
+        let ref = try #require(events.first?.data["persistentRef"]?.stringValue, "info->item is NULL")
+        let content = try kc.copyMatching([
+            "valuePersistentRef": .string(ref), "returnAttributes": true, "returnData": true,
+        ])
+        #expect(content.status == errSecSuccess, "get item data in callback")
+        #expect(content.dataBytes?.count == 9, "SecKeychainItemCopyContent() returns bad data on items from notifications")
+        #expect(content.dataBytes == Array("password".utf8) + [0], "password data matches.")
+        #expect(content.attributes?["account"] == "account" && content.attributes?["service"] == "service")
+        #expect(try kc.delete(["valuePersistentRef": .string(ref)]).status == errSecSuccess, "delete item")
+        #expect(try kc.copyMatching(["valuePersistentRef": .string(ref)]).status == errSecItemNotFound)
+        #expect(callback.received().map(\.name) == ["delete"])
     }
 
     /// `kc-20-item-find-stress.c` `tests`: 7,000 searches for the populated internet password,
