@@ -32,6 +32,10 @@ public final class KeychainMetrics: CommitObserver, Sendable {
     private let openConnections: Gauge
     private let unlockBudgetFailures: Gauge
     private let unlockRetryAfter: Gauge
+    private let eventSubscribers: Gauge
+    private let eventsPublished: Counter
+    /// The events' count as the counter last showed it.
+    private let shownEvents = Mutex<UInt64>(0)
     private let batchSizes: [ValueHistogram]
     private let commitDurations: [ValueHistogram]
     private let syncDurations: ValueHistogram
@@ -79,6 +83,11 @@ public final class KeychainMetrics: CommitObserver, Sendable {
         unlockRetryAfter = registry.makeGauge(
             descriptor: name(
                 "unlock", "retry_after", "seconds", "Seconds until the network may try to unlock again; 0 when it may now."))
+        eventSubscribers = registry.makeGauge(
+            descriptor: name("events", "subscribers", "", "Subscribers of GET /v1/events now."))
+        eventsPublished = registry.makeCounter(
+            descriptor: name(
+                "events", "published", "total", "Keychain events sent to subscribers (made only while someone subscribes)."))
         let sizes = name(
             "store", "commit_batch_size", "",
             "Writes committed together in one transaction, by path (write: group commit; add: batched adds).")
@@ -140,6 +149,12 @@ public final class KeychainMetrics: CommitObserver, Sendable {
             unlockRetryAfter.set(to: Double(budget.retryAfterSeconds))
         }
         if let source = connectionCount.withLock({ $0 }) { openConnections.set(to: Double(source())) }
+        eventSubscribers.set(to: Double(keychain.events.subscriberCount))
+        let published = keychain.events.publishedCount
+        shownEvents.withLock { shown in
+            eventsPublished.increment(by: Int64(published &- shown))
+            shown = published
+        }
         showStatistics(keychain.statistics)
         var buffer: [UInt8] = []
         buffer.reserveCapacity(16 * 1024)

@@ -125,6 +125,22 @@ import Testing
         #expect(samples.value("keychaind_keychain_state", ["state": "unlocked"]) == 1)
     }
 
+    /// Subscribers of the event stream now, and the events they were sent.
+    @Test func eventSubscribersAndEventsPublished() throws {
+        let f = try APIFixture()
+        let quiet = try PrometheusText(f.call("GET", "/metrics").text)
+        #expect(quiet.value("keychaind_events_subscribers", [:]) == 0)
+        #expect(quiet.value("keychaind_events_published_total", [:]) == 0)
+        try f.add(service: "unseen")
+        let subscriber = f.inProcess.response("GET", "/v1/events", headers: f.auth)
+        try f.add(service: "a")
+        try f.add(service: "b")
+        let samples = try PrometheusText(f.call("GET", "/metrics").text)
+        #expect(samples.value("keychaind_events_subscribers", [:]) == 1)
+        #expect(samples.value("keychaind_events_published_total", [:]) == 2, "the add before the subscription made none")
+        withExtendedLifetime(subscriber) {}
+    }
+
     /// With the default cache, a scrape within its age shows the counts of the last count.
     @Test func itemCountsAreCachedForTheirAge() throws {
         let f = try APIFixture(metrics: KeychainMetrics(itemCountSeconds: 3600))

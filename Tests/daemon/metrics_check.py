@@ -25,16 +25,19 @@ FAMILIES = {
     "keychaind_store_commit_duration_seconds": ("histogram", {"path"}),
     "keychaind_store_sync_duration_seconds": ("histogram", set()),
     "keychaind_database_errors": ("counter", set()),
+    "keychaind_events_subscribers": ("gauge", set()),
+    "keychaind_events_published": ("counter", set()),
 }
 ROUTES = {
     "/v1/items", "/v1/items/search", "/v1/items/{persistentRef}", "/v1/keychain", "/v1/keychain/lock",
     "/v1/keychain/unlock", "/v1/keychain/passphrase", "/v1/keychain/settings", "/v1/keychain/export",
     "/v1/keychain/import", "/v1/keychain/backup", "/v1/tokens", "/v1/tokens/self",
-    "/v1/tokens/{id}", "/v1/health", "/metrics", "unmatched",
+    "/v1/tokens/{id}", "/v1/health", "/metrics", "/v1/events", "/v1/{mount}/data/{path}", "/v1/{mount}/metadata/{path}",
+    "/v1/sys/mounts", "/v1/sys/internal/ui/mounts/{path}", "/v1/auth/token/lookup-self", "/v1/items/import", "unmatched",
 }
 VALUES = {
     "route": ROUTES,
-    "method": {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "other"},
+    "method": {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "LIST", "other"},
     "status_class": {"1xx", "2xx", "3xx", "4xx", "5xx"},
     "state": {"uninitialized", "locked", "unlocked"},
     # Item classes: a fixed set of names (one series per class this build stores).

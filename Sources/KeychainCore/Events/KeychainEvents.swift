@@ -176,6 +176,9 @@ public final class KeychainEvents: Sendable {
     /// How many subscribe now.
     public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
+    /// How many events were recorded since the start.
+    public var publishedCount: UInt64 { state.withLock { $0.next - 1 } }
+
     // MARK: for subscriptions
 
     /// The events from `cursor` on (at most `limit`), with the sequence to read from next; or,
