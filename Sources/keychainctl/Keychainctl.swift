@@ -20,7 +20,7 @@ struct Keychainctl: AsyncParsableCommand {
             AddGenericPassword.self, AddInternetPassword.self, FindGenericPassword.self, FindInternetPassword.self,
             DeleteGenericPassword.self, DeleteInternetPassword.self, LockKeychain.self, UnlockKeychain.self,
             ShowKeychainInfo.self, SetKeychainSettings.self, DumpKeychain.self, AddCertificates.self, FindCertificate.self,
-            FindIdentity.self, Import.self, Export.self, Token.self, Run.self,
+            FindIdentity.self, Import.self, Export.self, Token.self, Run.self, Events.self,
         ])
 
     /// Parses the arguments as `security` reads them, runs the verb, and exits with its status.

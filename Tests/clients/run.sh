@@ -243,6 +243,26 @@ check "dump-keychain draws no progress bar when stderr is not a terminal" empty 
 script -qec "'$ctl' dump-keychain >/dev/null" /dev/null >"$tmp/dump-tty.txt" </dev/null
 check "dump-keychain draws a progress bar on a terminal" grep -q 'dump-keychain \[#' "$tmp/dump-tty.txt"
 
+# --- events -----------------------------------------------------------------------------------
+"$ctl" events --count 2 >"$tmp/events.out" 2>"$tmp/events.err" </dev/null &
+events_pid=$!
+# subscribed: a bounded poll (10 s) of the server's subscriber gauge, so that the writes below
+# come after the subscription.
+subscribed() {
+    for _ in $(seq 100); do
+        curl -sS -H "Authorization: Bearer $(<"$tmp/admin")" "$KEYCHAIND_URL/metrics" |
+            grep -qE '^keychaind_events_subscribers 1(\.0)?$' && return 0
+        sleep 0.1
+    done
+    return 1
+}
+check "events subscribes" subscribed
+kc events-add add-generic-password -a events -s events.example.com -w x
+kc events-delete delete-generic-password -a events -s events.example.com
+wait "$events_pid" || true
+check "events prints each event as it happens, a line each, then stops at --count" bash -c \
+    "[[ \$(cut -d' ' -f1,3,4,5 '$tmp/events.out') == \$'add keychain=default class=genericPassword accessGroup=default\ndelete keychain=default class=genericPassword accessGroup=default' ]]"
+
 # --- completion -------------------------------------------------------------------------------
 "$ctl" --generate-completion-script bash >"$tmp/completion.bash"
 check "bash completion is a valid script naming the verbs" bash -c \
