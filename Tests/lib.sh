@@ -2,29 +2,24 @@
 # Shared by the shell suites (Tests/*/run.sh) and Benchmarks/run.sh: source it after
 # `set -euo pipefail`.
 
-# The keychaind binary under test: $KEYCHAIND, or a build with $SWIFT_FLAGS.
-keychaind_binary() {
-    if [[ -n ${KEYCHAIND:-} ]]; then
-        echo "$KEYCHAIND"
+# product_binary PRODUCT PREBUILT: the binary under test: PREBUILT when set, else PRODUCT built
+# with $SWIFT_FLAGS.
+product_binary() {
+    if [[ -n $2 ]]; then
+        echo "$2"
         return
     fi
     local swift_flags
     read -r -a swift_flags <<<"${SWIFT_FLAGS:-}"
-    swift build "${swift_flags[@]}" --product keychaind >&2
-    echo "$(swift build "${swift_flags[@]}" --show-bin-path)/keychaind"
+    swift build "${swift_flags[@]}" --product "$1" >&2
+    echo "$(swift build "${swift_flags[@]}" --show-bin-path)/$1"
 }
 
-# The keychainctl binary under test: $KEYCHAINCTL, or a build with $SWIFT_FLAGS; an absolute path.
-keychainctl_binary() {
-    if [[ -n ${KEYCHAINCTL:-} ]]; then
-        realpath "$KEYCHAINCTL"
-        return
-    fi
-    local swift_flags
-    read -r -a swift_flags <<<"${SWIFT_FLAGS:-}"
-    swift build "${swift_flags[@]}" --product keychainctl >&2
-    realpath "$(swift build "${swift_flags[@]}" --show-bin-path)/keychainctl"
-}
+# The keychaind binary under test: $KEYCHAIND, or a build.
+keychaind_binary() { product_binary keychaind "${KEYCHAIND:-}"; }
+
+# The keychainctl binary under test, as an absolute path: $KEYCHAINCTL, or a build.
+keychainctl_binary() { realpath "$(product_binary keychainctl "${KEYCHAINCTL:-}")"; }
 
 # A TCP port free on 127.0.0.1 right now.
 free_port() {
