@@ -12,7 +12,7 @@ extension KeychainResponder {
         let lastEventID = request.head.headers.values("Last-Event-ID").last
         let target = WeakBody()
         let subscription = keychain.events.subscribe(after: lastEventID) { target.body?.wake() }
-        let stream = EventStream(subscription: subscription, token: token, clock: clock)
+        let stream = EventStream(subscription: subscription, token: token, clock: keychain.clock)
         let body = HTTPStreamBody(live: { stream.next() })
         target.body = body
         var response = HTTPResponse(
@@ -44,10 +44,10 @@ final class WeakBody: Sendable {
 
 /// One subscriber's stream: its subscription's events that its token may see, in the
 /// `text/event-stream` format, a comment line when nothing was sent for a while, and the end
-/// after a `reset` for falling behind (cut off) or the token's own revocation.
+/// after a `reset` for falling behind (cut off), the token's own revocation, or its expiry.
 final class EventStream: Sendable {
-    /// Seconds without an event after which a comment line is sent: a proxy keeps the stream
-    /// open, and a client gone shows itself.
+    /// Milliseconds without an event after which a comment line is sent: a proxy keeps the
+    /// stream open, and a client gone shows itself.
     static let keepAliveMilliseconds: Int64 = 15_000
 
     private let subscription: Subscription
@@ -77,6 +77,8 @@ final class EventStream: Sendable {
         subscription.handedOver()
         return state.withLock { state -> HTTPStreamBody.Next in
             if state.ending { return .end }
+            // An expired token reads nothing more, events included.
+            if let expiry = token.expiresAt, clock.now() >= expiry { return .end }
             let now = clock.uptime()
             var text = ""
             if !state.started {

@@ -27,7 +27,8 @@ public final class Keychain: Sendable {
     let listsGroups: Bool
     let isShared: Bool
     let logger: Logger
-    let clock: any KeychainClock
+    /// What the keychain reads the time from (a test moves it by hand).
+    public let clock: any KeychainClock
     let barrierSlot: Mutex<Barrier?>
     /// Monotonic ms of the last use of a whenUnlocked secret (or of the unlock).
     let lastSecretUse = Atomic<Int64>(0)

@@ -123,6 +123,24 @@ import Testing
         #expect(revoked.read().text.isEmpty)
     }
 
+    @Test func aStreamEndsWhenItsTokenExpires() throws {
+        let clock = ManualClock()
+        let fixture = try APIFixture { $0.clock = clock }
+        let expiry = RFC3339.format(milliseconds: clock.now() + 60_000)
+        let created = try fixture.call(
+            "POST", "/v1/tokens",
+            json: #"{"name":"brief","accessGroups":["default"],"capabilities":["read"],"expiresAt":"\#(expiry)"}"#)
+        let secret = try #require(created.json["token"]?.stringValue)
+        let stream = try #require(
+            fixture.inProcess.response("GET", "/v1/events", headers: [("Authorization", "Bearer \(secret)")]).bodyStream)
+        _ = stream.readAll()
+        try fixture.add(service: "before")
+        #expect(Self.parse(String(decoding: stream.readAll().bytes, as: UTF8.self)).map(\.name) == ["add"])
+        clock.advance(seconds: 61)
+        try fixture.add(service: "after")
+        #expect(stream.readAll().bytes.isEmpty, "ended: the add after the expiry is not sent")
+    }
+
     @Test func lastEventIDResumesAfterItAndAnIDNotCoveredIsAReset() throws {
         let first = try subscribe()
         for service in ["a", "b", "c"] { try fixture.add(service: service) }
