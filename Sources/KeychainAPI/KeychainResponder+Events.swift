@@ -11,7 +11,7 @@ extension KeychainResponder {
     func events(_ request: HTTPRequest, _ token: AccessToken) -> HTTPResponse {
         let lastEventID = request.head.headers.values("Last-Event-ID").last
         let target = WeakBody()
-        let subscription = keychain.events.subscribe(after: lastEventID) { target.body?.wake() }
+        let subscription = keychain.events.subscribe(after: lastEventID, tokenID: token.id) { target.body?.wake() }
         let stream = EventStream(subscription: subscription, token: token, clock: keychain.clock)
         let body = HTTPStreamBody(live: { stream.next() })
         target.body = body

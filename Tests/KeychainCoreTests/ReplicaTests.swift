@@ -113,6 +113,30 @@ struct ReplicaTests {
 
     /// An unlock whose new state cannot be told to the other replicas (the store refuses the
     /// write) is refused, and leaves this replica locked: unlocked everywhere or nowhere.
+    /// A revocation is told to the other replicas by a count: at its next tick a replica finds
+    /// which of its subscribers' tokens are gone, and their streams get the revocation (and end).
+    @Test(arguments: StoreBackend.shared)
+    func aRevocationOnOneReplicaReachesTheOthersSubscribersOfThatToken(backend: StoreBackend) throws {
+        let (pair, admin) = try unlockedPair(backend)
+        pair.second.checkAutoLock()
+        let revoked = try pair.first.createToken(
+            name: "svc", accessGroups: ["default"], capabilities: [.read], expiresAt: nil, caller: admin)
+        let kept = try pair.first.createToken(
+            name: "other", accessGroups: ["default"], capabilities: [.read], expiresAt: nil, caller: admin)
+        let revokedSubscriber = pair.second.events.subscribe(after: nil, tokenID: revoked.token.id) {}
+        let keptSubscriber = pair.second.events.subscribe(after: nil, tokenID: kept.token.id) {}
+        try pair.first.revokeToken(id: revoked.token.id, caller: admin)
+        #expect(revokedSubscriber.next() == .events([]), "not before the other replica's tick")
+        pair.second.checkAutoLock()
+        guard case .events(let events) = revokedSubscriber.next() else {
+            Issue.record("no events")
+            return
+        }
+        #expect(events.map(\.name) == [.tokenRevoked])
+        #expect(events.first?.tokenID == revoked.token.id)
+        #expect(keptSubscriber.next() == .events([]), "another token's subscriber is told nothing")
+    }
+
     @Test(arguments: StoreBackend.shared)
     func anUnlockThatCannotBeToldToTheOthersLeavesTheReplicaLocked(backend: StoreBackend) throws {
         let pair = try Pair(backend: backend)

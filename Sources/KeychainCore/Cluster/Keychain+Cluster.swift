@@ -82,7 +82,12 @@ extension Keychain {
                 defer { view.seenRevocations = revocations }
                 return view.seenRevocations != revocations
             }
-            if revoked { tokenCache.removeAll() }
+            if revoked {
+                tokenCache.removeAll()
+                if events.hasSubscribers {
+                    events.tokensRevoked(live: Set(try snapshot { try $0.tokens() }.map(\.id)), at: now)
+                }
+            }
             if let state { try apply(state, replicas: replicas, barrier: barrier, now: now) }
         } catch {
             logger.warning("replicas' shared state unavailable", metadata: ["error": "\(error.message)"])

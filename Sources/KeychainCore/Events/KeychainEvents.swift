@@ -109,8 +109,11 @@ public final class KeychainEvents: Sendable {
     }
 
     /// A subscription that reads the events after `lastEventID` (a `Last-Event-ID`), or, with
-    /// none, those published from now on. `wake` is called whenever there may be more to read.
-    public func subscribe(after lastEventID: String?, wake: @escaping @Sendable () -> Void) -> Subscription {
+    /// none, those published from now on, for the token `tokenID` (nil: none, in tests). `wake`
+    /// is called whenever there may be more to read.
+    public func subscribe(after lastEventID: String?, tokenID: String? = nil, wake: @escaping @Sendable () -> Void)
+        -> Subscription
+    {
         state.withLock { state in
             if state.subscribers.isEmpty {
                 // Nothing was recorded without subscribers: the history starts over here.
@@ -131,7 +134,7 @@ public final class KeychainEvents: Sendable {
             } else {
                 (cursor, reset) = (state.next, false)
             }
-            let subscription = Subscription(events: self, cursor: cursor, reset: reset, wake: wake)
+            let subscription = Subscription(events: self, cursor: cursor, reset: reset, tokenID: tokenID, wake: wake)
             state.subscribers[ObjectIdentifier(subscription)] = subscription
             return subscription
         }
@@ -171,6 +174,14 @@ public final class KeychainEvents: Sendable {
         guard uptime - lastWake.load(ordering: .relaxed) >= Self.wakeMilliseconds else { return }
         lastWake.store(uptime, ordering: .relaxed)
         wakeAll()
+    }
+
+    /// Tokens were revoked somewhere (another replica: a revocation is told by a count, not by
+    /// name): the subscriptions of tokens not in `live` are told their token's revocation, at
+    /// `time` (ms since 1970).
+    public func tokensRevoked(live: Set<String>, at time: Int64) {
+        let gone = state.withLock { state in state.subscribers.values.filter { $0.tokenID.map { !live.contains($0) } ?? false } }
+        for subscription in gone { subscription.revoke(at: time) }
     }
 
     /// How many subscribe now.
@@ -240,16 +251,23 @@ public final class Subscription: Sendable {
     private let place: Mutex<Place>
     /// The last sequence handed over (`UInt64.max` once cancelled), read under the events' lock.
     private let delivered: Atomic<UInt64>
+    /// The subscriber's token.
+    let tokenID: String?
 
     private struct Place {
         var cursor: UInt64
         /// A reset is due before the next events.
         var reset: Bool
+        /// The token was revoked elsewhere, at this time: its revocation is due.
+        var revoked: Int64?
     }
 
-    fileprivate init(events: KeychainEvents, cursor: UInt64, reset: Bool, wake: @escaping @Sendable () -> Void) {
+    fileprivate init(
+        events: KeychainEvents, cursor: UInt64, reset: Bool, tokenID: String?, wake: @escaping @Sendable () -> Void
+    ) {
         self.events = events
         wakeUp = wake
+        self.tokenID = tokenID
         place = Mutex(Place(cursor: cursor, reset: reset))
         delivered = Atomic(cursor - 1)
     }
@@ -268,6 +286,15 @@ public final class Subscription: Sendable {
     /// resumed from an id the history does not cover, or fell out of it.
     public func next(limit: Int = 256) -> Batch {
         place.withLock { place in
+            if let time = place.revoked {
+                place.revoked = nil
+                return .events([
+                    KeychainEvent(
+                        id: KeychainEvents.id(events.epoch, place.cursor - 1), name: .tokenRevoked,
+                        keychain: Keychain.defaultName,
+                        time: time, tokenID: tokenID)
+                ])
+            }
             if place.reset {
                 place.reset = false
                 return .reset(id: KeychainEvents.id(events.epoch, place.cursor - 1), fellBehind: false)
@@ -304,4 +331,10 @@ public final class Subscription: Sendable {
     }
 
     func wake() { wakeUp() }
+
+    /// Its token was revoked at `time`: the next batch says so.
+    func revoke(at time: Int64) {
+        place.withLock { $0.revoked = time }
+        wake()
+    }
 }
