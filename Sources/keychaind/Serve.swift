@@ -116,7 +116,7 @@ extension Keychaind {
                 case .failure(let error):
                     throw ValidationError(
                         "--\(Setting.kvMounts.flag): \(error.entry) is not mount=group, one path segment (not items, keychain, "
-                            + "tokens, health, sys or auth) and a group, each mount once")
+                            + "tokens, health, events, sys or auth) and a group, each mount once")
                 }
             }
             // Access lines straight into the writer the logger writes through (makeLogger).
