@@ -23,10 +23,10 @@ enum Cluster {
         return (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .newlines) ?? ""
     }
 
-    /// A bounded poll (10 s) for what a replica learns from the other within a second: true as
-    /// soon as `condition` holds.
-    static func eventually(_ condition: () async -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
+    /// A bounded poll (10 s, or `within`) for what a replica learns from the other within a
+    /// second, or what a task in the background does: true as soon as `condition` holds.
+    static func eventually(within: Duration = .seconds(10), _ condition: () async -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + within
         while ContinuousClock.now < deadline {
             if await condition() { return true }
             try? await Task.sleep(for: .milliseconds(50))
