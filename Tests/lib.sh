@@ -83,6 +83,17 @@ make_tmp() {
     remove_on_exit "$tmp"
 }
 
+# make_traversable_tmp VARIABLE: sets VARIABLE to a new temporary directory of mode 0755, removed
+# on exit: one that nginx's workers or PostgreSQL (unprivileged users when the suite runs as root)
+# must traverse.
+make_traversable_tmp() {
+    local dir
+    dir=$(mktemp -d)
+    chmod 0755 "$dir"
+    remove_on_exit "$dir"
+    printf -v "$1" %s "$dir"
+}
+
 # stop_on_exit VARIABLE [SIGNAL]: on exit, stops the process whose pid VARIABLE holds then (none
 # when it is empty) with SIGNAL (default TERM). Sets VARIABLE to empty for now.
 stop_on_exit() {

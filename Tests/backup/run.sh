@@ -168,9 +168,7 @@ restored_has "the CLI backup with --force" "$tmp/data" "$admin" load "$tmp/acks-
 
 # --- PostgreSQL: pg_dump, pg_restore into a new database, keychaind on it ------------------------
 if [[ -d /usr/lib/postgresql || -n ${KEYCHAIND_PG_BIN:-} ]]; then
-    pgdir=$(mktemp -d)
-    remove_on_exit "$pgdir"
-    chmod 0755 "$pgdir"
+    make_traversable_tmp pgdir
     start_postgres "$pgdir"
     "$pg_bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE keychain"
     url="postgresql://postgres@127.0.0.1:$pg_port/keychain"

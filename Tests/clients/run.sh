@@ -275,11 +275,8 @@ server_pid=
 
 # --- two replicas on PostgreSQL behind nginx over TLS --------------------------------------------
 nginx_binary clients
-# PostgreSQL's and nginx's directories: their unprivileged users must traverse them.
-pgdir=$(mktemp -d)
-prefix=$(mktemp -d)
-remove_on_exit "$pgdir" "$prefix"
-chmod 0755 "$pgdir" "$prefix"
+make_traversable_tmp pgdir
+make_traversable_tmp prefix
 stop_on_exit nginx_pid
 stop_on_exit replica1_pid
 stop_on_exit replica2_pid

@@ -18,9 +18,7 @@ nginx_binary events
 ulimit -n 8192
 
 make_tmp
-prefix=$(mktemp -d)
-remove_on_exit "$prefix"
-chmod 0755 "$prefix"
+make_traversable_tmp prefix
 stop_on_exit nginx_pid
 stop_on_exit server_pid
 printf 'events test passphrase\n' >"$tmp/pass"

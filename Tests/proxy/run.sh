@@ -21,12 +21,9 @@ source Tests/lib.sh
 nginx_binary proxy
 command -v openssl >/dev/null || { echo "proxy: openssl is not installed (make deps-test)" >&2; exit 1; }
 
-# $tmp holds the dev token and passphrase (mode 0700); $prefix is nginx's, which its workers
-# (an unprivileged user when the master runs as root) must be able to traverse.
+# $tmp holds the dev token and passphrase (mode 0700); $prefix is nginx's.
 make_tmp
-prefix=$(mktemp -d)
-remove_on_exit "$prefix"
-chmod 0755 "$prefix"
+make_traversable_tmp prefix
 stop_on_exit nginx_pid
 stop_on_exit server_pid
 trap 'exit 130' INT TERM

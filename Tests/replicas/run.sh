@@ -24,11 +24,8 @@ nginx_binary replicas
 [[ -d /usr/lib/postgresql || -n ${KEYCHAIND_PG_BIN:-} ]] || { echo "replicas: PostgreSQL is not installed (make deps-test)" >&2; exit 1; }
 
 make_tmp
-# PostgreSQL's and nginx's directories: their unprivileged users must traverse them.
-pgdir=$(mktemp -d)
-prefix=$(mktemp -d)
-remove_on_exit "$pgdir" "$prefix"
-chmod 0755 "$pgdir" "$prefix"
+make_traversable_tmp pgdir
+make_traversable_tmp prefix
 stop_on_exit writer_pid
 stop_on_exit nginx_pid
 stop_on_exit replica1_pid

@@ -23,10 +23,7 @@ python3 -c 'import hvac' 2>/dev/null || { echo "vault: hvac is not installed (ma
 nginx_binary vault
 
 make_tmp
-# nginx's directory: its workers (an unprivileged user when the master runs as root) traverse it.
-prefix=$(mktemp -d)
-remove_on_exit "$prefix"
-chmod 0755 "$prefix"
+make_traversable_tmp prefix
 stop_on_exit nginx_pid
 stop_on_exit agent_pid
 stop_on_exit server_pid
