@@ -83,7 +83,10 @@ public final class KeychainEvents: Sendable {
     }
 
     /// Whether anyone subscribes: callers skip making an event nobody would see.
-    public var hasSubscribers: Bool { state.withLock { !$0.subscribers.isEmpty } }
+    /// One atomic load, no lock: every write asks.
+    public var hasSubscribers: Bool { subscribed.load(ordering: .relaxed) > 0 }
+    /// How many subscribe, kept beside `State.subscribers` (written under its lock).
+    private let subscribed = Atomic<Int>(0)
 
     /// Records `event` (its id assigned here) and wakes every subscriber; nothing without
     /// subscribers. Returns its sequence, or nil when it was not recorded.
@@ -136,6 +139,7 @@ public final class KeychainEvents: Sendable {
             }
             let subscription = Subscription(events: self, cursor: cursor, reset: reset, tokenID: tokenID, wake: wake)
             state.subscribers[ObjectIdentifier(subscription)] = subscription
+            subscribed.store(state.subscribers.count, ordering: .relaxed)
             return subscription
         }
     }
@@ -185,7 +189,7 @@ public final class KeychainEvents: Sendable {
     }
 
     /// How many subscribe now.
-    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    public var subscriberCount: Int { subscribed.load(ordering: .relaxed) }
 
     /// How many events were recorded since the start.
     public var publishedCount: UInt64 { state.withLock { $0.next - 1 } }
@@ -225,7 +229,10 @@ public final class KeychainEvents: Sendable {
     }
 
     fileprivate func remove(_ subscription: Subscription) {
-        state.withLock { _ = $0.subscribers.removeValue(forKey: ObjectIdentifier(subscription)) }
+        state.withLock { state in
+            state.subscribers.removeValue(forKey: ObjectIdentifier(subscription))
+            subscribed.store(state.subscribers.count, ordering: .relaxed)
+        }
         delivered(subscription)
     }
 
