@@ -11,8 +11,8 @@ public enum APIError {
         case -50, -25303, -25306, -25257: 400
         case -25293: error.isThrottle ? 429 : 401
         case -34018: 403
-        case -25300: 404
-        case -25299: 409
+        case -25300, -25294: 404
+        case -25299, -25296: 409
         case -25310: 412
         case -25302: 413
         case -25308: 423

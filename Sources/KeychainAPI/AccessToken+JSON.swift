@@ -6,6 +6,7 @@ extension AccessToken {
     public var json: JSON {
         var object: JSONObject = [
             "id": .string(id), "name": .string(name), "accessGroups": .array(accessGroups.map { .string($0) }),
+            "keychains": .array(keychains.map { .string($0) }),
             "capabilities": .array(capabilities.sorted().map { .string($0.rawValue) }),
             "createdAt": .string(RFC3339.format(milliseconds: createdAt)),
         ]

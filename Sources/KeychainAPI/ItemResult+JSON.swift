@@ -1,4 +1,5 @@
 public import ExtrasBase64
+import KeychainAudit
 public import KeychainCore
 public import KeychainJSON
 import KeychainLog
@@ -43,6 +44,11 @@ extension ItemResult {
         if includesRef {
             if attributes != nil || secret != nil || certificateData != nil || reference != nil { out.append(UInt8(ascii: ",")) }
             out.appendLiteral(#""persistentRef":""#)
+            // A keychain's name needs no escaping (`KeychainName`).
+            if !keychain.isSameBytes(as: KeychainName.default) {
+                out.append(contentsOf: keychain.utf8)
+                out.append(UInt8(ascii: "."))
+            }
             out.appendBase64(ref, options: [.base64UrlAlphabet, .omitPaddingCharacter])
             out.append(UInt8(ascii: "\""))
         }
@@ -139,4 +145,12 @@ extension [UInt8] {
         var output = whole.extracting(start..<start + length)
         Base64.encode(bytes: bytes.span, into: &output, options: options)
     }
+}
+
+extension ItemResult {
+    /// The item's ref as the audit log records it (`AuditRecord.refBytes`).
+    var auditedRef: [UInt8] { AuditRecord.refBytes(ref, keychain: keychain) }
+
+    /// The refs of the items the answer read (`touchedRefs`), as the audit log records them.
+    var auditedRefs: [[UInt8]] { touchedRefs.map { AuditRecord.refBytes($0, keychain: keychain) } }
 }

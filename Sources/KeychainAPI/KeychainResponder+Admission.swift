@@ -8,6 +8,8 @@ extension KeychainResponder {
     /// These are the capabilities the route needs whatever the body says; the handlers check
     /// again with what only the body tells (a search returning data needs `read`, not `list`).
     func admit(_ route: Route, method: String, head: HTTPRequestHead, token: AccessToken) throws(KeychainError) {
+        // A keychain the token may not use is missing, whatever else the token lacks.
+        if let name = route.keychainName { _ = try keychains.keychain(named: name, for: token) }
         switch (route, method) {
         case (.items, "POST"): try keychain.require(.write, token, for: "add")
         case (.items, "PATCH"), (.item, "PATCH"): try keychain.require(.write, token, for: "update")
@@ -21,7 +23,11 @@ extension KeychainResponder {
             // The group is known from the URL: a token without it derives no PKCS#12 key.
             let group = head.queryItems.last { $0.name == "accessGroup" }?.value ?? token.defaultGroup
             guard token.grants(group: group) else { throw Keychain.lacksGroup(group) }
-        case (.lock, _):
+        case (.keychains, "POST"): try Keychains.requireServerAdmin(token, for: "creating a keychain")
+        case (.namedKeychain, "DELETE"): try Keychains.requireServerAdmin(token, for: "deleting a keychain")
+        case (.namedPassphrase, _): try keychain.requireKeychainAdmin(token, for: "changing the passphrase")
+        case (.namedSettings, "PUT"): try keychain.requireKeychainAdmin(token, for: "changing the settings")
+        case (.lock, _), (.namedLock, _), (.lockAll, _):
             guard token.has(.lock) else { throw .missingEntitlement("Authorization: the token lacks the lock capability") }
         case (.passphrase, _): try keychain.requireKeychainAdmin(token, for: "changing the passphrase")
         case (.settings, "PUT"): try keychain.requireKeychainAdmin(token, for: "changing the settings")
@@ -39,7 +45,7 @@ extension KeychainResponder {
                 throw .missingEntitlement("token: the token lacks the read or list capability")
             }
         case (.keychain, _), (.settings, _), (.tokenSelf, _), (.unlock, _), (.health, _), (.vaultMounts, _), (.vaultMountOf, _),
-            (.vaultTokenSelf, _), (.events, _):
+            (.vaultTokenSelf, _), (.events, _), (.keychains, _), (.namedKeychain, _), (.namedUnlock, _), (.namedSettings, _):
             break
         }
     }

@@ -22,12 +22,26 @@ extension KeychainResponder {
             // Bounded as the access line's: a trusted proxy's forwarded hop is the client's text.
             client: LogText.sanitized(client, maxBytes: LogText.maxAddressBytes),
             route: route?.template ?? "-", operation: route?.operation(head) ?? "none",
+            keychain: auditedKeychain(route, token: token),
             query: Self.auditedQuery(head, body: body, route: route),
             refs: answer.refs, status: answer.status, httpStatus: response.status,
             reason: head.headers.withFirstValue(lowercased: "x-keychain-reason") { String(decoding: $0, as: UTF8.self) })
         let line = auditLog.append(record)
         let waits = answer.carriesSecret || route?.changes(method: head.method) == true
         return response.status < 300 && waits ? line : nil
+    }
+
+    /// The keychain a keychain's route acts on, as its audit line names it: the one in its path,
+    /// or the token's default for `/v1/keychain/…` (`default` without a token).
+    func auditedKeychain(_ route: Route?, token: AccessToken?) -> String? {
+        guard let route else { return nil }
+        if let name = route.keychainName { return name }
+        switch route {
+        case .keychain, .lock, .unlock, .passphrase, .settings, .exportBundle, .importBundle, .backup:
+            guard let token else { return KeychainName.default }
+            return (try? keychains.defaultKeychain(for: token))?.name
+        default: return nil
+        }
     }
 
     /// The answer in place of one whose audit line could not be written: a secret's, or a
@@ -78,7 +92,7 @@ extension KeychainResponder {
         for item in head.queryItems where !isUnaudited(item.name) {
             query.append(AuditRecord.QueryEntry(item.name, item.value, inClear: isOptionWord(item.name, item.value)))
         }
-        guard let body, !body.isEmpty, route?.runsKDF != true,
+        guard let body, !body.isEmpty, route?.runsKDF(method: head.method) != true,
             let object = try? JSON.parse(body).objectValue
         else { return query }
         // A KV write's `data` is the secret itself, every value in it.

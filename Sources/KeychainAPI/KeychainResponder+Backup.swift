@@ -23,7 +23,7 @@ extension KeychainResponder {
             throw .notAvailable("backup: another backup is being taken; try again when it is done")
         }
         defer { backupInProgress.store(false, ordering: .releasing) }
-        let file = try Self.takeBackup(keychain, caller: token)
+        let file = try Self.takeBackup(keychains.defaultKeychain(for: token), caller: token)
         let stamp = RFC3339.format(milliseconds: clock.now()).filter { $0 != "-" && $0 != ":" }.prefix(15) + "Z"
         var response = HTTPResponse(
             status: 200,

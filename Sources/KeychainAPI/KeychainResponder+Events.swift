@@ -120,7 +120,7 @@ final class EventStream: Sendable {
         ]
         if let itemClass = event.itemClass { data["class"] = .string(itemClass.name) }
         if let group = event.accessGroup { data["accessGroup"] = .string(group) }
-        if let ref = event.persistentRef { data["persistentRef"] = .string(PersistentRef.encode(ref)) }
+        if let ref = event.persistentRef { data["persistentRef"] = .string(PersistentRef.encode(ref, keychain: event.keychain)) }
         if let tokenID = event.tokenID { data["tokenID"] = .string(tokenID) }
         return data
     }

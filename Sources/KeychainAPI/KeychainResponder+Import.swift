@@ -42,7 +42,7 @@ extension KeychainResponder {
         default:
             throw .param("Content-Type: expected \(Self.pemType) or \(Self.pkcs12Type)")
         }
-        let result = try keychain.importItems(material, defaults: defaults, token: token)
+        let result = try keychains.defaultKeychain(for: token).importItems(material, defaults: defaults, token: token)
         var body: [UInt8] = []
         body.appendLiteral(#"{"items":["#)
         for (n, item) in result.items.enumerated() {
@@ -53,7 +53,7 @@ extension KeychainResponder {
         body.append(contentsOf: String(result.keptCertificates).utf8)
         body.appendLiteral("}")
         var response = Self.json(201, body: body)
-        response.touched = result.items.flatMap(\.touchedRefs)
+        response.touched = result.items.flatMap(\.auditedRefs)
         return response
     }
 

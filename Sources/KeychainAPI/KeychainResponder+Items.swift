@@ -1,3 +1,4 @@
+import KeychainAudit
 import KeychainCore
 import KeychainJSON
 import MicroHTTP
@@ -5,7 +6,8 @@ import MicroHTTP
 extension KeychainResponder {
     /// `POST /v1/items`: 201 with `Location` and `ETag`.
     func add(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
-        Self.added(try keychain.add(QueryParser.parse(Self.bodyObject(request)), token: token))
+        let query = try QueryParser.parse(Self.bodyObject(request))
+        return Self.added(try keychains.keychainForAdd(query, token: token).add(query, token: token))
     }
 
     /// `POST /v1/items` answered through `reply` once the item is durable.
@@ -16,6 +18,8 @@ extension KeychainResponder {
         do { query = try QueryParser.parse(Self.bodyObject(request)) } catch {
             return reply(.failure(error))
         }
+        let keychain: Keychain
+        do { keychain = try keychains.keychainForAdd(query, token: token) } catch { return reply(.failure(error)) }
         keychain.add(query, token: token) { outcome in reply(outcome.map(Self.added)) }
     }
 
@@ -62,7 +66,7 @@ extension KeychainResponder {
         guard case .object(let changes)? = body["attributesToUpdate"] else {
             throw .param("attributesToUpdate: expected an object")
         }
-        let results = try keychain.update(
+        let results = try keychains.update(
             QueryParser.parse(query), attributesToUpdate: QueryParser.parse(changes), token: token)
         return Self.updated(200, results, token)
     }
@@ -75,7 +79,7 @@ extension KeychainResponder {
             throw .param("query: give it either in URL parameters or in the body, not both")
         }
         let query = body.isEmpty ? try QueryParser.parse(parameters: parameters) : try QueryParser.parse(body)
-        return Self.deleted(try keychain.deleteItems(query, token: token))
+        return Self.deleted(try keychains.deleteItems(query, token: token))
     }
 
     /// `GET /v1/items/{persistentRef}`: return keys from URL parameters; attributes and ref by default.
@@ -91,7 +95,7 @@ extension KeychainResponder {
             throw .param("\(key): only class and the return keys apply to one item")
         }
         var query = try QueryParser.parse(parameters: parameters)
-        query.persistentRef = try Self.checkedRef(ref)
+        try Self.name(ref, in: &query)
         query.synchronizable = .any
         return try Self.shaped(SearchRequest(query: query, oneItem: true), request.head)
     }
@@ -99,7 +103,7 @@ extension KeychainResponder {
     /// `PATCH /v1/items/{persistentRef}`: the body is the attributes to update; `If-Match` honoured.
     func patchItem(_ ref: String, _ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         let changes = try QueryParser.parse(Self.bodyObject(request))
-        let results = try keychain.update(
+        let results = try keychains.update(
             Self.refQuery(ref, request.head), attributesToUpdate: changes, token: token,
             expectedVersion: try Self.ifMatch(request))
         return Self.updated(200, results, token, headers: [Self.etag(results[0])])
@@ -110,7 +114,7 @@ extension KeychainResponder {
     /// transaction, as a delete by query removes them.
     func deleteItem(_ ref: String, _ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         Self.deleted(
-            try keychain.deleteItems(Self.refQuery(ref, request.head), token: token, expectedVersion: try Self.ifMatch(request)))
+            try keychains.deleteItems(Self.refQuery(ref, request.head), token: token, expectedVersion: try Self.ifMatch(request)))
     }
 
     /// The query of a change to one item by its ref: the ref, and the `class` URL parameter
@@ -120,7 +124,7 @@ extension KeychainResponder {
             throw .param("\(key): only class applies to a change of one item")
         }
         var query = try QueryParser.parse(parameters: head.queryItems)
-        query.persistentRef = try checkedRef(ref)
+        try name(ref, in: &query)
         return query
     }
 
@@ -149,7 +153,7 @@ extension KeychainResponder {
         var response = json(status, body: body, headers: headers)
         // Only an identity's answer reads two items (its key's ref beside it).
         response.touched =
-            results.contains { $0.keyRef != nil } ? results.flatMap(\.touchedRefs) : results.map(\.ref)
+            results.contains { $0.keyRef != nil } ? results.flatMap(\.auditedRefs) : results.map(\.auditedRef)
         response.carriesSecret = results.contains(where: \.carriesSecret)
         return response
     }
@@ -163,16 +167,16 @@ extension KeychainResponder {
     {
         guard token.has(.read) || token.has(.list) else {
             var response = json(status, .object(["updated": .int(Int64(results.count))]), headers: headers)
-            response.touched = results.map(\.ref)
+            response.touched = results.map(\.auditedRef)
             return response
         }
         return items(status, results, headers: headers)
     }
 
     /// `{"deleted": n}`, touching the deleted items' refs.
-    static func deleted(_ refs: [[UInt8]]) -> HTTPResponse {
+    static func deleted(_ refs: [(keychain: String, ref: [UInt8])]) -> HTTPResponse {
         var response = json(200, .object(["deleted": .int(Int64(refs.count))]))
-        response.touched = refs
+        response.touched = refs.map { AuditRecord.refBytes($0.ref, keychain: $0.keychain) }
         return response
     }
 
@@ -180,10 +184,12 @@ extension KeychainResponder {
         (name: "ETag", value: "\"\(result.version)\"")
     }
 
-    /// The reference's bytes; a malformed reference names no item: the same 404 as a missing one.
-    static func checkedRef(_ ref: String) throws(KeychainError) -> [UInt8] {
-        guard let bytes = PersistentRef.decode(ref) else { throw .itemNotFound }
-        return bytes
+    /// Names the reference's item, and its keychain, in `query`; a malformed reference names
+    /// no item: the same 404 as a missing one.
+    static func name(_ ref: String, in query: inout ItemQuery) throws(KeychainError) {
+        guard let (keychain, bytes) = PersistentRef.parse(ref) else { throw .itemNotFound }
+        query.persistentRef = bytes
+        query.keychain = keychain
     }
 
     /// The version `If-Match` names (`"3"` or `W/"3"`); `nil` without the header or for `*`.

@@ -24,7 +24,7 @@ extension KeychainResponder {
         }
         guard request.head.queryItems.isEmpty else { throw .param("\(request.head.queryItems[0].name): unknown parameter") }
         let passphrase = try Self.bundlePassphrase(request.head)
-        let export = try keychain.exportBundle(passphrase: passphrase, caller: token)
+        let export = try keychains.defaultKeychain(for: token).exportBundle(passphrase: passphrase, caller: token)
         var response = HTTPResponse(
             status: 200,
             headers: [
@@ -57,12 +57,14 @@ extension KeychainResponder {
         if let spooled = request.spooled {
             // Read where it was written, mapped: the bundle never sits in the heap whole.
             let imported = try spooled.withBytes { bytes throws(KeychainError) in
-                try keychain.importBundle(bytes, passphrase: passphrase, conflict: conflict, caller: token)
+                try keychains.defaultKeychain(for: token).importBundle(
+                    bytes, passphrase: passphrase, conflict: conflict, caller: token)
             }
             guard let imported else { throw .notAvailable("body: the spooled upload could not be read back; retry later") }
             result = imported
         } else {
-            result = try keychain.importBundle(request.body, passphrase: passphrase, conflict: conflict, caller: token)
+            result = try keychains.defaultKeychain(for: token).importBundle(
+                request.body, passphrase: passphrase, conflict: conflict, caller: token)
         }
         return Self.json(
             200,

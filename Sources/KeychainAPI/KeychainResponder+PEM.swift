@@ -54,7 +54,7 @@ extension KeychainResponder {
 
     /// A search's answer in the form it asked for: a PKCS#12 is made here, with the chain.
     func response(_ search: SearchRequest, token: AccessToken) throws(KeychainError) -> HTTPResponse {
-        let page = try keychain.searchPage(search.query, token: token)
+        let page = try keychains.searchPage(search.query, token: token)
         guard case .pkcs12(let password) = search.form else { return try search.response(page) }
         guard page.items.count == 1, let result = page.items.first, let reference = result.reference,
             let certificate = reference.certificate, let typeName = reference.keyType,
@@ -65,7 +65,8 @@ extension KeychainResponder {
         guard let keyBytes = reference.key else {
             throw .param("Accept: the identity's key is not extractable (isExtractable false): its bytes never leave")
         }
-        let chain = try keychain.issuerChain(of: certificate, token: token)
+        // The chain comes from the keychain that holds the identity.
+        let chain = try keychains.keychain(named: result.keychain, for: token).issuerChain(of: certificate, token: token)
         let bytes: [UInt8]
         do {
             let key = try ImportedKey(keyBytes, algorithm: algorithm, role: .private)
@@ -79,7 +80,7 @@ extension KeychainResponder {
         ]
         if search.oneItem { headers.append(Self.etag(result)) }
         var response = HTTPResponse(status: 200, headers: headers, body: bytes)
-        response.touched = result.touchedRefs
+        response.touched = result.auditedRefs
         response.carriesSecret = true
         return response
     }
@@ -113,7 +114,7 @@ extension KeychainResponder {
         if oneItem, let first = page.items.first { headers.append(etag(first)) }
         if let next = page.next { headers.append((name: "X-Keychain-Next", value: next)) }
         var response = HTTPResponse(status: 200, headers: headers, body: body)
-        response.touched = page.items.flatMap(\.touchedRefs)
+        response.touched = page.items.flatMap(\.auditedRefs)
         response.carriesSecret = page.items.contains(where: \.carriesSecret)
         return response
     }

@@ -6,7 +6,7 @@ extension KeychainResponder {
     /// `POST /v1/tokens`: 201 with the token's description and, this once, its secret.
     func createToken(_ request: HTTPRequest, _ caller: AccessToken) throws(KeychainError) -> HTTPResponse {
         let body = try Self.bodyObject(request)
-        for key in body.keys where !["name", "accessGroups", "capabilities", "expiresAt"].contains(key) {
+        for key in body.keys where !["name", "accessGroups", "keychains", "capabilities", "expiresAt"].contains(key) {
             throw .param("\(key): unknown key")
         }
         guard case .string(let name)? = body["name"] else { throw .param("name: expected a string") }
@@ -17,6 +17,14 @@ extension KeychainResponder {
         for value in groupValues {
             guard case .string(let group) = value else { throw .param("accessGroups: expected an array of strings") }
             groups.append(group)
+        }
+        var keychains: [String]?
+        if let value = body["keychains"] {
+            guard case .array(let values) = value else { throw .param("keychains: expected an array of keychain names") }
+            keychains = try values.map { (value) throws(KeychainError) in
+                guard case .string(let name) = value else { throw .param("keychains: expected an array of keychain names") }
+                return name
+            }
         }
         guard case .array(let capabilityValues)? = body["capabilities"] else {
             throw .param("capabilities: expected an array of \(Capability.names)")
@@ -37,7 +45,8 @@ extension KeychainResponder {
         default: throw .param("expiresAt: expected an RFC 3339 date-time or null")
         }
         let issued = try keychain.createToken(
-            name: name, accessGroups: groups, capabilities: capabilities, expiresAt: expiresAt, caller: caller)
+            name: name, accessGroups: groups, keychains: keychains, capabilities: capabilities, expiresAt: expiresAt,
+            caller: caller)
         guard case .object(var json) = issued.token.json else { return Self.json(500, .null) }
         json["token"] = .string(issued.secret)
         var response = Self.json(201, .object(json), headers: [(name: "Location", value: "/v1/tokens/\(issued.token.id)")])

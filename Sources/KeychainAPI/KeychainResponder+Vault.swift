@@ -54,7 +54,9 @@ extension KeychainResponder {
 
     /// The one item of a path, with its secret when `data`; errSecItemNotFound when there is none.
     func kvItem(_ group: String, _ path: String, _ token: AccessToken, data: Bool) throws(KeychainError) -> ItemResult {
-        guard let item = try keychain.search(Self.kvQuery(group, path, data: data), token: token).first else {
+        guard
+            let item = try keychains.defaultKeychain(for: token).search(Self.kvQuery(group, path, data: data), token: token).first
+        else {
             throw .itemNotFound
         }
         return item
@@ -101,7 +103,7 @@ extension KeychainResponder {
             var add = try Self.kvQuery(group, path, search: false)
             add.valueData = secret
             do {
-                return try keychain.add(add, token: token)
+                return try keychains.defaultKeychain(for: token).add(add, token: token)
             } catch  where error.status == KeychainError.duplicateItem(persistentRef: nil).status {
                 if cas == 0 { throw Self.casMismatch }
             }
@@ -110,7 +112,7 @@ extension KeychainResponder {
         changes.valueData = secret
         let results: [ItemResult]
         do {
-            results = try keychain.update(
+            results = try keychains.defaultKeychain(for: token).update(
                 Self.kvQuery(group, path, search: false), attributesToUpdate: changes, token: token, expectedVersion: cas)
         } catch  where cas != nil && (error.status == KeychainError.itemNotFound.status || error.status == Self.wrongVersion) {
             throw Self.casMismatch
@@ -136,7 +138,8 @@ extension KeychainResponder {
     func kvDelete(_ group: String, _ path: String, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         var touched: [[UInt8]] = []
         do {
-            touched = try keychain.deleteItems(Self.kvQuery(group, path, search: false), token: token)
+            touched = try keychains.defaultKeychain(for: token).deleteItems(
+                Self.kvQuery(group, path, search: false), token: token)
         } catch  where error.status == KeychainError.itemNotFound.status {}
         var response = HTTPResponse(status: 204)
         response.touched = touched
@@ -179,7 +182,7 @@ extension KeychainResponder {
         var keys = Set<String>()
         while true {
             let page: SearchPage
-            do { page = try keychain.searchPage(query, token: token) } catch
+            do { page = try keychains.defaultKeychain(for: token).searchPage(query, token: token) } catch
                 where error.status == KeychainError.itemNotFound.status
             {
                 break

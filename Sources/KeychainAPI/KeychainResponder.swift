@@ -11,7 +11,10 @@ import Synchronization
 ///
 /// Runs on libmicrohttpd's threads; holds only Sendable state.
 public final class KeychainResponder: HTTPResponder {
+    /// The default keychain: the server's tokens, and the keychain of a route that names none
+    /// to a caller without a token.
     let keychain: Keychain
+    let keychains: Keychains
     let logger: Logger
     private let clients: ClientAddress
     let unlockThrottle: AddressThrottle
@@ -31,8 +34,13 @@ public final class KeychainResponder: HTTPResponder {
     let auditFailures = LogBudget(perSecond: 1)
     let clock = SystemClock()
 
-    public init(keychain: Keychain, configuration: APIConfiguration, logger: Logger) {
-        self.keychain = keychain
+    public convenience init(keychain: Keychain, configuration: APIConfiguration, logger: Logger) {
+        self.init(keychains: Keychains(only: keychain), configuration: configuration, logger: logger)
+    }
+
+    public init(keychains: Keychains, configuration: APIConfiguration, logger: Logger) {
+        self.keychains = keychains
+        self.keychain = keychains.default
         self.logger = logger
         clients = ClientAddress(trustedProxies: Set(configuration.trustedProxies))
         unlockThrottle = AddressThrottle(capacity: configuration.unlockAddressCapacity)
@@ -82,7 +90,7 @@ public final class KeychainResponder: HTTPResponder {
         // A locked keychain is a sealed Vault, before any token is looked at.
         if route.isVault, keychain.state != .unlocked { return .refuse(finish(head, route: route, token: nil, Self.sealed)) }
         let execution: HTTPExecution =
-            if route.runsKDF {
+            if route.runsKDF(method: head.method) {
                 route.transfers ? .transferWorker : .serialWorker
             } else if route.answersLater(method: head.method), Self.wantsPKCS12(head) {
                 // A PKCS#12 answer is sealed with PBKDF2: never on a polling thread.
@@ -98,9 +106,10 @@ public final class KeychainResponder: HTTPResponder {
             }
         // A passphrase's body is small: a larger one is refused before it is read, let alone parsed.
         // An import's is a bundle (`largeBodyLimit(for:)`).
-        let bodyLimit = route.runsKDF && route != .importBundle && route != .itemsImport ? Self.passphraseBodyLimit : nil
+        let bodyLimit =
+            route.runsKDF(method: head.method) && route != .importBundle && route != .itemsImport ? Self.passphraseBodyLimit : nil
         if route.isPublic || (route == .keychain && keychain.state == .uninitialized) {
-            if route == .unlock, let wait = unlockThrottle.admit(client(head), now: clock.now()) {
+            if route == .unlock, let wait = unlockThrottle.admit(throttleKey(head, keychain: keychain.name), now: clock.now()) {
                 metrics.countAddressThrottled()
                 return .refuse(
                     finish(
@@ -116,6 +125,12 @@ public final class KeychainResponder: HTTPResponder {
         }
         do { try admit(route, method: head.method, head: head, token: token) } catch {
             return .refuse(finish(head, route: route, token: token, APIError.response(error)))
+        }
+        if case .namedUnlock(let name) = route,
+            let wait = unlockThrottle.admit(throttleKey(head, keychain: name), now: clock.now())
+        {
+            metrics.countAddressThrottled()
+            return .refuse(finish(head, route: route, token: token, APIError.response(.unlockThrottled(retryAfter: wait))))
         }
         if let refusal = unauditable(head, route: route) { return .refuse(finish(head, route: route, token: token, refusal)) }
         return .proceed(execution, plan: Plan(route: route, token: token), maxBodyBytes: bodyLimit)
@@ -156,7 +171,7 @@ public final class KeychainResponder: HTTPResponder {
             guard let token = plan.token, let search = try searchRequest(plan.route, request), !search.answersAtOnce else {
                 return answer(Result { () throws(KeychainError) in try handle(plan.route, request, token: plan.token) })
             }
-            keychain.search(search.query, token: token) { outcome in
+            keychains.search(search.query, token: token) { outcome in
                 answer(outcome.flatMap { page in Result { () throws(KeychainError) in try search.response(page) } })
             }
         } catch {
@@ -240,12 +255,16 @@ public final class KeychainResponder: HTTPResponder {
         case (.item(let ref), "GET"): try getItem(ref, request, token!)
         case (.item(let ref), "PATCH"): try patchItem(ref, request, token!)
         case (.item(let ref), "DELETE"): try deleteItem(ref, request, token!)
-        case (.keychain, _): try status(token)
-        case (.lock, _): try lock(token!)
-        case (.unlock, _): try unlock(request)
-        case (.passphrase, _): try changePassphrase(request, token!)
-        case (.settings, "GET"): try settings(token!)
-        case (.settings, _): try putSettings(request, token!)
+        case (.keychain, _), (.namedKeychain, "GET"): try status(token, keychain(for: route, token: token))
+        case (.lock, _), (.namedLock, _): try lock(token!, keychain(for: route, token: token))
+        case (.unlock, _), (.namedUnlock, _): try unlock(request, keychain(for: route, token: token))
+        case (.passphrase, _), (.namedPassphrase, _): try changePassphrase(request, token!, keychain(for: route, token: token))
+        case (.settings, "GET"), (.namedSettings, "GET"): try settings(token!, keychain(for: route, token: token))
+        case (.settings, _), (.namedSettings, _): try putSettings(request, token!, keychain(for: route, token: token))
+        case (.keychains, "POST"): try createKeychain(request, token!)
+        case (.keychains, _): listKeychains(token!)
+        case (.namedKeychain(let name), _): try deleteKeychain(name, request, token!)
+        case (.lockAll, _): try lockAll(token!)
         case (.exportBundle, _): try exportBundle(request, token!)
         case (.importBundle, _): try importBundle(request, token!)
         case (.itemsImport, _): try importItems(request, token!)
@@ -330,7 +349,9 @@ public final class KeychainResponder: HTTPResponder {
         if let route, route.isVault, response.status >= 400 { response = Self.vaultError(response) }
         // The lock state on every answer to a token, so that a client's cache of secrets empties
         // itself when the keychain locks (docs/clients.md#the-cache).
-        if token != nil { response.headers.append((name: Self.stateHeader, value: keychain.state.rawValue)) }
+        if let token, let keychain = try? keychains.defaultKeychain(for: token) {
+            response.headers.append((name: Self.stateHeader, value: keychain.state.rawValue))
+        }
         let address = client(head)
         guard let auditLog, let line = audited(head, body: body, route: route, token: token, client: address, response) else {
             return accounted(head, route: route, token: token, client: address, response)

@@ -3,10 +3,12 @@ public import KeychainCore
 public import Logging
 public import MicroHTTP
 
-/// keychaind's server: the HTTP API on libmicrohttpd in front of one keychain, plus the
+/// keychaind's server: the HTTP API on libmicrohttpd in front of its keychains, plus the
 /// auto-lock timer. `keychaind serve` and the tests both build it with `init`.
 public final class KeychainServer: Sendable {
+    /// The default keychain.
     public let keychain: Keychain
+    public let keychains: Keychains
     private let http: HTTPServer
     /// The metrics listener, when there is one: `GET /metrics` without a token.
     private let metricsHTTP: HTTPServer?
@@ -19,15 +21,26 @@ public final class KeychainServer: Sendable {
 
     /// - Parameter metricsListener: where to serve `GET /metrics` without a token as well
     ///   (`serve --metrics-listen`); `nil`: only on the API port, to a token with `metrics`.
-    public init(
+    public convenience init(
         keychain: Keychain, http configuration: HTTPServerConfiguration, api: APIConfiguration,
         metricsListener: HTTPServerConfiguration? = nil, logger: Logger
     ) throws {
+        try self.init(
+            keychains: Keychains(only: keychain), http: configuration, api: api, metricsListener: metricsListener,
+            logger: logger)
+    }
+
+    public init(
+        keychains: Keychains, http configuration: HTTPServerConfiguration, api: APIConfiguration,
+        metricsListener: HTTPServerConfiguration? = nil, logger: Logger
+    ) throws {
+        let keychain = keychains.default
         self.keychain = keychain
+        self.keychains = keychains
         var api = api
         let metrics = api.metrics ?? KeychainMetrics()
         api.metrics = metrics
-        let responder = KeychainResponder(keychain: keychain, configuration: api, logger: logger)
+        let responder = KeychainResponder(keychains: keychains, configuration: api, logger: logger)
         let http = try HTTPServer(configuration: configuration, responder: responder, logger: logger)
         // Weak: the server holds the responder, which holds the metrics.
         metrics.countConnections { [weak http] in http?.openConnections ?? 0 }
@@ -38,7 +51,7 @@ public final class KeychainServer: Sendable {
         } else {
             metricsHTTP = nil
         }
-        timer = AutoLockTimer(keychain: keychain)
+        timer = AutoLockTimer(keychains: keychains)
     }
 
     /// Stops accepting, lets in-flight requests finish, then drops every key and closes the store.
@@ -46,7 +59,7 @@ public final class KeychainServer: Sendable {
         timer.cancel()
         metricsHTTP?.shutdown()
         http.shutdown()
-        keychain.close()
+        keychains.close()
     }
 }
 
@@ -58,10 +71,10 @@ private final class AutoLockTimer: @unchecked Sendable {
     // Dispatch documents as thread-safe.
     private let source: any DispatchSourceTimer
 
-    init(keychain: Keychain) {
+    init(keychains: Keychains) {
         source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "keychaind.autolock"))
         source.schedule(deadline: .now(), repeating: .milliseconds(250))
-        source.setEventHandler { keychain.checkAutoLock() }
+        source.setEventHandler { keychains.checkAutoLock() }
         source.resume()
     }
 

@@ -113,10 +113,32 @@ public enum QueryParser {
             }
             query.certificateData = bytes
         case .valuePersistentRef:
-            guard case .string(let text) = value, let ref = PersistentRef.decode(text) else {
+            guard case .string(let text) = value, let (keychain, ref) = PersistentRef.parse(text) else {
                 throw .param("\(spelling): not a persistent reference")
             }
+            try query.name(keychain: keychain, key: spelling)
             query.persistentRef = ref
+        case .useKeychain:
+            guard case .string(let name) = value else { throw .param("\(spelling): expected a keychain name") }
+            try KeychainName.check(name, key: spelling)
+            try query.name(keychain: name, key: spelling)
+        case .matchSearchList:
+            let names: [String]
+            if case .array(let values) = value {
+                names = try values.map { (value) throws(KeychainError) in
+                    guard case .string(let name) = value else { throw .param("\(spelling): expected an array of keychain names") }
+                    return name
+                }
+            } else if lenient, case .string(let text) = value {
+                names = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            } else {
+                throw .param("\(spelling): expected an array of keychain names")
+            }
+            guard !names.isEmpty, names.count <= AccessToken.maxGroups else {
+                throw .param("\(spelling): expected 1…\(AccessToken.maxGroups) keychain names")
+            }
+            for name in names { try KeychainName.check(name, key: spelling) }
+            query.searchList = names
         case .accessGroup:
             guard case .string(let group) = value, !group.isEmpty else {
                 throw .param("\(spelling): expected a non-empty string")
@@ -242,7 +264,7 @@ public enum QueryParser {
         case .date:
             guard case .string(let s) = json, let ms = RFC3339.parse(s) else { throw wrongType("an RFC 3339 date-time") }
             return .int(ms)
-        case .itemClass, .matchLimit, .persistentRef:
+        case .itemClass, .matchLimit, .persistentRef, .keychainNames:
             throw .param("\(spelling): not an attribute")
         }
     }

@@ -128,12 +128,19 @@ extension Route {
         case .vaultMountOf: 20
         case .vaultTokenSelf: 21
         case .events: 22
+        case .keychains: 23
+        case .namedKeychain: 24
+        case .namedLock: 25
+        case .namedUnlock: 26
+        case .namedPassphrase: 27
+        case .namedSettings: 28
+        case .lockAll: 29
         }
     }
 
     /// The row of a path no route has.
-    static let unmatchedMetricsIndex = 23
-    static let metricsSlots = 24
+    static let unmatchedMetricsIndex = 30
+    static let metricsSlots = 31
 
     /// Each row's `route` label: the template, and `unmatched` for paths no route has.
     static let metricsTemplates: [String] = {
@@ -141,7 +148,8 @@ extension Route {
             .items, .itemsSearch, .item(ref: ""), .keychain, .lock, .unlock, .passphrase, .settings, .tokens, .tokenSelf,
             .token(id: ""), .health, .metrics, .exportBundle, .importBundle, .backup, .itemsImport,
             .kvData(mount: "", path: ""), .kvMetadata(mount: "", path: ""), .vaultMounts, .vaultMountOf(path: ""),
-            .vaultTokenSelf, .events,
+            .vaultTokenSelf, .events, .keychains, .namedKeychain(name: ""), .namedLock(name: ""), .namedUnlock(name: ""),
+            .namedPassphrase(name: ""), .namedSettings(name: ""), .lockAll,
         ]
         precondition(routes.enumerated().allSatisfy { $0.offset == $0.element.metricsIndex })
         return routes.map(\.template) + ["unmatched"]

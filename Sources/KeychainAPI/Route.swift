@@ -33,6 +33,17 @@ enum Route: Sendable, Equatable {
     case vaultTokenSelf
     /// `GET /v1/events`: the keychain's events, as server-sent events.
     case events
+    /// `GET /v1/keychains` (the token's), `POST /v1/keychains` (SecKeychainCreate).
+    case keychains
+    /// `GET|DELETE /v1/keychains/{name}`: a keychain's status, or its deletion (SecKeychainDelete).
+    case namedKeychain(name: String)
+    /// `/v1/keychains/{name}/lock`, `…/unlock`, `…/passphrase`, `…/settings`: as `/v1/keychain/…`.
+    case namedLock(name: String)
+    case namedUnlock(name: String)
+    case namedPassphrase(name: String)
+    case namedSettings(name: String)
+    /// `POST /v1/keychains/lock-all` (SecKeychainLockAll): every keychain the token may use.
+    case lockAll
 
     var template: String {
         switch self {
@@ -59,6 +70,23 @@ enum Route: Sendable, Equatable {
         case .vaultMountOf: "/v1/sys/internal/ui/mounts/{path}"
         case .vaultTokenSelf: "/v1/auth/token/lookup-self"
         case .events: "/v1/events"
+        case .keychains: "/v1/keychains"
+        case .namedKeychain: "/v1/keychains/{name}"
+        case .namedLock: "/v1/keychains/{name}/lock"
+        case .namedUnlock: "/v1/keychains/{name}/unlock"
+        case .namedPassphrase: "/v1/keychains/{name}/passphrase"
+        case .namedSettings: "/v1/keychains/{name}/settings"
+        case .lockAll: "/v1/keychains/lock-all"
+        }
+    }
+
+    /// The keychain a `/v1/keychains/{name}/…` route names.
+    var keychainName: String? {
+        switch self {
+        case .namedKeychain(let name), .namedLock(let name), .namedUnlock(let name), .namedPassphrase(let name),
+            .namedSettings(let name):
+            name
+        default: nil
         }
     }
 
@@ -74,6 +102,10 @@ enum Route: Sendable, Equatable {
         switch self {
         case .items: ["GET", "POST", "PATCH", "DELETE"]
         case .itemsSearch, .itemsImport, .lock, .unlock, .passphrase, .exportBundle, .importBundle, .backup: ["POST"]
+        case .namedLock, .namedUnlock, .namedPassphrase, .lockAll: ["POST"]
+        case .keychains: ["GET", "POST"]
+        case .namedKeychain: ["GET", "DELETE"]
+        case .namedSettings: ["GET", "PUT"]
         case .item: ["GET", "PATCH", "DELETE"]
         case .keychain, .tokenSelf, .metrics, .events: ["GET"]
         case .settings: ["GET", "PUT"]
@@ -107,12 +139,16 @@ enum Route: Sendable, Equatable {
         case (.items, "GET"), (.itemsSearch, _), (.item, "GET"): "search"
         case (.items, "PATCH"), (.item, "PATCH"): "update"
         case (.items, "DELETE"), (.item, "DELETE"): "delete"
-        case (.keychain, _): "status"
-        case (.lock, _): "lock"
-        case (.unlock, _): "unlock"
-        case (.passphrase, _): "changePassphrase"
-        case (.settings, "GET"): "readSettings"
-        case (.settings, _): "changeSettings"
+        case (.keychain, _), (.namedKeychain, "GET"): "status"
+        case (.lock, _), (.namedLock, _): "lock"
+        case (.unlock, _), (.namedUnlock, _): "unlock"
+        case (.passphrase, _), (.namedPassphrase, _): "changePassphrase"
+        case (.settings, "GET"), (.namedSettings, "GET"): "readSettings"
+        case (.settings, _), (.namedSettings, _): "changeSettings"
+        case (.keychains, "POST"): "createKeychain"
+        case (.keychains, _): "listKeychains"
+        case (.namedKeychain, _): "deleteKeychain"
+        case (.lockAll, _): "lockAll"
         case (.exportBundle, _): "export"
         case (.importBundle, _): "import"
         case (.backup, _): "backup"
@@ -151,8 +187,13 @@ enum Route: Sendable, Equatable {
     /// Whether the route runs Argon2id (~0.5 s): it must run off the polling threads. A
     /// migration bundle's key is derived with Argon2id too, and its items sealed one by one.
     /// A PKCS#12's password is stretched by PBKDF2 (up to `PKCS12.maxIterations`) as well.
-    var runsKDF: Bool {
-        self == .unlock || self == .passphrase || self == .exportBundle || self == .importBundle || self == .itemsImport
+    /// A keychain's creation derives its first key from its passphrase.
+    func runsKDF(method: String) -> Bool {
+        switch self {
+        case .unlock, .passphrase, .exportBundle, .importBundle, .itemsImport, .namedUnlock, .namedPassphrase: true
+        case .keychains: method == "POST"
+        default: false
+        }
     }
 
     /// Whether the route's derivation is of a key its caller brings (a bundle's Argon2id, a
@@ -181,7 +222,8 @@ enum Route: Sendable, Equatable {
         switch (self, method) {
         case (.items, "POST"), (.items, "PATCH"), (.items, "DELETE"), (.item, "PATCH"), (.item, "DELETE"),
             (.tokens, "POST"), (.token, _), (.settings, "PUT"), (.importBundle, _), (.itemsImport, _),
-            (.kvData, "POST"), (.kvData, "PUT"), (.kvData, "PATCH"), (.kvData, "DELETE"), (.kvMetadata, "DELETE"):
+            (.kvData, "POST"), (.kvData, "PUT"), (.kvData, "PATCH"), (.kvData, "DELETE"), (.kvMetadata, "DELETE"),
+            (.keychains, "POST"), (.namedKeychain, "DELETE"), (.namedSettings, "PUT"):
             true
         default:
             false
@@ -193,7 +235,10 @@ enum Route: Sendable, Equatable {
     func changes(method: String) -> Bool {
         // A search is most requests: told apart before any other comparison.
         guard method != "GET" else { return false }
-        return self == .lock || self == .unlock || self == .passphrase || writes(method: method)
+        switch self {
+        case .lock, .unlock, .passphrase, .namedLock, .namedUnlock, .namedPassphrase, .lockAll: return true
+        default: return writes(method: method)
+        }
     }
 
     /// The route for `path`, or `nil` when none has it.
@@ -214,6 +259,21 @@ enum Route: Sendable, Equatable {
     }
 
     private static func matchNative(_ rest: Slice<UnsafeBufferPointer<UInt8>>) -> Route? {
+        let keychains: StaticString = "keychains/"
+        if rest.starts(with: keychains) {
+            let tail = rest.dropFirst(keychains.utf8CodeUnitCount)
+            // `/v1/keychains/{name}/{action}`: the one route with three segments.
+            if let slash = tail.firstIndex(of: UInt8(ascii: "/")) {
+                let name = String(decoding: tail[..<slash], as: UTF8.self)
+                let action = tail[(slash + 1)...]
+                guard !name.isEmpty else { return nil }
+                if action.equals("lock") { return .namedLock(name: name) }
+                if action.equals("unlock") { return .namedUnlock(name: name) }
+                if action.equals("passphrase") { return .namedPassphrase(name: name) }
+                if action.equals("settings") { return .namedSettings(name: name) }
+                return nil
+            }
+        }
         let first: Slice<UnsafeBufferPointer<UInt8>>
         let second: Slice<UnsafeBufferPointer<UInt8>>?
         if let slash = rest.firstIndex(of: UInt8(ascii: "/")) {
@@ -247,6 +307,11 @@ enum Route: Sendable, Equatable {
             if second.equals("self") { return .tokenSelf }
             return second.isEmpty ? nil : .token(id: String(decoding: second, as: UTF8.self))
         }
+        if first.equals("keychains") {
+            guard let second else { return .keychains }
+            if second.equals("lock-all") { return .lockAll }
+            return namedKeychain(second)
+        }
         if first.equals("health"), second == nil { return .health }
         if first.equals("events"), second == nil { return .events }
         return nil
@@ -278,7 +343,13 @@ extension Route {
     }
 
     /// The API's own first segments, which no mount may take.
-    static let reservedSegments: [StaticString] = ["items", "keychain", "tokens", "health", "events", "sys", "auth"]
+    static let reservedSegments: [StaticString] = [
+        "items", "keychain", "keychains", "tokens", "health", "events", "sys", "auth",
+    ]
+
+    private static func namedKeychain(_ segment: Slice<UnsafeBufferPointer<UInt8>>) -> Route? {
+        segment.isEmpty ? nil : .namedKeychain(name: String(decoding: segment, as: UTF8.self))
+    }
 }
 
 extension Collection<UInt8> {

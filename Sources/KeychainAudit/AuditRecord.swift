@@ -16,13 +16,23 @@ public struct AuditRecord: Sendable {
     /// The route template (`/v1/items/{persistentRef}`) and the operation on it (`search`).
     public var route: String
     public var operation: String
+    /// The keychain a keychain's route acted on (its lock, unlock, settings…), as the path named
+    /// it, escaped; `nil` for the other routes, whose refs name their keychains.
+    public var keychain: String?
     /// The query's entries, values in clear; hashed when the line is written, but for options.
     /// The line holds the first `maxQueryEntries`, each name cut at `maxNameBytes`, and says how
     /// many it left out.
     public var query: [QueryEntry]
     /// The persistent refs of the items the request touched, as their bytes: the line writes
-    /// them as the API does (base64url, unpadded), without a string made for each first.
+    /// them as the API does (base64url, unpadded), without a string made for each first. The
+    /// ref of an item outside the default keychain is its keychain's name and `.` before its
+    /// 16 bytes (`refBytes`), written as the API writes it: `<keychain>.<base64url>`.
     public var refs: [[UInt8]]
+
+    /// A touched ref's bytes for `refs`: the 16 bytes, after `<keychain>.` outside `default`.
+    public static func refBytes(_ ref: [UInt8], keychain: String) -> [UInt8] {
+        keychain == "default" ? ref : Array(keychain.utf8) + [UInt8(ascii: ".")] + ref
+    }
     /// The OSStatus answered: 0 for success.
     public var status: Int64
     public var httpStatus: Int
@@ -88,6 +98,10 @@ public struct AuditRecord: Sendable {
         out.quoted(route)
         out.literal(#","operation":"#)
         out.quoted(operation)
+        if let keychain {
+            out.literal(#","keychain":"#)
+            out.jsonString(keychain)
+        }
         out.literal(#","query":{"#)
         let kept = min(query.count, Self.maxQueryEntries)
         for n in 0..<kept {
@@ -111,7 +125,10 @@ public struct AuditRecord: Sendable {
         for n in refs.indices {
             if n > 0 { out.byte(UInt8(ascii: ",")) }
             out.byte(UInt8(ascii: "\""))
-            refs[n].withUnsafeBytes { out.base64url($0) }
+            let split = max(0, refs[n].count - 16)
+            // A keychain's name is a-z, 0-9, - and _ (`KeychainName`): nothing to escape.
+            for byte in refs[n][..<split] { out.byte(byte) }
+            refs[n][split...].withUnsafeBytes { out.base64url($0) }
             out.byte(UInt8(ascii: "\""))
         }
         out.literal(#"],"status":"#)
@@ -133,6 +150,7 @@ public struct AuditRecord: Sendable {
     /// four numbers of at most 20, and each string at its longest, escaped.
     var lineBound: Int {
         var bound = 170 + 4 * 20 + AuditRequestID.maxBytes + route.utf8.count + operation.utf8.count + 6
+        if let keychain { bound += 14 + ByteCursor.jsonStringBound(keychain) }
         bound += ByteCursor.jsonStringBound(tokenID ?? "") + ByteCursor.jsonStringBound(tokenName ?? "")
         bound += ByteCursor.jsonStringBound(client) + ByteCursor.jsonStringBound(reason ?? "")
         let nameBound = 6 * Self.maxNameBytes + 2
@@ -140,7 +158,7 @@ public struct AuditRecord: Sendable {
             bound += min(ByteCursor.jsonStringBound(entry.name), nameBound) + 2
             bound += entry.inClear ? min(ByteCursor.jsonStringBound(entry.value), nameBound) : AuditKeys.hashBytes + 2
         }
-        for ref in refs { bound += ByteCursor.base64urlCount(ref.count) + 3 }
+        for ref in refs { bound += ByteCursor.base64urlCount(ref.count) + ref.count + 3 }
         return bound
     }
 
@@ -175,12 +193,12 @@ public struct AuditRecord: Sendable {
 extension AuditRecord {
     public init(
         time: Int64, requestID: AuditRequestID, tokenID: String? = nil, tokenName: String? = nil, client: String, route: String,
-        operation: String, query: [QueryEntry] = [], refs: [[UInt8]] = [], status: Int64, httpStatus: Int,
-        reason: String? = nil
+        operation: String, keychain: String? = nil, query: [QueryEntry] = [], refs: [[UInt8]] = [], status: Int64,
+        httpStatus: Int, reason: String? = nil
     ) {
         self.init(
             requestID: requestID, tokenID: tokenID, tokenName: tokenName, client: client, route: route, operation: operation,
-            query: query, refs: refs, status: status, httpStatus: httpStatus,
+            keychain: keychain, query: query, refs: refs, status: status, httpStatus: httpStatus,
             reason: reason.map { Self.bounded($0, to: Self.maxReasonBytes) }, time: time)
     }
 }

@@ -79,6 +79,18 @@ public struct ItemQuery: Sendable {
 
     /// At most `limit` items (a search's `matchLimit`).
     public func limit(_ limit: Int) -> ItemQuery { matching("matchLimit", .int(Int64(limit))) }
+
+    /// In the keychain `name` only (`kSecUseKeychain`).
+    public func keychain(_ name: String) -> ItemQuery { matching("useKeychain", .string(name)) }
+
+    /// In the keychains `names`, in order (`kSecMatchSearchList`); one name is `keychain(_:)`,
+    /// none leaves the token's search list.
+    public func searching(_ names: [String]) -> ItemQuery {
+        guard names.count > 1 else { return names.first.map(keychain) ?? self }
+        var copy = self
+        copy.object["matchSearchList"] = .array(names.map { .string($0) })
+        return copy
+    }
 }
 
 /// What an add stores besides the class's attributes.

@@ -3,6 +3,8 @@ import KeychainJSON
 
 /// The keychain's state as `GET /v1/keychain` answers it (SecKeychainGetStatus and more).
 public struct KeychainStatus: Sendable, Equatable {
+    /// The keychain's name (`default` for the first).
+    public let name: String
     /// `uninitialized`, `locked` or `unlocked`.
     public let state: String
     /// SecKeychainGetStatus's bits: 1 unlocked, 2 readable, 4 writable.
@@ -18,6 +20,25 @@ public struct KeychainStatus: Sendable, Equatable {
 
     /// Whether the keychain is unlocked.
     public var isUnlocked: Bool { state == "unlocked" }
+
+    init(_ object: JSONObject) {
+        let replicas = object["replicas"]?.objectValue
+        name = object["name"]?.stringValue ?? "default"
+        state = object["state"]?.stringValue ?? ""
+        status = Int(object["status"]?.intValue ?? 0)
+        lockInterval = Int(object["lockInterval"]?.intValue ?? 0)
+        items = object["items"]?.intValue.map { Int($0) }
+        liveReplicas = replicas?["live"]?.intValue.map { Int($0) }
+        unlockedReplicas = replicas?["unlocked"]?.intValue.map { Int($0) }
+    }
+}
+
+/// A keychain as `GET /v1/keychains` lists it.
+public struct KeychainSummary: Sendable, Equatable {
+    /// Its name (`default` for the first).
+    public let name: String
+    /// `locked` or `unlocked`.
+    public let state: String
 }
 
 /// A token as administration lists it: never its secret.
@@ -28,6 +49,8 @@ public struct TokenInfo: Sendable, Equatable {
     public let name: String
     /// The access groups it may use (`*` for all).
     public let accessGroups: [String]
+    /// The keychains it may use, in search order; the first is its default (`*` for all).
+    public let keychains: [String]
     /// What it may do: `read`, `list`, `write`, `delete`, `lock`, `admin`, `metrics`.
     public let capabilities: [String]
     /// When it was created.
@@ -39,6 +62,7 @@ public struct TokenInfo: Sendable, Equatable {
         id = object["id"]?.stringValue ?? ""
         name = object["name"]?.stringValue ?? ""
         accessGroups = object["accessGroups"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        keychains = object["keychains"]?.arrayValue?.compactMap(\.stringValue) ?? ["default"]
         capabilities = object["capabilities"]?.arrayValue?.compactMap(\.stringValue) ?? []
         createdAt = object["createdAt"]?.stringValue.flatMap(RFC3339.date)
         expiresAt = object["expiresAt"]?.stringValue.flatMap(RFC3339.date)
@@ -58,13 +82,7 @@ public struct CreatedToken: Sendable, CustomStringConvertible {
 extension KeychainClient {
     /// The keychain's state, and the token's count of items.
     public func status() async throws(KeychainError) -> KeychainStatus {
-        let object = try await object(.get("/v1/keychain"))
-        let replicas = object["replicas"]?.objectValue
-        return KeychainStatus(
-            state: object["state"]?.stringValue ?? "", status: Int(object["status"]?.intValue ?? 0),
-            lockInterval: Int(object["lockInterval"]?.intValue ?? 0), items: object["items"]?.intValue.map { Int($0) },
-            liveReplicas: replicas?["live"]?.intValue.map { Int($0) },
-            unlockedReplicas: replicas?["unlocked"]?.intValue.map { Int($0) })
+        KeychainStatus(try await object(.get("/v1/keychain")))
     }
 
     /// Locks the keychain (SecKeychainLock); the cache is emptied first.
@@ -96,18 +114,77 @@ extension KeychainClient {
         _ = try await perform(.put("/v1/keychain/settings", ["lockInterval": .int(Int64(seconds))]))
     }
 
+    // MARK: - Keychains
+
+    /// The keychains this token may use, in its search order (SecKeychainCopySearchList).
+    public func keychains() async throws(KeychainError) -> [KeychainSummary] {
+        let answer = try await object(.get("/v1/keychains"))
+        return (answer["keychains"]?.arrayValue ?? []).compactMap(\.objectValue).map {
+            KeychainSummary(name: $0["name"]?.stringValue ?? "", state: $0["state"]?.stringValue ?? "")
+        }
+    }
+
+    /// Creates the keychain `name` with its own passphrase (SecKeychainCreate): unlocked and
+    /// empty. Needs an admin token of every group and every keychain.
+    public func createKeychain(name: String, passphrase: String) async throws(KeychainError) -> KeychainStatus {
+        KeychainStatus(try await object(.post("/v1/keychains", ["name": .string(name), "passphrase": .string(passphrase)])))
+    }
+
+    /// Deletes the keychain `name` and every item in it (SecKeychainDelete).
+    public func deleteKeychain(name: String) async throws(KeychainError) {
+        var request = Request.delete("/v1/keychains/" + Transport.percentEncoded(name))
+        request.query = [(name: "confirm", value: name)]
+        _ = try await perform(request)
+    }
+
+    /// The keychain `name`'s state (SecKeychainGetStatus).
+    public func status(keychain name: String) async throws(KeychainError) -> KeychainStatus {
+        KeychainStatus(try await object(.get("/v1/keychains/" + Transport.percentEncoded(name))))
+    }
+
+    /// Locks the keychain `name`; the cache is emptied first.
+    public func lock(keychain name: String) async throws(KeychainError) {
+        cache?.removeAll()
+        _ = try await perform(.post("/v1/keychains/\(Transport.percentEncoded(name))/lock", nil, idempotent: true))
+    }
+
+    /// Unlocks the keychain `name` with its own passphrase. Not retried.
+    public func unlock(keychain name: String, passphrase: String) async throws(KeychainError) {
+        _ = try await perform(
+            .post("/v1/keychains/\(Transport.percentEncoded(name))/unlock", ["passphrase": .string(passphrase)]))
+    }
+
+    /// Locks every keychain of the token's search list (SecKeychainLockAll).
+    public func lockAll() async throws(KeychainError) {
+        cache?.removeAll()
+        _ = try await perform(.post("/v1/keychains/lock-all", nil, idempotent: true))
+    }
+
+    /// Sets the auto-lock interval of the keychain `name` (admin of every group).
+    public func setLockInterval(_ seconds: Int, keychain name: String) async throws(KeychainError) {
+        _ = try await perform(
+            .put("/v1/keychains/\(Transport.percentEncoded(name))/settings", ["lockInterval": .int(Int64(seconds))]))
+    }
+
+    /// The auto-lock interval of the keychain `name`.
+    public func lockInterval(keychain name: String) async throws(KeychainError) -> Int {
+        Int(try await object(.get("/v1/keychains/\(Transport.percentEncoded(name))/settings"))["lockInterval"]?.intValue ?? 0)
+    }
+
     // MARK: - Tokens
 
     /// Creates a token of `accessGroups` with `capabilities` (`read`, `list`, `write`,
     /// `delete`, `lock`, `admin`, `metrics`), expiring at `expiresAt` when given.
+    /// `keychains`: its search list, the first its default keychain; `nil`, this token's default.
     public func createToken(
-        name: String, accessGroups: [String], capabilities: [String], expiresAt: Date? = nil
+        name: String, accessGroups: [String], keychains: [String]? = nil, capabilities: [String], expiresAt: Date? = nil
     ) async throws(KeychainError) -> CreatedToken {
-        let body: JSONObject = [
+        var body: JSONObject = [
             "name": .string(name), "accessGroups": .array(accessGroups.map(JSON.string)),
             "capabilities": .array(capabilities.map(JSON.string)),
             "expiresAt": expiresAt.map { .string(RFC3339.string($0)) } ?? .null,
         ]
+        if let keychains { body["keychains"] = .array(keychains.map(JSON.string)) }
         let answer = try await object(.post("/v1/tokens", body))
         guard let secret = answer["token"]?.stringValue else {
             throw .notAvailable("server: a created token came without its secret")

@@ -272,6 +272,10 @@ public let kSecValueRef = "v_Ref"
 public let kSecValuePersistentRef = "v_PersistentRef"
 /// Accepted and ignored, so that dictionaries written for Apple platforms can be sent unchanged.
 public let kSecUseDataProtectionKeychain = "u_DataProtectionKeychain"
+/// The keychain an add goes to, or a search, update or delete looks in: its name ("u_Keychain").
+public let kSecUseKeychain = "u_Keychain"
+/// The keychains a search looks in, in order: an array of names ("m_SearchList").
+public let kSecMatchSearchList = "m_SearchList"
 
 /// Core Foundation's true, for dictionaries written with it.
 public let kCFBooleanTrue = true

@@ -45,14 +45,21 @@ public final class Keychain: Sendable {
     let replicaID = Sodium.randomBytes(8)
     /// What this replica knows of the others (see `Keychain+Cluster`).
     let cluster = Mutex(ClusterView())
-    /// The keychain's events, for subscribers (`GET /v1/events`).
+    /// The server's events, for subscribers (`GET /v1/events`): one hub for all its keychains.
     public let events: KeychainEvents
+    /// `configuration.name`.
+    public let name: String
+    /// Whether this is the `default` keychain, whose references carry no name.
+    let isDefault: Bool
 
     /// Opens the keychain kept in `store`, with its instance key file in
     /// `configuration.dataDirectory` (created if needed) unless `configuration.keyFile` says
     /// otherwise. It starts locked, or uninitialized when never initialised. The keychain owns
     /// the store from now on: `close()` closes it.
-    public init(configuration: KeychainConfiguration, store: any KeychainStore, logger: Logger) throws(KeychainError) {
+    /// `events` is the server's hub when the keychain is one of several (`Keychains`).
+    public init(
+        configuration: KeychainConfiguration, store: any KeychainStore, events: KeychainEvents? = nil, logger: Logger
+    ) throws(KeychainError) {
         precondition(Self.schemaProblems.isEmpty, "the schema table is inconsistent: \(Self.schemaProblems)")
         self.configuration = configuration
         self.store = store
@@ -71,7 +78,9 @@ public final class Keychain: Sendable {
             throw .notAvailable("data directory cannot be created: \(configuration.dataDirectory)")
         }
         barrierSlot = Mutex(nil)
-        events = KeychainEvents(capacity: configuration.eventHistory)
+        self.events = events ?? KeychainEvents(capacity: configuration.eventHistory)
+        name = configuration.name
+        isDefault = name.isSameBytes(as: KeychainName.default)
         lockIntervalSeconds = Atomic(configuration.defaultLockInterval)
         try refreshSettings()
         if let barrier = try loadBarrier() { try backfillHostSuffixes(barrier) }
@@ -164,11 +173,25 @@ public final class Keychain: Sendable {
     /// Creates the keychain: instance key file, salt, wrapped keys, and a first admin token.
     /// Leaves it unlocked. Runs Argon2id.
     public func initialize(passphrase: SecureBytes) throws(KeychainError) -> IssuedToken {
+        precondition(isDefault, "a keychain other than the default is made with create(passphrase:)")
+        return try setUp(passphrase: passphrase)!
+    }
+
+    /// Creates a keychain other than the default: its salt and keys, wrapped under the server's
+    /// instance key (which must exist) and `passphrase`. No token: the server's tokens live with
+    /// the default keychain. Leaves it unlocked, on every replica of a shared store. Runs Argon2id.
+    public func create(passphrase: SecureBytes) throws(KeychainError) {
+        precondition(!isDefault, "the default keychain is made with initialize(passphrase:)")
+        _ = try setUp(passphrase: passphrase)
+        if let barrier = try loadBarrier() { try publishLockState(barrier) }
+    }
+
+    private func setUp(passphrase: SecureBytes) throws(KeychainError) -> IssuedToken? {
         guard configuration.kdfLimits.isAtLeastModerate || configuration.allowWeakKDFForTesting else {
             throw .param("kdfLimits: Argon2id limits must be at least MODERATE")
         }
         try requirePassphrase(passphrase, key: "passphrase")
-        return try kdfGate.withLock { _ throws(KeychainError) -> IssuedToken in
+        return try kdfGate.withLock { _ throws(KeychainError) -> IssuedToken? in
             guard try loadBarrier() == nil else { throw Self.alreadyInitialized }
             let salt = Sodium.randomBytes(PasswordHash.saltLength)
             let limits = configuration.kdfLimits
@@ -176,10 +199,11 @@ public final class Keychain: Sendable {
                 try PasswordHash.deriveKey(passphrase: passphrase, salt: salt, limits: limits)
             }
             let keyFile = configuration.resolvedKeyFile
-            let instanceKey = try KeyFile.create(keyFile)
+            // The other keychains' keys are wrapped under the default's instance key.
+            let instanceKey = isDefault ? try KeyFile.create(keyFile) : try KeyFile.read(keyFile)
             let wrapped: [String: [UInt8]]
             let barrier: Barrier
-            let admin: (issued: IssuedToken, record: TokenRecord)
+            let admin: (issued: IssuedToken, record: TokenRecord)?
             let created: Bool
             do throws(KeychainError) {
                 wrapped = try Self.crypto { () throws(CryptoError) in
@@ -195,9 +219,11 @@ public final class Keychain: Sendable {
                     b.install(whenUnlocked: keys.whenUnlocked, afterFirstUnlock: keys.afterFirstUnlock)
                     return b
                 }
-                admin = try makeToken(
-                    barrier: barrier, name: "admin", accessGroups: ["*"],
-                    capabilities: Set(Capability.allCases), expiresAt: nil)
+                admin =
+                    isDefault
+                    ? try makeToken(
+                        barrier: barrier, name: "admin", accessGroups: ["*"], keychains: ["*"],
+                        capabilities: Set(Capability.allCases), expiresAt: nil) : nil
                 let lockInterval = Settings.encodeInt(Int64(self.lockIntervalSeconds.load(ordering: .relaxed)))
                 // Created only if absent, in one transaction: of two processes initialising one
                 // store, exactly one succeeds, and the other writes nothing.
@@ -210,21 +236,25 @@ public final class Keychain: Sendable {
                     try writer.setMeta(Barrier.MetaKey.limits, Settings.encodeLimits(limits))
                     try writer.setMeta(Settings.lockInterval, lockInterval)
                     try writer.setMeta(Self.hostSuffixesMeta, [1])
-                    try writer.insert(admin.record)
+                    if let admin { try writer.insert(admin.record) }
                     return true
                 }
             } catch {
-                KeyFile.remove(keyFile)
+                if isDefault { KeyFile.remove(keyFile) }
                 throw error
             }
             guard created else {
-                KeyFile.remove(keyFile)
+                if isDefault { KeyFile.remove(keyFile) }
                 throw Self.alreadyInitialized
             }
             barrierSlot.withLock { $0 = barrier }
             lastSecretUse.store(clock.uptime(), ordering: .relaxed)
-            logger.info("keychain initialized", metadata: ["token.id": "\(admin.issued.token.id)"])
-            return admin.issued
+            if let admin {
+                logger.info("keychain initialized", metadata: ["token.id": "\(admin.issued.token.id)"])
+            } else {
+                logger.info("keychain created", metadata: ["keychain": "\(name)"])
+            }
+            return admin?.issued
         }
     }
 

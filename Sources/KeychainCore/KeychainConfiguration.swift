@@ -5,6 +5,9 @@ public struct KeychainConfiguration: Sendable {
     /// Holds the instance key file by default (and the embedded store's database, which the
     /// store's own factory opens there).
     public var dataDirectory: String
+    /// The keychain's name (`KeychainName`): `default` for the first, whose data and references
+    /// are those of a server that has only one.
+    public var name = KeychainName.default
     /// The instance key file (mode 0600); mountable apart from the data. Default: `<dataDirectory>/instance.key`.
     public var keyFile: String?
     /// Argon2id limits for a new keychain; at least MODERATE unless `allowWeakKDFForTesting`.

@@ -48,10 +48,16 @@ final class PGConnection {
     ]
 
     /// Connects to `url` (a `postgres://` URL or a `key=value` connection string) with
-    /// `password`, or, without one, what libpq's password file (`PGPASSFILE`) gives.
-    init(url: String, password: String?) throws(StorageError) {
-        let keywords = Self.defaults.map(\.0) + ["dbname"] + (password == nil ? [] : ["password"])
-        let values = Self.defaults.map(\.1) + [url] + (password.map { [$0] } ?? [])
+    /// `password`, or, without one, what libpq's password file (`PGPASSFILE`) gives. With
+    /// `schema` (`PostgresStore.isSchemaName`), its tables are that schema's: the session's
+    /// `search_path` is it alone, set by the server as the connection starts.
+    init(url: String, password: String?, schema: String? = nil) throws(StorageError) {
+        var keywords = Self.defaults.map(\.0) + ["dbname"] + (password == nil ? [] : ["password"])
+        var values = Self.defaults.map(\.1) + [url] + (password.map { [$0] } ?? [])
+        if let schema {
+            keywords.append("options")
+            values.append("-c search_path=\(schema)")
+        }
         let connection = withCStrings(keywords) { k in withCStrings(values) { v in PQconnectdbParams(k, v, 1) } }
         guard let connection else { throw .unavailable("postgres: out of memory") }
         guard PQstatus(connection) == CONNECTION_OK else {

@@ -22,6 +22,11 @@ import Synchronization
 public final class PostgresStore: KeychainStore {
     private let url: String
     private let password: String?
+    /// The schema whose tables this store uses; `nil`: the database's default search path.
+    private let schema: String?
+    /// The advisory lock this store's write transactions take: one per schema, so that writes
+    /// to different keychains do not wait for each other.
+    private let writeLock: Int64
     private let writer = Mutex<PGConnection?>(nil)
     private let readers = Mutex<[PGConnection]>([])
     private let closed = Atomic<Bool>(false)
@@ -37,12 +42,24 @@ public final class PostgresStore: KeychainStore {
     /// connection string, which may not carry a password: it is `password` (read from a file),
     /// or what libpq's password file (`PGPASSFILE`) gives. `observer` is told of every commit,
     /// of writes and of batched adds.
-    public init(url: String, password: String? = nil, observer: (any CommitObserver)? = nil) throws(StorageError) {
+    ///
+    /// With `schema` (`isSchemaName`), the store is that schema of the database, created when
+    /// missing: one database holds several keychains, each in a schema of its own.
+    public init(url: String, password: String? = nil, schema: String? = nil, observer: (any CommitObserver)? = nil)
+        throws(StorageError)
+    {
         try PGConnection.refusePassword(in: url)
+        if let schema, !Self.isSchemaName(schema) { throw .failed("postgres: \(schema) is not a keychain schema's name") }
         self.url = url
         self.password = password
+        self.schema = schema
+        writeLock = schema.map(Self.lockKey(schema:)) ?? Self.writeLockKey
         groupCommit = GroupCommit(observer: observer)
-        let connect = { @Sendable () throws(StorageError) in try PGConnection(url: url, password: password) }
+        if let schema {
+            let setUp = try PGConnection(url: url, password: password)
+            try setUp.execute("CREATE SCHEMA IF NOT EXISTS \(schema)")
+        }
+        let connect = { @Sendable () throws(StorageError) in try PGConnection(url: url, password: password, schema: schema) }
         searches = BatchingThreads(
             name: "postgres-searches", threads: 1,
             handle: { batch, connection in Self.answer(batch, on: &connection, connect: connect) },
@@ -155,7 +172,7 @@ public final class PostgresStore: KeychainStore {
     /// statements and one more.
     private func run(_ batch: [GroupCommit.Pending], on connection: PGConnection) throws {
         let session = PostgresSession(connection: connection)
-        try connection.execute("BEGIN; SELECT pg_advisory_xact_lock(\(Self.writeLockKey)); SAVEPOINT write")
+        try connection.execute("BEGIN; SELECT pg_advisory_xact_lock(\(writeLock)); SAVEPOINT write")
         for (index, pending) in batch.enumerated() {
             let next = index == batch.count - 1 ? "COMMIT" : "SAVEPOINT write"
             do {
@@ -184,7 +201,41 @@ public final class PostgresStore: KeychainStore {
         return try connect()
     }
 
-    private func connect() throws(StorageError) -> PGConnection { try PGConnection(url: url, password: password) }
+    private func connect() throws(StorageError) -> PGConnection {
+        try PGConnection(url: url, password: password, schema: schema)
+    }
+
+    /// Whether `name` may name a keychain's schema: `kc_` and then `a`–`z`, `0`–`9` and `_`, at
+    /// most 63 bytes (PostgreSQL's identifiers), so that it needs no quoting anywhere.
+    public static func isSchemaName(_ name: String) -> Bool {
+        name.hasPrefix("kc_") && name.utf8.count <= 63
+            && name.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F }
+    }
+
+    /// Drops the schema `schema` (`isSchemaName`) and every table in it: a keychain deleted.
+    public static func dropSchema(url: String, password: String? = nil, schema: String) throws(StorageError) {
+        guard isSchemaName(schema) else { throw .failed("postgres: \(schema) is not a keychain schema's name") }
+        try PGConnection(url: url, password: password).execute("DROP SCHEMA IF EXISTS \(schema) CASCADE")
+    }
+
+    /// The schema of the keychain `name` (a-z, 0-9, - and _): `kc_`, the name's first 32
+    /// characters with `-` as `_`, and 16 hex digits of its FNV-1a, which tell apart names that
+    /// read the same there (`a-b`, `a_b`). At most 52 bytes.
+    public static func schema(forKeychain name: String) -> String {
+        let readable = String(name.prefix(32).map { $0 == "-" ? "_" : $0 })
+        let hash = UInt64(bitPattern: fnv1a(name))
+        let hex = String(hash, radix: 16)
+        return "kc_" + readable + "_" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// A schema's write lock: FNV-1a of its name, beside the default store's `writeLockKey`.
+    static func lockKey(schema: String) -> Int64 { fnv1a(schema) }
+
+    private static func fnv1a(_ text: String) -> Int64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return Int64(bitPattern: hash)
+    }
 
     /// Back into the pool, unless its connection failed (then it is dropped) or the store closed.
     private func checkIn(_ connection: PGConnection) {

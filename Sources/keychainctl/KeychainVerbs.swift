@@ -2,17 +2,94 @@ import ArgumentParser
 import Foundation
 import KeychainClient
 
+/// What a verb's `keychain` argument means: a keychain's name; absent, the token's default.
+let keychainArgumentHelp = ArgumentHelp("The keychain's name (default: the token's default keychain).")
+
 struct LockKeychain: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "lock-keychain", abstract: "Lock the keychain.")
-    @Flag(name: .customShort("a"), help: "Lock all keychains (the server's one keychain).") var all = false
-    @Argument(help: "The keychain (the server's one keychain).") var keychain: String?
+    @Flag(name: .customShort("a"), help: "Lock all keychains the token may use.") var all = false
+    @Argument(help: keychainArgumentHelp) var keychain: String?
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
         let client = try connection.client()
         try await calling(all ? "SecKeychainLockAll" : "SecKeychainLock") { () async throws(KeychainError) in
-            try await client.lock()
+            if all {
+                try await client.lockAll()
+            } else if let keychain {
+                try await client.lock(keychain: keychain)
+            } else {
+                try await client.lock()
+            }
         }
+    }
+}
+
+struct CreateKeychain: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create-keychain", abstract: "Create keychains (an admin token of every group and keychain).",
+        discussion: "Without -p, the password is asked for twice without echo, or read from standard input.")
+    @Option(
+        name: .customShort("p"), help: "The new keychain's password (visible to other users of this host: prefer the prompt).")
+    var password: String?
+    @Flag(name: .customShort("P"), help: "Prompt for the password (the default).") var prompt = false
+    @Argument(help: "The new keychains' names.") var keychains: [String]
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        let client = try connection.client()
+        for name in keychains {
+            let passphrase = try password ?? Terminal.newSecret(what: "new keychain")
+            _ = try await calling("SecKeychainCreate \(name)") { () async throws(KeychainError) in
+                try await client.createKeychain(name: name, passphrase: passphrase)
+            }
+        }
+    }
+}
+
+struct DeleteKeychain: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete-keychain", abstract: "Delete keychains and every item in them.")
+    @Argument(help: "The keychains' names.") var keychains: [String]
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        let client = try connection.client()
+        for name in keychains {
+            try await calling("SecKeychainDelete \(name)") { () async throws(KeychainError) in
+                try await client.deleteKeychain(name: name)
+            }
+        }
+    }
+}
+
+struct ListKeychains: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list-keychains", abstract: "Display the token's keychain search list.",
+        discussion: "A token's search list is set when the token is made (token create --keychains).")
+    @Option(name: .customShort("d"), help: "The preference domain (ignored: a token has one search list).") var domain: String?
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        let client = try connection.client()
+        let keychains = try await calling("SecKeychainCopySearchList") { () async throws(KeychainError) in
+            try await client.keychains()
+        }
+        for keychain in keychains { Terminal.out("    \"\(keychain.name)\"\n") }
+    }
+}
+
+struct DefaultKeychain: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "default-keychain", abstract: "Display the token's default keychain: the first of its search list.")
+    @Option(name: .customShort("d"), help: "The preference domain (ignored: a token has one default keychain).")
+    var domain: String?
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        let client = try connection.client()
+        let status = try await calling("SecKeychainCopyDefault") { () async throws(KeychainError) in try await client.status() }
+        Terminal.out("    \"\(status.name)\"\n")
     }
 }
 
@@ -23,28 +100,33 @@ struct UnlockKeychain: AsyncParsableCommand {
         discussion: "The password is asked for without echo, or read from standard input when it is not a terminal.")
     @Flag(name: .customShort("u"), help: "Do not use the password (ignored: a server is unlocked with one).") var noPassword =
         false
-    @Argument(help: "The keychain (the server's one keychain).") var keychain: String?
+    @Argument(help: keychainArgumentHelp) var keychain: String?
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
         let client = try connection.client()
         let passphrase = try Terminal.secret(prompt: "password to unlock \(keychain ?? "default"): ")
         try await calling("SecKeychainUnlock \(keychain ?? "<NULL>")") { () async throws(KeychainError) in
-            try await client.unlock(passphrase: passphrase)
+            if let keychain {
+                try await client.unlock(keychain: keychain, passphrase: passphrase)
+            } else {
+                try await client.unlock(passphrase: passphrase)
+            }
         }
     }
 }
 
 struct ShowKeychainInfo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "show-keychain-info", abstract: "Show the keychain's settings.")
-    @Argument(help: "The keychain (the server's one keychain).") var keychain: String?
+    @Argument(help: keychainArgumentHelp) var keychain: String?
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
         let client = try connection.client()
         let name = keychain ?? "<NULL>"
         let interval = try await calling("SecKeychainCopySettings \(name)") { () async throws(KeychainError) in
-            try await client.status().lockInterval
+            if let keychain { return try await client.lockInterval(keychain: keychain) }
+            return try await client.status().lockInterval
         }
         // security never prints " use-lock-interval": SecKeychainCopySettings leaves it unset.
         let timeout = interval > 0 ? " timeout=\(interval)s" : " no-timeout"
@@ -60,13 +142,17 @@ struct SetKeychainSettings: AsyncParsableCommand {
     @Flag(name: .customShort("u"), help: "Lock keychain after timeout interval.") var useInterval = false
     @Option(name: .customShort("t"), help: "Timeout in seconds (omitting this option specifies \"no timeout\").")
     var timeout: Int?
-    @Argument(help: "The keychain (the server's one keychain).") var keychain: String?
+    @Argument(help: keychainArgumentHelp) var keychain: String?
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
         let client = try connection.client()
         try await calling("SecKeychainSetSettings \(keychain ?? "<NULL>")") { () async throws(KeychainError) in
-            try await client.setLockInterval(timeout ?? 0)
+            if let keychain {
+                try await client.setLockInterval(timeout ?? 0, keychain: keychain)
+            } else {
+                try await client.setLockInterval(timeout ?? 0)
+            }
         }
     }
 }

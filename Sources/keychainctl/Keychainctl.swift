@@ -18,7 +18,8 @@ struct Keychainctl: AsyncParsableCommand {
             """,
         subcommands: [
             AddGenericPassword.self, AddInternetPassword.self, FindGenericPassword.self, FindInternetPassword.self,
-            DeleteGenericPassword.self, DeleteInternetPassword.self, LockKeychain.self, UnlockKeychain.self,
+            DeleteGenericPassword.self, DeleteInternetPassword.self, CreateKeychain.self, DeleteKeychain.self,
+            ListKeychains.self, DefaultKeychain.self, LockKeychain.self, UnlockKeychain.self,
             ShowKeychainInfo.self, SetKeychainSettings.self, DumpKeychain.self, AddCertificates.self, FindCertificate.self,
             FindIdentity.self, Import.self, Export.self, Token.self, Run.self, Events.self,
         ])

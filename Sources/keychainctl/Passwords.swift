@@ -116,6 +116,7 @@ struct AddGenericPassword: AsyncParsableCommand {
     @OptionGroup var password: NewPassword
     @Flag(name: .customShort("U"), help: "Update item if it already exists.") var update = false
     @OptionGroup var storage: StorageOptions
+    @Argument(help: "The keychain to add it to (default: the token's default keychain).") var keychain: String?
     @OptionGroup var connection: ConnectionOptions
 
     func validate() throws {
@@ -128,6 +129,7 @@ struct AddGenericPassword: AsyncParsableCommand {
         let client = try connection.client()
         let secret = try password.data()
         var extra = attributes.attributes
+        if let keychain { extra["useKeychain"] = .string(keychain) }
         let service = generic.service!
         extra["service"] = .string(service)
         if let value = generic.generic { extra["generic"] = .data(Data(value.utf8)) }
@@ -150,6 +152,7 @@ struct AddInternetPassword: AsyncParsableCommand {
     @OptionGroup var password: NewPassword
     @Flag(name: .customShort("U"), help: "Update item if it already exists.") var update = false
     @OptionGroup var storage: StorageOptions
+    @Argument(help: "The keychain to add it to (default: the token's default keychain).") var keychain: String?
     @OptionGroup var connection: ConnectionOptions
 
     func validate() throws {
@@ -163,6 +166,7 @@ struct AddInternetPassword: AsyncParsableCommand {
         let secret = try password.data()
         var extra = attributes.attributes
         extra.merge(internet.attributes) { $1 }
+        if let keychain { extra["useKeychain"] = .string(keychain) }
         let options = NewItemOptions(
             label: attributes.label ?? internet.server, accessGroup: storage.accessGroup, accessible: storage.accessible,
             attributes: extra)
@@ -206,10 +210,11 @@ struct FindGenericPassword: AsyncParsableCommand {
     @OptionGroup var generic: GenericAttributes
     @Flag(name: .customShort("g"), help: "Display the password for the item found.") var showPassword = false
     @Flag(name: .customShort("w"), help: "Display only the password on stdout.") var passwordOnly = false
+    @Argument(help: "The keychains to search, in order (default: the token's search list).") var keychains: [String] = []
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
-        let query = generic.query(attributes)
+        let query = generic.query(attributes).searching(keychains)
         try await findAndPrint(query, showPassword: showPassword, passwordOnly: passwordOnly, connection: connection)
     }
 }
@@ -221,10 +226,11 @@ struct FindInternetPassword: AsyncParsableCommand {
     @OptionGroup var internet: InternetAttributes
     @Flag(name: .customShort("g"), help: "Display the password for the item found.") var showPassword = false
     @Flag(name: .customShort("w"), help: "Display only the password on stdout.") var passwordOnly = false
+    @Argument(help: "The keychains to search, in order (default: the token's search list).") var keychains: [String] = []
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
-        let query = internet.apply(to: attributes.apply(to: ItemQuery(.internetPassword)))
+        let query = internet.apply(to: attributes.apply(to: ItemQuery(.internetPassword))).searching(keychains)
         try await findAndPrint(query, showPassword: showPassword, passwordOnly: passwordOnly, connection: connection)
     }
 }
@@ -245,10 +251,11 @@ struct DeleteGenericPassword: AsyncParsableCommand {
         commandName: "delete-generic-password", abstract: "Delete a generic password item.")
     @OptionGroup var attributes: PasswordAttributes
     @OptionGroup var generic: GenericAttributes
+    @Argument(help: "The keychains to search, in order (default: the token's search list).") var keychains: [String] = []
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
-        let query = generic.query(attributes)
+        let query = generic.query(attributes).searching(keychains)
         try await deleteAndPrint(query, connection: connection)
     }
 }
@@ -258,9 +265,11 @@ struct DeleteInternetPassword: AsyncParsableCommand {
         commandName: "delete-internet-password", abstract: "Delete an internet password item.")
     @OptionGroup var attributes: PasswordAttributes
     @OptionGroup var internet: InternetAttributes
+    @Argument(help: "The keychains to search, in order (default: the token's search list).") var keychains: [String] = []
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
-        try await deleteAndPrint(internet.apply(to: attributes.apply(to: ItemQuery(.internetPassword))), connection: connection)
+        let query = internet.apply(to: attributes.apply(to: ItemQuery(.internetPassword))).searching(keychains)
+        try await deleteAndPrint(query, connection: connection)
     }
 }

@@ -60,11 +60,18 @@ enum PromptedValue {
     }
 
     /// The new item's password, asked twice as `security` asks it (three tries).
-    static func prompt() throws(ToolFailure) -> String {
+    static func prompt() throws(ToolFailure) -> String { try Terminal.newSecret(what: "new item", data: true) }
+}
+
+extension Terminal {
+    /// A new password (of a new item, a new keychain), asked twice as `security` asks it (three
+    /// tries); from standard input once when it is not a terminal.
+    static func newSecret(what: String, data: Bool = false) throws(ToolFailure) -> String {
+        let noun = data ? "password data" : "password"
         for _ in 0..<3 {
-            let first = try Terminal.secret(prompt: "password data for new item: ")
+            let first = try Terminal.secret(prompt: "\(noun) for \(what): ")
             guard Terminal.standardInputIsTerminal else { return first }
-            let second = try Terminal.secret(prompt: "retype password for new item: ")
+            let second = try Terminal.secret(prompt: "retype \(noun) for \(what): ")
             if first == second { return first }
             Terminal.error("passwords don't match")
         }

@@ -15,6 +15,10 @@ struct Token: AsyncParsableCommand {
         @Option(name: .customLong("group"), help: "An access group it may use (repeatable; * for all).") var groups: [String]
         @Option(name: .customLong("capability"), help: "read, list, write, delete, lock, admin or metrics (repeatable).")
         var capabilities: [String]
+        @Option(
+            name: .customLong("keychain"),
+            help: "A keychain it may use, in search order; the first is its default (repeatable; * for all; default: yours).")
+        var keychains: [String] = []
         @Option(name: .customLong("expires-in"), help: "Seconds until it expires (default never).") var expiresIn: Int?
         @OptionGroup var connection: ConnectionOptions
 
@@ -22,7 +26,9 @@ struct Token: AsyncParsableCommand {
             let client = try connection.client()
             let expiry = expiresIn.map { Date().addingTimeInterval(TimeInterval($0)) }
             let created = try await calling("token create") { () async throws(KeychainError) in
-                try await client.createToken(name: name, accessGroups: groups, capabilities: capabilities, expiresAt: expiry)
+                try await client.createToken(
+                    name: name, accessGroups: groups, keychains: keychains.isEmpty ? nil : keychains, capabilities: capabilities,
+                    expiresAt: expiry)
             }
             Terminal.out("\(created.info.id)\n\(created.secret)\n")
         }
@@ -41,6 +47,7 @@ struct Token: AsyncParsableCommand {
         static func line(_ token: TokenInfo) -> String {
             let expiry = token.expiresAt.map { " expires=\(ISO8601DateFormatter().string(from: $0))" } ?? ""
             return "\(token.id) \"\(token.name)\" groups=\(token.accessGroups.joined(separator: ","))"
+                + " keychains=\(token.keychains.joined(separator: ","))"
                 + " capabilities=\(token.capabilities.joined(separator: ","))\(expiry)\n"
         }
     }

@@ -160,8 +160,12 @@ extension Keychaind {
             api.auditLog = audit
             // An imported bundle is written beside the keychain as it arrives, not held in memory.
             http.spoolDirectory = configuration.dataDirectory
+            let keychains = try Keychains(
+                default: keychain,
+                storage: keychainStorage(configuration, store: storeChoice, sqliteMmapBytes: mmapBytes, observer: metrics),
+                logger: logger)
             let server = try KeychainServer(
-                keychain: keychain, http: http, api: api, metricsListener: metricsListener, logger: logger)
+                keychains: keychains, http: http, api: api, metricsListener: metricsListener, logger: logger)
             var serving: Logger.Metadata = [
                 "listen": "\(host):\(server.port)", "keychain.state": "\(keychain.state.rawValue)", "threads": "\(http.threads)",
             ]

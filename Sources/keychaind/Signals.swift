@@ -5,8 +5,8 @@ import KeychainCore
 import KeychainLog
 import Logging
 
-/// SIGTERM and SIGINT shut down cleanly; SIGUSR1 locks the keychain at once ("lock on sleep");
-/// SIGUSR2 unlocks it with `--passphrase-file` (from the host); SIGHUP writes the buffered log lines
+/// SIGTERM and SIGINT shut down cleanly; SIGUSR1 locks every keychain at once ("lock on sleep");
+/// SIGUSR2 unlocks the default keychain with `--passphrase-file` (from the host); SIGHUP writes the buffered log lines
 /// and reopens the audit log (logrotate).
 enum Signals {
     static func run(server: KeychainServer, unlock: HostUnlock?, audit: AuditLog?, logger: Logger) {
@@ -23,7 +23,7 @@ enum Signals {
                         logger.error("the audit log cannot be reopened", metadata: ["error": "\(error)"])
                     }
                 } else if signalNumber == SIGUSR1 {
-                    try? server.keychain.lock()
+                    _ = try? server.keychains.lockAll()
                     logger.notice("locked on SIGUSR1")
                 } else if signalNumber == SIGUSR2 {
                     guard let unlock else {

@@ -31,3 +31,27 @@ func openKeychain(
     }
     return try Keychain(configuration: configuration, store: store, logger: logger)
 }
+
+/// Where `serve` keeps the keychains other than `default`: on SQLite, each in
+/// `<data>/keychains/<name>/keychain.db`; on PostgreSQL, each in a schema of the database
+/// (`PostgresStore.schema(forKeychain:)`).
+func keychainStorage(
+    _ configuration: KeychainConfiguration, store choice: StoreChoice, sqliteMmapBytes: Int = SQLiteStore.defaultMmapBytes,
+    observer: (any CommitObserver)? = nil
+) -> Keychains.Storage {
+    switch choice {
+    case .sqlite:
+        return .directories(under: configuration.dataDirectory + "/keychains") { directory in
+            try SQLiteStore(directory: directory, mmapBytes: sqliteMmapBytes, observer: observer)
+        }
+    case .postgres(let url, let password):
+        return Keychains.Storage(
+            open: { name in
+                try PostgresStore(
+                    url: url, password: password, schema: PostgresStore.schema(forKeychain: name), observer: observer)
+            },
+            remove: { name in
+                try PostgresStore.dropSchema(url: url, password: password, schema: PostgresStore.schema(forKeychain: name))
+            })
+    }
+}

@@ -14,6 +14,8 @@ import Testing
 final class APIFixture {
     let directory: TemporaryDirectory
     let keychain: Keychain
+    /// The server's keychains: `keychain`, and those created under its data directory.
+    let keychains: Keychains
     let adminToken: String
     let logs = RecordingLogHandler.Store()
     private let logger: Logger
@@ -51,6 +53,7 @@ final class APIFixture {
             keychain = try Keychain.open(configuration, logger: logger)
         }
         adminToken = initialize ? try keychain.initialize(passphrase: SecureBytes(utf8: passphrase)).secret : ""
+        keychains = try Keychains.onSQLite(keychain, logger: logger)
         var http = HTTPServerConfiguration(host: "127.0.0.1", port: 0)
         http.maxBodyBytes = maxBodyBytes
         // As keychaind serves: a bundle upload is spooled beside the keychain.
@@ -65,12 +68,12 @@ final class APIFixture {
         self.logger = logger
         self.http = http
         self.api = api
-        inProcess = InProcessClient(KeychainResponder(keychain: keychain, configuration: api, logger: logger))
+        inProcess = InProcessClient(KeychainResponder(keychains: keychains, configuration: api, logger: logger))
     }
 
     /// The server's shutdown closes the keychain; without a server, the fixture does.
     deinit {
-        if let started { started.shutdown() } else { keychain.close() }
+        if let started { started.shutdown() } else { keychains.close() }
     }
 
     /// The server on a socket, started when first asked for.
@@ -78,7 +81,7 @@ final class APIFixture {
         get throws {
             if let started { return started }
             let server = try KeychainServer(
-                keychain: keychain, http: http, api: api, metricsListener: metricsListener, logger: logger)
+                keychains: keychains, http: http, api: api, metricsListener: metricsListener, logger: logger)
             started = server
             return server
         }

@@ -33,7 +33,7 @@ import Testing
                 }
             var api = APIConfiguration()
             api.auditLog = log
-            client = InProcessClient(KeychainResponder(keychain: f.keychain, configuration: api, logger: Logger(label: "test")))
+            client = InProcessClient(KeychainResponder(keychains: f.keychains, configuration: api, logger: Logger(label: "test")))
         }
 
         func call(_ method: String, _ target: String, json: String? = nil, headers: [(String, String)]? = nil) -> RawResponse {
@@ -190,6 +190,24 @@ import Testing
 
     /// Every other route gives its line too, under its own operation, the refused ones with their
     /// OSStatus. (Backups and migration bundles: `BackupRouteTests`, `MigrationRouteTests`.)
+    /// A keychain's route names its keychain; an item of a keychain other than the default is
+    /// named by its ref, which names its keychain.
+    @Test func aLineNamesTheKeychainItActedOn() throws {
+        let s = try Scene()
+        #expect(s.call("POST", "/v1/keychains", json: #"{"name":"team-a","passphrase":"team a"}"#).status == 201)
+        let body = #"{"class":"genericPassword","service":"s","valueData":"c2VjcmV0","useKeychain":"team-a"}"#
+        let added = s.call("POST", "/v1/items", json: body)
+        #expect(added.status == 201)
+        let ref = try #require(added.items.first?["persistentRef"]?.stringValue)
+        #expect(s.call("POST", "/v1/keychains/team-a/lock").status == 200)
+        #expect(s.call("POST", "/v1/keychain/lock").status == 200)
+        let lines = try s.lines()
+        #expect(lines.map { $0["operation"]?.stringValue } == ["createKeychain", "add", "lock", "lock"])
+        #expect(lines.map { $0["keychain"]?.stringValue } == [nil, nil, "team-a", "default"])
+        #expect(lines[1]["refs"] == .array([.string(ref)]) && ref.hasPrefix("team-a."))
+        #expect(!lines.contains { String(decoding: JSON.object($0).serialized(), as: UTF8.self).contains("team a") })
+    }
+
     @Test func everyOtherRouteGivesItsOperation() throws {
         let s = try Scene()
         let created = s.call("POST", "/v1/tokens", json: #"{"name":"ci","accessGroups":["default"],"capabilities":["read"]}"#)

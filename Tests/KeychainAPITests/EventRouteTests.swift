@@ -105,6 +105,27 @@ import Testing
         #expect(otherStream.read().events.map(\.name) == ["lock"])
     }
 
+    /// A keychain's events reach only the tokens that may use it; its creation and deletion are
+    /// `keychainListChanged`, and its items' refs name it.
+    @Test func eventsOfAKeychainReachOnlyTheTokensThatMayUseIt() throws {
+        let everyKeychain = try subscribe()
+        let defaultOnly = try subscribe(token: fixture.token(groups: ["*"], capabilities: ["read"]))
+        #expect(
+            try fixture.call("POST", "/v1/keychains", json: #"{"name":"team-a","passphrase":"team a"}"#).status == 201)
+        let added = try fixture.call(
+            "POST", "/v1/items", json: #"{"class":"genericPassword","service":"s","valueData":"c2VjcmV0","useKeychain":"team-a"}"#
+        )
+        let ref = try #require(added.items.first?["persistentRef"]?.stringValue)
+        #expect(try fixture.call("POST", "/v1/keychains/team-a/lock").status == 200)
+        try fixture.add(service: "d")
+        #expect(try fixture.call("DELETE", "/v1/keychains/team-a?confirm=team-a").status == 204)
+        let seen = everyKeychain.read().events
+        #expect(seen.map(\.name) == ["keychainListChanged", "add", "lock", "add", "keychainListChanged"])
+        #expect(seen.map { $0.data["keychain"]?.stringValue } == ["team-a", "team-a", "team-a", "default", "team-a"])
+        #expect(seen[1].data["persistentRef"] == .string(ref) && ref.hasPrefix("team-a."))
+        #expect(defaultOnly.read().events.map(\.name) == ["add"], "nothing of team-a, not even that it exists")
+    }
+
     @Test func aRevocationReachesOnlyTheTokenRevokedAndEndsItsStream() throws {
         let created = try fixture.call(
             "POST", "/v1/tokens", json: #"{"name":"x","accessGroups":["default"],"capabilities":["read"]}"#)

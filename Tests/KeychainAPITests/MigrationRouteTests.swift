@@ -172,7 +172,9 @@ import Testing
         #expect(audited.map(\.name) == ["conflict"])
         #expect(Route.importBundle.operation(method: "POST") == "import")
         #expect(Route.exportBundle.operation(method: "POST") == "export")
-        #expect(Route.importBundle.runsKDF && Route.exportBundle.runsKDF, "Argon2id runs on the serial worker")
+        #expect(
+            Route.importBundle.runsKDF(method: "POST") && Route.exportBundle.runsKDF(method: "POST"),
+            "Argon2id runs on the serial worker")
     }
 
     @Test func anImportBodyMayExceedTheServersBodyLimitUpToTheBundleLimit() throws {

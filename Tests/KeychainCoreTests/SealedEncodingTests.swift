@@ -55,9 +55,19 @@ import Testing
     }
 
     @Test func tokenDescriptionsRoundTripAndVersionZeroReads() throws {
-        let encoded = TokenDescription.encode(name: "ci", accessGroups: ["a", "b"], capabilities: [.read, .admin])
+        let encoded = TokenDescription.encode(
+            name: "ci", accessGroups: ["a", "b"], keychains: ["team-a", "*"], capabilities: [.read, .admin])
         let decoded = try #require(TokenDescription.decode(encoded))
         #expect(decoded.name == "ci" && decoded.accessGroups == ["a", "b"] && decoded.capabilities == [.read, .admin])
+        #expect(decoded.keychains == ["team-a", "*"])
+        // A description sealed before keychains had names ends after the capabilities.
+        var unnamed = SealedEncoding.Writer()
+        unnamed.append("ci")
+        unnamed.append(UInt32(1))
+        unnamed.append("a")
+        unnamed.append(byte: 1)
+        let before = try #require(TokenDescription.decode(unnamed.bytes))
+        #expect(before.keychains == nil && before.accessGroups == ["a"] && before.capabilities == [.read])
         let legacy = Array(#"{"name":"ci","accessGroups":["a"],"capabilities":["list","write"]}"#.utf8)
         let old = try #require(TokenDescription.decode(legacy))
         #expect(old.name == "ci" && old.accessGroups == ["a"] && old.capabilities == [.list, .write])

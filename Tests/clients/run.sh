@@ -147,6 +147,44 @@ check "on a terminal, unlock-keychain asks as security does" grep -q 'password t
 kc tty-find find-generic-password -s db.example.com -w
 check "the passphrase typed at the prompt unlocks" out_is tty-find rotated
 
+# --- several keychains -------------------------------------------------------------------------
+printf 'team a passphrase\n' | "$ctl" create-keychain team-a 2>"$tmp/create.err" && status=0 || status=$?
+check "create-keychain reads the new keychain's password from standard input" test "$status" = 0
+kc create-again create-keychain -p other team-a
+check "creating a keychain that exists exits 48 (errSecDuplicateKeychain)" status_is create-again 48
+kc list list-keychains
+check "list-keychains prints the token's search list as security does" out_is list $'    "default"\n    "team-a"'
+kc default default-keychain
+check "default-keychain prints the token's default keychain" out_is default '    "default"'
+kc add-team add-generic-password -a app -s team.example.com -w teampw team-a
+check "add-generic-password adds to the keychain named last" status_is add-team 0
+kc find-team find-generic-password -s team.example.com -w team-a
+check "find-generic-password finds it in that keychain" out_is find-team teampw
+kc find-elsewhere find-generic-password -s team.example.com -w default
+check "a search of another keychain does not find it" status_is find-elsewhere 44
+kc find-list find-generic-password -s team.example.com -w
+check "without a keychain, the token's search list is searched" out_is find-list teampw
+kc lock-team lock-keychain team-a
+kc locked-team find-generic-password -s team.example.com -w team-a
+check "a locked keychain's password is not read (36)" status_is locked-team 36
+kc other-open find-generic-password -s db.example.com -w
+check "locking one keychain leaves the other readable" out_is other-open rotated
+printf 'wrong\n' | "$ctl" unlock-keychain team-a 2>"$tmp/unlock-team-wrong.err" && status=0 || status=$?
+check "the default keychain's failures are not team-a's: a wrong password exits 51" test "$status" = 51
+printf 'team a passphrase\n' | "$ctl" unlock-keychain team-a
+kc find-team-again find-generic-password -s team.example.com -w team-a
+check "unlock-keychain NAME unlocks that keychain with its own password" out_is find-team-again teampw
+kc lock-all lock-keychain -a
+kc locked-all find-generic-password -s db.example.com -w
+check "lock-keychain -a locks every keychain" status_is locked-all 36
+"$ctl" unlock-keychain <"$tmp/pass"
+kc delete-team delete-keychain team-a
+check "delete-keychain exits 0" status_is delete-team 0
+kc list-after list-keychains
+check "a deleted keychain leaves the search list" out_is list-after '    "default"'
+kc delete-missing delete-keychain team-a
+check "deleting a missing keychain exits 50 (errSecNoSuchKeychain)" status_is delete-missing 50
+
 # --- certificates and identities ---------------------------------------------------------------
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 30 -subj "/CN=Clients Test CA" \
     -keyout "$tmp/ca.key" -out "$tmp/ca.pem" 2>/dev/null
@@ -199,7 +237,7 @@ token_secret=$(sed -n 2p "$tmp/token-create.out")
 check "token create prints the id, then the secret" bash -c "[[ '$token_id' == tok_* && '$token_secret' == kcd_* ]]"
 kc token-list token list
 check "token list shows the token and never a secret" bash -c \
-    "grep -q '^$token_id \"reader\" groups=apps capabilities=read,list' '$tmp/token-list.out' && ! grep -q kcd_ '$tmp/token-list.out'"
+    "grep -q '^$token_id \"reader\" groups=apps keychains=default capabilities=read,list' '$tmp/token-list.out' && ! grep -q kcd_ '$tmp/token-list.out'"
 printf '%s\n' "$token_secret" >"$tmp/reader"
 kc token-self token self --token-file "$tmp/reader"
 check "--token-file uses that token" bash -c "grep -q '\"reader\"' '$tmp/token-self.out'"

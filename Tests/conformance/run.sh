@@ -7,9 +7,10 @@
 # every capability, `metrics` too.
 #
 # Two phases against one server:
-#   1. unlocked: every operation but `POST /v1/keychain/lock` and `PUT /v1/keychain/settings`
-#      (a lock, or a generated lockInterval of a second or two, would lock the keychain and turn
-#      the rest of the phase into 423s);
+#   1. unlocked: every operation but the locks and the settings changes (`POST /v1/keychain/lock`,
+#      `/v1/keychains/lock-all`, `/v1/keychains/{name}/lock`, `PUT …/settings`: a lock, or a
+#      generated lockInterval of a second or two, would lock the keychain and turn the rest of
+#      the phase into 423s);
 #   2. locked: the keychain is locked with curl, then every operation runs again, lock and
 #      settings included, against the items phase 1 left behind (423s for their secrets).
 #
@@ -172,7 +173,9 @@ EOF
     fi
 }
 
-phase unlocked --exclude-operation-id lockKeychain --exclude-operation-id putSettings
+phase unlocked --exclude-operation-id lockKeychain --exclude-operation-id putSettings \
+    --exclude-operation-id lockAllKeychains --exclude-operation-id lockNamedKeychain \
+    --exclude-operation-id putNamedSettings
 
 # Phase 1 must not have cut the branch the next phase sits on: the keychain is still unlocked,
 # and the dev admin token still works unless schemathesis revoked it by its id (the documented

@@ -150,7 +150,7 @@ extension Keychain {
         return ItemResult(
             ref: certificate.record.ref, version: certificate.record.version, attributes: attributes, secret: secret,
             includesRef: query.wantsPersistentRef || !query.hasReturnKey, certificateData: certificateData,
-            reference: reference, keyRef: pair.key.record.ref)
+            reference: reference, keyRef: pair.key.record.ref, keychain: self.name)
     }
 
     // MARK: search

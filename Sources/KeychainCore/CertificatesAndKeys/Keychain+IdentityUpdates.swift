@@ -76,7 +76,7 @@ extension Keychain {
             return pairs.map {
                 ItemResult(
                     ref: $0.certificate.record.ref, version: $0.certificate.record.version, attributes: nil, secret: nil,
-                    includesRef: false, keyRef: $0.key.record.ref)
+                    includesRef: false, keyRef: $0.key.record.ref, keychain: self.name)
             }
         }
         return try pairs.map { (pair) throws(KeychainError) in try shape(pair, query: ItemQuery(), barrier: barrier) }

@@ -133,7 +133,8 @@ extension Keychain {
                     switch part {
                     case .identity(let certificate, let key):
                         if let existing = try writer.item(primaryKey: certificate.record.primaryKey) {
-                            throw KeychainError.duplicateItem(persistentRef: PersistentRef.encode(existing.ref))
+                            throw KeychainError.duplicateItem(
+                                persistentRef: PersistentRef.encode(existing.ref, keychain: self.name))
                         }
                         return (part, try Self.insert(certificate, key, writer: writer))
                     case .certificate(let item):
@@ -142,7 +143,8 @@ extension Keychain {
                         return (part, item.record)
                     case .key(let item):
                         if let existing = try writer.item(primaryKey: item.record.primaryKey) {
-                            throw KeychainError.duplicateItem(persistentRef: PersistentRef.encode(existing.ref))
+                            throw KeychainError.duplicateItem(
+                                persistentRef: PersistentRef.encode(existing.ref, keychain: self.name))
                         }
                         _ = try writer.insert(item.record)
                         return (part, item.record)

@@ -4,15 +4,12 @@ import KeychainStorage
 /// The keychain's events (`KeychainEvents`), made where what they report happens: only while
 /// someone subscribes, so that an item event costs nothing otherwise.
 extension Keychain {
-    /// The name events give this keychain.
-    public static let defaultName = "default"
-
     /// Publishes a keychain event (lock, unlock, passwordChanged, tokenRevoked); its sequence,
     /// or nil when nobody subscribes.
     @discardableResult
     func publish(_ name: KeychainEvent.Name, tokenID: String? = nil) -> UInt64? {
         guard events.hasSubscribers else { return nil }
-        return events.publish(KeychainEvent(name: name, keychain: Self.defaultName, time: clock.now(), tokenID: tokenID))
+        return events.publish(KeychainEvent(name: name, keychain: self.name, time: clock.now(), tokenID: tokenID))
     }
 
     /// Publishes an item event for a decoded item.
@@ -24,7 +21,7 @@ extension Keychain {
         guard events.hasSubscribers else { return }
         events.publish(
             KeychainEvent(
-                name: name, keychain: Self.defaultName, time: clock.now(), itemClass: itemClass, accessGroup: group,
+                name: name, keychain: self.name, time: clock.now(), itemClass: itemClass, accessGroup: group,
                 persistentRef: ref))
     }
 

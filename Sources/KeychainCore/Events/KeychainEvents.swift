@@ -37,10 +37,12 @@ public struct KeychainEvent: Sendable, Equatable {
     }
 
     /// Whether `token` may see it: an item event when the token may list or read in the item's
-    /// group; a revocation by the token revoked; the others by any token.
+    /// group; a revocation by the token revoked; the others by any token that may use their keychain.
     public func isVisible(to token: AccessToken) -> Bool {
-        if let group = accessGroup { return token.grants(group: group) && (token.has(.list) || token.has(.read)) }
         if let tokenID { return tokenID == token.id }
+        // A keychain the token may not use sends it nothing, as if it did not exist.
+        guard token.mayUse(keychain: keychain) else { return false }
+        if let group = accessGroup { return token.grants(group: group) && (token.has(.list) || token.has(.read)) }
         return true
     }
 }
@@ -298,7 +300,7 @@ public final class Subscription: Sendable {
                 return .events([
                     KeychainEvent(
                         id: KeychainEvents.id(events.epoch, place.cursor - 1), name: .tokenRevoked,
-                        keychain: Keychain.defaultName,
+                        keychain: KeychainName.default,
                         time: time, tokenID: tokenID)
                 ])
             }

@@ -65,6 +65,10 @@ public struct ItemQuery: Sendable {
 
     /// The `next` cursor of a search's previous page: the search goes on after its last item.
     public var pageAfter: String?
+    /// The keychain named by `useKeychain`, or by a persistent reference outside the default keychain.
+    public var keychain: String?
+    /// `matchSearchList`: the keychains a search looks in, in order.
+    public var searchList: [String]?
     /// Accepted and ignored, so dictionaries written for Apple platforms can be sent unchanged.
     public var useDataProtectionKeychain: Bool?
 
@@ -170,6 +174,11 @@ extension ItemQuery {
         }
         if deleteAll != nil, role != .delete { throw .param("deleteAll: allowed only in a delete") }
         if pageAfter != nil, role != .search { throw .param("pageAfter: allowed only in a search") }
+        if searchList != nil, role != .search { throw .param("matchSearchList: allowed only in a search") }
+        if keychain != nil, role == .attributesToUpdate {
+            throw .param("useKeychain: an update does not move an item to another keychain")
+        }
+        if searchList != nil, keychain != nil { throw .param("matchSearchList: give useKeychain or matchSearchList, not both") }
         if role == .add || role == .attributesToUpdate {
             if creationDate != nil { throw .param("creationDate: set by the server, read-only") }
             if modificationDate != nil { throw .param("modificationDate: set by the server, read-only") }
@@ -216,5 +225,16 @@ extension ItemQuery {
 
     private static func onlyInSearch(_ name: String) -> KeychainError {
         .param("\(name): match keys are allowed only in a search")
+    }
+}
+
+extension ItemQuery {
+    /// Sets the keychain the query names; errSecParam when it named another (`useKeychain` and a
+    /// persistent reference of another keychain).
+    public mutating func name(keychain name: String, key: String) throws(KeychainError) {
+        if let keychain, !keychain.isSameBytes(as: name) {
+            throw .param("\(key): names keychain \(name), but the query names keychain \(keychain)")
+        }
+        keychain = name
     }
 }

@@ -32,6 +32,8 @@ public struct ItemResult: Sendable {
     public var reference: ItemReference?
     /// An identity's private key's persistent reference: the answer reads that item too.
     public var keyRef: [UInt8]?
+    /// The keychain that holds the item, which its persistent reference names.
+    public var keychain: String = KeychainName.default
 
     /// Whether the answer carries secret bytes: a secret, or a key's in its reference.
     public var carriesSecret: Bool { secret != nil || reference?.key != nil }
@@ -40,7 +42,7 @@ public struct ItemResult: Sendable {
     public var touchedRefs: [[UInt8]] { keyRef.map { [ref, $0] } ?? [ref] }
 
     /// The persistent reference, encoded (a search answer rarely needs it outside the body).
-    public var persistentRef: String { PersistentRef.encode(ref) }
+    public var persistentRef: String { PersistentRef.encode(ref, keychain: keychain) }
 }
 
 extension ItemResult {
@@ -48,11 +50,12 @@ extension ItemResult {
     /// labels differ, which the compiler checks.
     public init(
         ref: [UInt8], version: Int64, attributes: ItemAttributes?, secret: [UInt8]?, includesRef: Bool,
-        certificateData: [UInt8]? = nil, reference: ItemReference? = nil, keyRef: [UInt8]? = nil
+        certificateData: [UInt8]? = nil, reference: ItemReference? = nil, keyRef: [UInt8]? = nil,
+        keychain: String = KeychainName.default
     ) {
         self.init(
             ref: ref, version: version, attributes: attributes, includesRef: includesRef, secret: secret,
-            certificateData: certificateData, reference: reference, keyRef: keyRef)
+            certificateData: certificateData, reference: reference, keyRef: keyRef, keychain: keychain)
     }
 }
 

@@ -103,7 +103,7 @@ extension Keychain {
         guard error.status == KeychainError.duplicateItem(persistentRef: nil).status else { return error }
         do {
             let existing = try snapshot { try $0.item(primaryKey: record.primaryKey) }
-            return .duplicateItem(persistentRef: existing.map { PersistentRef.encode($0.ref) })
+            return .duplicateItem(persistentRef: existing.map { PersistentRef.encode($0.ref, keychain: self.name) })
         } catch {
             return error
         }

@@ -192,7 +192,10 @@ extension Keychain {
         do {
             return try barrier.openSecret(sealed, key: key, ref: record.ref, itemClass: itemClass, group: record.group)
         } catch {
-            logger.error("item secret failed authentication", metadata: ["item.ref": "\(PersistentRef.encode(record.ref))"])
+            logger.error(
+                "item secret failed authentication",
+                metadata: ["item.ref": "\(PersistentRef.encode(record.ref, keychain: self.name))"]
+            )
             throw .decode("valueData: the stored secret failed authentication")
         }
     }
@@ -234,7 +237,7 @@ extension Keychain {
         }
         return ItemResult(
             ref: record.ref, version: record.version, attributes: attributes, secret: secret,
-            includesRef: query.wantsPersistentRef || !query.hasReturnKey, reference: reference)
+            includesRef: query.wantsPersistentRef || !query.hasReturnKey, reference: reference, keychain: self.name)
     }
 
     /// A key's reference: its bytes (when extractable), type and class, and an identity's certificate.

@@ -36,7 +36,10 @@ extension Keychain {
         // What an update answers is a search's answer: a token that may not search learns
         // only that its update applied, and to how many items (as a delete's count).
         guard token.has(.read) || token.has(.list) else {
-            return updated.map { ItemResult(ref: $0.ref, version: $0.version, attributes: nil, secret: nil, includesRef: false) }
+            return updated.map {
+                ItemResult(
+                    ref: $0.ref, version: $0.version, attributes: nil, secret: nil, includesRef: false, keychain: self.name)
+            }
         }
         return try updated.map { (record) throws(KeychainError) in
             try shape(record, query: ItemQuery(), barrier: barrier, secret: nil)

@@ -1,11 +1,30 @@
 public import ExtrasBase64
 
-/// Persistent references: 16 random bytes, URL-safe base64 without padding (22 characters).
+/// Persistent references: 16 random bytes, URL-safe base64 without padding (22 characters),
+/// after `<keychain>.` for an item of a keychain other than `default` (base64url has no `.`).
 public enum PersistentRef {
     static let length = 16
 
     public static func encode(_ bytes: [UInt8]) -> String {
         Base64.encodeToString(bytes: bytes, options: [.base64UrlAlphabet, .omitPaddingCharacter])
+    }
+
+    /// The reference of an item of the keychain `keychain`.
+    public static func encode(_ bytes: [UInt8], keychain: String) -> String {
+        keychain.isSameBytes(as: KeychainName.default) ? encode(bytes) : keychain + "." + encode(bytes)
+    }
+
+    /// The keychain and the 16 bytes of a well-formed reference, or `nil`. A reference that
+    /// spells `default.` out is not one: each item has one reference.
+    public static func parse(_ text: String) -> (keychain: String, bytes: [UInt8])? {
+        guard let dot = text.utf8.firstIndex(of: UInt8(ascii: ".")) else {
+            return decode(text).map { (KeychainName.default, $0) }
+        }
+        let name = String(text[..<dot])
+        guard KeychainName.isValid(name), !name.isSameBytes(as: KeychainName.default),
+            let bytes = decode(String(text[text.utf8.index(after: dot)...]))
+        else { return nil }
+        return (name, bytes)
     }
 
     /// The 16 bytes of a well-formed reference, or `nil`.

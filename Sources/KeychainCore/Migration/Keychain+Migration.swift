@@ -156,13 +156,13 @@ extension Keychain {
                     added.append(record)
                     continue
                 }
-                let ref = PersistentRef.encode(record.ref)
+                let ref = PersistentRef.encode(record.ref, keychain: self.name)
                 switch conflict {
                 case .fail:
                     throw KeychainError.duplicateImport(
                         "import: the bundle's \(itemClass.name) \(ref) has the "
                             + (byKey != nil ? "primary key" : "persistent ref") + " of an item already here",
-                        persistentRef: PersistentRef.encode(first.ref))
+                        persistentRef: PersistentRef.encode(first.ref, keychain: self.name))
                 case .skip:
                     skipped += 1
                 case .replace:
@@ -170,7 +170,7 @@ extension Keychain {
                         throw KeychainError.duplicateImport(
                             "import: the bundle's \(itemClass.name) \(ref) has the persistent ref of one item here and the "
                                 + "primary key of another; replace overwrites one item, not two",
-                            persistentRef: PersistentRef.encode(byKey.ref))
+                            persistentRef: PersistentRef.encode(byKey.ref, keychain: self.name))
                     }
                     try writer.delete(rowIDs: [first.rowID])
                     try writer.insert(record)

@@ -78,6 +78,8 @@ public enum Schema {
         .query("certificateData", "kSecAttrIdentityCertificateData", "certdata", .certificateData, .bytes),
         .query("deleteAll", nil, nil, .deleteAll, .bool),
         .query("pageAfter", nil, nil, .pageAfter, .string),
+        .query("useKeychain", "kSecUseKeychain", "u_Keychain", .useKeychain, .keychainNames),
+        .query("matchSearchList", "kSecMatchSearchList", "m_SearchList", .matchSearchList, .keychainNames),
         .query(
             "useDataProtectionKeychain", "kSecUseDataProtectionKeychain", "u_DataProtectionKeychain",
             .useDataProtectionKeychain, .bool),

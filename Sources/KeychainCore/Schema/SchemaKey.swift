@@ -22,6 +22,9 @@ public final class SchemaKey: Sendable, Hashable, CustomStringConvertible {
         case certificateData
         /// keychaind's own: the cursor of the next page of a search's answer.
         case pageAfter
+        /// Which keychain an add goes to, or a search, update or delete looks in (kSecUseKeychain),
+        /// and which keychains, in order, a search looks in (kSecMatchSearchList).
+        case useKeychain, matchSearchList
 
         var isAttribute: Bool {
             switch self {

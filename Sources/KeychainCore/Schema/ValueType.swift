@@ -15,8 +15,10 @@ public enum ValueType: Sendable, Equatable {
     case itemClass
     /// `one`, `all` or a positive integer.
     case matchLimit
-    /// A persistent reference (22 characters).
+    /// A persistent reference (22 characters, after `<keychain>.` outside the default keychain).
     case persistentRef
+    /// Keychain names: one, or (`matchSearchList`) a list of them.
+    case keychainNames
     /// A boolean, or `any` when matching.
     case synchronizable
 }

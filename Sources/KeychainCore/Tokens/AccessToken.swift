@@ -9,6 +9,10 @@ public final class AccessToken: Sendable, Equatable {
     /// Exact group names, compared by their bytes (`ExactName`); `"*"` means every group.
     public let accessGroups: [String]
     public let capabilities: Set<Capability>
+    /// The keychains the token may use, in search order (kSecMatchSearchList): the first is the
+    /// default for adds; `"*"` stands for every keychain not named before it, `default` first,
+    /// then by name.
+    public let keychains: [String]
     /// Milliseconds since 1970; `nil` never expires.
     public let expiresAt: Int64?
     public let createdAt: Int64
@@ -26,24 +30,28 @@ public final class AccessToken: Sendable, Equatable {
     public static let maxGroups = 256
 
     public convenience init(
-        id: String, name: String, accessGroups: [String], capabilities: Set<Capability>, expiresAt: Int64?, createdAt: Int64
+        id: String, name: String, accessGroups: [String], keychains: [String]? = nil, capabilities: Set<Capability>,
+        expiresAt: Int64?, createdAt: Int64
     ) {
         self.init(
-            id: id, name: name, accessGroups: accessGroups, capabilities: capabilities, expiresAt: expiresAt,
-            createdAt: createdAt,
-            groupDigests: nil)
+            id: id, name: name, accessGroups: accessGroups, keychains: keychains, capabilities: capabilities,
+            expiresAt: expiresAt, createdAt: createdAt, groupDigests: nil)
     }
 
+    /// `keychains` `nil`: a token made before keychains had names, which uses `default` alone,
+    /// unless it holds every group (the operator's), which uses every keychain.
     init(
-        id: String, name: String, accessGroups: [String], capabilities: Set<Capability>, expiresAt: Int64?, createdAt: Int64,
-        groupDigests: [[UInt8]]?
+        id: String, name: String, accessGroups: [String], keychains: [String]?, capabilities: Set<Capability>,
+        expiresAt: Int64?, createdAt: Int64, groupDigests: [[UInt8]]?
     ) {
         self.id = id
         self.name = name
         self.accessGroups = accessGroups
+        let allGroups = accessGroups.contains { $0.isSameBytes(as: "*") }
+        self.keychains = keychains ?? [allGroups ? "*" : KeychainName.default]
         self.capabilities = capabilities
         self.capabilityBits = capabilities.reduce(0) { $0 | $1.bit }
-        self.allGroups = accessGroups.contains { $0.isSameBytes(as: "*") }
+        self.allGroups = allGroups
         self.groupSet = Set(accessGroups.map(ExactName.init))
         self.groupDigests = groupDigests
         self.expiresAt = expiresAt
@@ -53,6 +61,7 @@ public final class AccessToken: Sendable, Equatable {
     public static func == (lhs: AccessToken, rhs: AccessToken) -> Bool {
         lhs.id.isSameBytes(as: rhs.id) && lhs.name.isSameBytes(as: rhs.name)
             && lhs.accessGroups.map(ExactName.init) == rhs.accessGroups.map(ExactName.init)
+            && lhs.keychains.map(ExactName.init) == rhs.keychains.map(ExactName.init)
             && lhs.capabilities == rhs.capabilities && lhs.expiresAt == rhs.expiresAt && lhs.createdAt == rhs.createdAt
     }
 
@@ -65,6 +74,34 @@ public final class AccessToken: Sendable, Equatable {
     }
 
     public func has(_ capability: Capability) -> Bool { capabilityBits & capability.bit != 0 }
+
+    /// Whether the token's search list names `keychain`, or holds `*`.
+    public func mayUse(keychain: String) -> Bool {
+        keychains.contains { $0.isSameBytes(as: "*") || $0.isSameBytes(as: keychain) }
+    }
+
+    /// Whether every keychain of `names` is one the token may use; `*` only through `*`.
+    public func covers(keychains names: [String]) -> Bool {
+        names.allSatisfy { name in
+            keychains.contains { $0.isSameBytes(as: "*") } || !name.isSameBytes(as: "*") && mayUse(keychain: name)
+        }
+    }
+
+    /// The token's search list among the keychains that exist (`existing`, `default` first then
+    /// by name): each name in its order, `*` as every keychain not named before it.
+    public func searchList(among existing: [String]) -> [String] {
+        var list: [String] = []
+        for entry in keychains {
+            if entry.isSameBytes(as: "*") {
+                for name in existing where !list.contains(where: { $0.isSameBytes(as: name) }) { list.append(name) }
+            } else if existing.contains(where: { $0.isSameBytes(as: entry) }),
+                !list.contains(where: { $0.isSameBytes(as: entry) })
+            {
+                list.append(entry)
+            }
+        }
+        return list
+    }
 
     /// The group an add goes to when it names none: the first group, or `default` for a `*` token.
     public var defaultGroup: String {

@@ -44,8 +44,10 @@ extension Keychain {
     /// Creates a token. `caller` must hold `admin` (`nil`: local administration of the data
     /// directory), and grants only what it holds: groups within its own, capabilities it has,
     /// and an expiry no later than its own.
+    /// `keychains` `nil`: the caller's default keychain alone (`default` for local administration).
     public func createToken(
-        name: String, accessGroups: [String], capabilities: Set<Capability>, expiresAt: Int64?, caller: AccessToken?
+        name: String, accessGroups: [String], keychains: [String]? = nil, capabilities: Set<Capability>, expiresAt: Int64?,
+        caller: AccessToken?
     ) throws(KeychainError) -> IssuedToken {
         try requireAdmin(caller)
         guard !name.isEmpty, name.utf8.count <= 256 else { throw .param("name: expected 1…256 bytes") }
@@ -55,12 +57,20 @@ extension Keychain {
         guard accessGroups.count <= AccessToken.maxGroups else {
             throw .param("accessGroups: \(accessGroups.count) groups; a token holds at most \(AccessToken.maxGroups)")
         }
+        let keychains = keychains ?? [caller?.keychains.first.flatMap { $0 == "*" ? nil : $0 } ?? KeychainName.default]
+        guard !keychains.isEmpty, keychains.count <= AccessToken.maxGroups else {
+            throw .param("keychains: expected a list of 1…\(AccessToken.maxGroups) keychain names or \"*\"")
+        }
+        for keychain in keychains where !keychain.isSameBytes(as: "*") { try KeychainName.check(keychain, key: "keychains") }
         guard !capabilities.isEmpty else { throw .param("capabilities: expected at least one capability") }
         if let expiresAt, expiresAt <= clock.now() { throw .param("expiresAt: already in the past") }
         if let caller {
             if !caller.allGroups, let group = accessGroups.first(where: { $0.isSameBytes(as: "*") || !caller.grants(group: $0) })
             {
                 throw .missingEntitlement("accessGroups: the calling token lacks group \"\(group)\"")
+            }
+            if !caller.covers(keychains: keychains) {
+                throw .missingEntitlement("keychains: the calling token may not use every keychain it names")
             }
             if let capability = capabilities.sorted().first(where: { !caller.has($0) }) {
                 throw .missingEntitlement("capabilities: the calling token lacks the \(capability.rawValue) capability")
@@ -70,14 +80,16 @@ extension Keychain {
             }
         }
         let made = try makeToken(
-            barrier: barrier(), name: name, accessGroups: accessGroups, capabilities: capabilities, expiresAt: expiresAt)
+            barrier: barrier(), name: name, accessGroups: accessGroups, keychains: keychains, capabilities: capabilities,
+            expiresAt: expiresAt)
         try transaction { try $0.insert(made.record) }
         logger.info("token created", metadata: ["token.id": "\(made.issued.token.id)"])
         return made.issued
     }
 
-    /// The public description (never a secret) of every token whose groups are within the
-    /// caller's: an admin of some groups sees neither the tokens of other groups nor a `*` token.
+    /// The public description (never a secret) of every token whose groups and keychains are
+    /// within the caller's: an admin of some groups sees neither the tokens of other groups nor
+    /// a `*` token, and an admin of some keychains none of another keychain's.
     public func listTokens(caller: AccessToken?) throws(KeychainError) -> [AccessToken] {
         try requireAdmin(caller)
         let barrier = try barrier()
@@ -85,7 +97,9 @@ extension Keychain {
         var tokens: [AccessToken] = []
         for record in records {
             let token = try openToken(record, barrier: barrier)
-            if caller?.covers(groups: token.accessGroups) ?? true { tokens.append(token) }
+            if caller.map({ $0.covers(groups: token.accessGroups) && $0.covers(keychains: token.keychains) }) ?? true {
+                tokens.append(token)
+            }
         }
         return tokens
     }
@@ -97,7 +111,10 @@ extension Keychain {
         let barrier = try barrier()
         let removed = try transaction { [self] writer in
             guard let record = try writer.tokens().first(where: { $0.id.isSameBytes(as: id) }) else { return false }
-            if let caller, !caller.covers(groups: try openToken(record, barrier: barrier).accessGroups) { return false }
+            if let caller {
+                let token = try openToken(record, barrier: barrier)
+                guard caller.covers(groups: token.accessGroups), caller.covers(keychains: token.keychains) else { return false }
+            }
             guard try writer.deleteToken(id: id) else { return false }
             try Self.countRevocation(in: writer)
             return true
@@ -123,15 +140,18 @@ extension Keychain {
     }
 
     func makeToken(
-        barrier: Barrier, name: String, accessGroups: [String], capabilities: Set<Capability>, expiresAt: Int64?
+        barrier: Barrier, name: String, accessGroups: [String], keychains: [String], capabilities: Set<Capability>,
+        expiresAt: Int64?
     ) throws(KeychainError) -> (issued: IssuedToken, record: TokenRecord) {
         let id = "tok_" + Sodium.randomBytes(8).map { String($0, radix: 16).leftPadded(2) }.joined()
         let secret =
             "kcd_" + Base64.encodeToString(bytes: Sodium.randomBytes(32), options: [.base64UrlAlphabet, .omitPaddingCharacter])
         let now = clock.now()
         let token = AccessToken(
-            id: id, name: name, accessGroups: accessGroups, capabilities: capabilities, expiresAt: expiresAt, createdAt: now)
-        let description = TokenDescription.encode(name: name, accessGroups: accessGroups, capabilities: capabilities)
+            id: id, name: name, accessGroups: accessGroups, keychains: keychains, capabilities: capabilities,
+            expiresAt: expiresAt, createdAt: now)
+        let description = TokenDescription.encode(
+            name: name, accessGroups: accessGroups, keychains: keychains, capabilities: capabilities)
         let sealed = try Self.crypto { () throws(CryptoError) in try barrier.sealToken(description, id: id) }
         let record = TokenRecord(id: id, hash: barrier.tokenHash(secret), sealed: sealed, expires: expiresAt, created: now)
         return (IssuedToken(token: token, secret: secret), record)
@@ -139,7 +159,7 @@ extension Keychain {
 
     func openToken(_ record: TokenRecord, barrier: Barrier) throws(KeychainError) -> AccessToken {
         guard let plaintext = try? barrier.openToken(record.sealed, id: record.id),
-            let (name, groups, capabilities) = TokenDescription.decode(plaintext)
+            let (name, groups, keychains, capabilities) = TokenDescription.decode(plaintext)
         else {
             logger.error("token record failed to open", metadata: ["token.id": "\(record.id)"])
             throw .decode("a stored token failed authentication")
@@ -148,8 +168,8 @@ extension Keychain {
         // A token's groups are names the barrier may now know by digest (`GroupKeys`).
         for (group, digest) in zip(groups, digests ?? []) { barrier.learnGroupName(group, digest: digest) }
         return AccessToken(
-            id: record.id, name: name, accessGroups: groups, capabilities: capabilities, expiresAt: record.expires,
-            createdAt: record.created, groupDigests: digests)
+            id: record.id, name: name, accessGroups: groups, keychains: keychains, capabilities: capabilities,
+            expiresAt: record.expires, createdAt: record.created, groupDigests: digests)
     }
 }
 
@@ -159,25 +179,30 @@ extension String {
     }
 }
 
-/// A token's sealed description: its name, groups and capabilities (`SealedEncoding`).
+/// A token's sealed description: its name, groups, capabilities and keychains (`SealedEncoding`).
+/// A description without keychains was sealed before keychains had names (`AccessToken.init`).
 enum TokenDescription {
-    static func encode(name: String, accessGroups: [String], capabilities: Set<Capability>) -> [UInt8] {
+    typealias Fields = (name: String, accessGroups: [String], keychains: [String]?, capabilities: Set<Capability>)
+
+    static func encode(name: String, accessGroups: [String], keychains: [String], capabilities: Set<Capability>) -> [UInt8] {
         var writer = SealedEncoding.Writer()
         writer.append(name)
         writer.append(UInt32(accessGroups.count))
         for group in accessGroups { writer.append(group) }
         writer.append(byte: capabilities.reduce(0) { $0 | $1.bit })
+        writer.append(UInt32(keychains.count))
+        for keychain in keychains { writer.append(keychain) }
         return writer.bytes
     }
 
-    static func decode(_ bytes: [UInt8]) -> (name: String, accessGroups: [String], capabilities: Set<Capability>)? {
+    static func decode(_ bytes: [UInt8]) -> Fields? {
         if bytes.first == SealedEncoding.legacyJSON {
             // Version 0: {"name": …, "accessGroups": […], "capabilities": […]}.
             guard let object = try? JSON.parse(bytes).objectValue, let name = object["name"]?.stringValue,
                 let groups = object["accessGroups"]?.arrayValue?.compactMap(\.stringValue),
                 let names = object["capabilities"]?.arrayValue?.compactMap(\.stringValue)
             else { return nil }
-            return (name, groups, Set(names.compactMap(Capability.init(rawValue:))))
+            return (name, groups, nil, Set(names.compactMap(Capability.init(rawValue:))))
         }
         guard var reader = SealedEncoding.Reader(bytes), let name = reader.string(), let count = reader.uint32() else {
             return nil
@@ -187,7 +212,16 @@ enum TokenDescription {
             guard let group = reader.string() else { return nil }
             groups.append(group)
         }
-        guard let bits = reader.byte(), reader.isAtEnd else { return nil }
-        return (name, groups, Set(Capability.allCases.filter { bits & $0.bit != 0 }))
+        guard let bits = reader.byte() else { return nil }
+        let capabilities = Set(Capability.allCases.filter { bits & $0.bit != 0 })
+        if reader.isAtEnd { return (name, groups, nil, capabilities) }
+        guard let keychainCount = reader.uint32(), keychainCount <= AccessToken.maxGroups else { return nil }
+        var keychains: [String] = []
+        for _ in 0..<keychainCount {
+            guard let keychain = reader.string() else { return nil }
+            keychains.append(keychain)
+        }
+        guard reader.isAtEnd else { return nil }
+        return (name, groups, keychains, capabilities)
     }
 }

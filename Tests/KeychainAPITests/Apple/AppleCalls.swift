@@ -12,6 +12,7 @@ let errSecParam: Int64 = -50
 let errSecAuthFailed: Int64 = -25293
 let errSecDuplicateItem: Int64 = -25299
 let errSecItemNotFound: Int64 = -25300
+let errSecNoSuchKeychain: Int64 = -25294
 let errSecNoSuchAttr: Int64 = -25303
 let errSecNoSuchClass: Int64 = -25306
 let errSecInteractionNotAllowed: Int64 = -25308
@@ -132,6 +133,30 @@ struct AppleCalls {
     /// SecKeychainChangePassword.
     func changePassphrase(old: String, new: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> AppleAnswer {
         try call("POST", "/v1/keychain/passphrase", .object(["old": .string(old), "new": .string(new)]), sourceLocation)
+    }
+
+    /// SecKeychainCreate: a keychain of `name` with its own password.
+    func createKeychain(_ name: String, password: String, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> AppleAnswer
+    {
+        try call(
+            "POST", "/v1/keychains", .object(["name": .string(name), "passphrase": .string(password)]), sourceLocation)
+    }
+
+    /// SecKeychainDelete.
+    func deleteKeychain(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> AppleAnswer {
+        try call("DELETE", "/v1/keychains/\(name)?confirm=\(name)", nil, sourceLocation)
+    }
+
+    /// SecKeychainOpen, as far as a server has it: the keychain's status, by name.
+    func openKeychain(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> AppleAnswer {
+        try call("GET", "/v1/keychains/\(name)", nil, sourceLocation)
+    }
+
+    /// SecKeychainCopySearchList: the names of the token's search list, in order.
+    func searchList(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+        let answer = try call("GET", "/v1/keychains", nil, sourceLocation)
+        return answer.response.json["keychains"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue } ?? []
     }
 
     /// SecKeychainGetStatus: the answer's `status` bits (1 unlocked, 2 readable, 4 writable).

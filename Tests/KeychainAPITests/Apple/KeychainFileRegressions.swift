@@ -24,6 +24,53 @@ import Testing
         #expect(try kc.unlock("").status == errSecAuthFailed, "SecKeychainUnlock of the reopened, locked keychain")
     }
 
+    /// `kc-01-keychain-creation.c` `kc_01_keychain_creation`: SecKeychainCreate of "test"
+    /// succeeds, SecKeychainOpen of it succeeds and names the same keychain, and SecKeychainDelete
+    /// deletes it. Left out: the handles' retain counts (a name stands for a handle over HTTP).
+    /// Here too: the keychain deleted is gone (errSecNoSuchKeychain), and its name can be created again.
+    @Test func kc01KeychainCreation() throws {
+        let kc = AppleCalls(try APIFixture())
+        let created = try kc.createKeychain("test", password: "test")
+        #expect(created.status == errSecSuccess, "SecKeychainCreate")
+        let opened = try kc.openKeychain("test")
+        #expect(opened.status == errSecSuccess, "SecKeychainOpen")
+        #expect(opened.response.json["name"] == created.response.json["name"], "the same keychain")
+        #expect(try kc.deleteKeychain("test").status == errSecSuccess, "SecKeychainDelete")
+        #expect(try kc.openKeychain("test").status == errSecNoSuchKeychain)
+        #expect(try kc.createKeychain("test", password: "test").status == errSecSuccess)
+    }
+
+    /// `kc-03-keychain-list.c` `tests`: the search list gains the keychain made
+    /// (`getPopulatedTestKeychain`) and set into it, and after SecKeychainDelete it is the initial
+    /// list again. **Intended difference** (docs/keychains.md#tokens-and-search-lists): a token's
+    /// search list is set when the token is made, so SecKeychainSetSearchList is a token made
+    /// with the list; a `*` token's list, as the administrator's here, holds every keychain, the
+    /// new one as soon as it is made.
+    @Test func kc03KeychainList() throws {
+        let fixture = try APIFixture()
+        let kc = AppleCalls(fixture)
+        let initial = try kc.searchList()
+        #expect(initial == ["default"], "SecKeychainCopySearchList")
+        #expect(try kc.createKeychain("test", password: "test").status == errSecSuccess)
+        // getPopulatedTestKeychain: the password items it holds, in the new keychain.
+        for itemClass in ["internetPassword", "genericPassword"] {
+            var item = customItem(itemClass, label: "test_service", account: "test_account", service: "test_service")
+            item["useKeychain"] = "test"
+            #expect(try kc.add(item).status == errSecSuccess, "populating")
+        }
+        let set = initial + ["test"]
+        let created = try fixture.call(
+            "POST", "/v1/tokens",
+            json: #"{"name":"kc-03","accessGroups":["*"],"keychains":\#(jsonArray(set)),"capabilities":["read"]}"#)
+        #expect(created.status == 201, "SecKeychainSetSearchList")
+        let listed = kc.with(token: try #require(created.json["token"]?.stringValue))
+        #expect(try listed.searchList() == set, "retrieved search list equal to set search list")
+        #expect(try kc.searchList() == set, "a * token's list holds the new keychain")
+        #expect(try kc.deleteKeychain("test").status == errSecSuccess, "SecKeychainDelete")
+        #expect(try kc.searchList() == initial, "final search list equal to initial search list")
+        #expect(try listed.searchList() == initial)
+    }
+
     /// `kc-03-status.c` `tests`, in part: a new keychain's status is unlocked, readable and
     /// writable; locked, readable and writable; then twice (Apple: on the created keychain, then
     /// on it reopened) a NULL-password unlock is errSecAuthFailed and leaves it locked, the right
