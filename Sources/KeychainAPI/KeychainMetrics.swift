@@ -11,12 +11,14 @@ import Synchronization
 /// - per request (`RequestMetrics`): recorded as each request is answered;
 /// - per store commit (`CommitObserver`): batch sizes and BEGIN…COMMIT time, fsync included,
 ///   and on SQLite the COMMIT's own time, the fsync's share of it;
-/// - read at scrape time (`exposition(keychain:)`): the lock state, the item counts per class,
-///   the open connections, the unlock budget, and the keychain's own counts of failed unlocks,
-///   throttled unlocks and database errors.
+/// - read at scrape time (`exposition(keychains:)`): the default keychain's lock state, item
+///   counts per class and unlock budget, each keychain's lock state and unlock budget, the open
+///   connections, and the default keychain's counts of failed unlocks, throttled unlocks and
+///   database errors.
 ///
 /// Labels take a few fixed values each (route templates, methods, status classes, classes,
-/// states): never a group name, a token id, an attribute or any other value a client sent.
+/// states), or a keychain's name, which a server admin chose: never a group name, a token id,
+/// an attribute or any other value a client sent.
 public final class KeychainMetrics: CommitObserver, Sendable {
     /// The exposition's media type (Prometheus text format 0.0.4).
     public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
@@ -43,6 +45,9 @@ public final class KeychainMetrics: CommitObserver, Sendable {
     private let shownStatistics = Mutex(KeychainStatistics())
     private let itemCounts: ItemCountCache
     private let connectionCount = Mutex<(@Sendable () -> Int)?>(nil)
+    /// Each keychain's series, by name: made when a scrape first sees the keychain, removed
+    /// when one no longer does.
+    private let perKeychain = Mutex<[String: (unlocked: Gauge, failures: Gauge)]>([:])
 
     static let batchSizeBuckets: [Double] = [1, 2, 4, 8, 16, 32, 64]
     static let commitBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
@@ -138,7 +143,9 @@ public final class KeychainMetrics: CommitObserver, Sendable {
     /// Every series in Prometheus' text format, the scrape-time ones read from `keychain` now.
     /// What cannot be read (the store out of reach) keeps its last value, and counts as a
     /// database error.
-    public func exposition(keychain: Keychain) -> [UInt8] {
+    public func exposition(keychains: Keychains) -> [UInt8] {
+        showEachKeychain(keychains.all)
+        let keychain = keychains.default
         let state = keychain.state
         for (each, gauge) in states { gauge.set(to: each == state ? 1 : 0) }
         if let counts = try? itemCounts.counts(keychain) {
@@ -160,6 +167,36 @@ public final class KeychainMetrics: CommitObserver, Sendable {
         buffer.reserveCapacity(16 * 1024)
         registry.emit(into: &buffer)
         return buffer
+    }
+
+    /// `keychaind_keychains_unlocked{keychain}` and `keychaind_keychains_unlock_budget_failures{keychain}`
+    /// for every keychain of the server now.
+    private func showEachKeychain(_ keychains: [Keychain]) {
+        let unlocked = MetricNameDescriptor(
+            namespace: "keychaind", subsystem: "keychains", metricName: "unlocked", unitName: "",
+            helpText: "1 for each keychain of the server that is unlocked, 0 for each that is not.")
+        let failures = MetricNameDescriptor(
+            namespace: "keychaind", subsystem: "keychains", metricName: "unlock_budget_failures", unitName: "",
+            helpText: "Failed unlocks counted against each keychain's budget since its last unlock.")
+        perKeychain.withLock { series in
+            for (name, gone) in series where !keychains.contains(where: { $0.name == name }) {
+                registry.unregisterGauge(gone.unlocked)
+                registry.unregisterGauge(gone.failures)
+                series[name] = nil
+            }
+            for keychain in keychains {
+                let labels = [("keychain", keychain.name)]
+                let gauges =
+                    series[keychain.name]
+                    ?? (
+                        registry.makeGauge(descriptor: unlocked, labels: labels),
+                        registry.makeGauge(descriptor: failures, labels: labels)
+                    )
+                series[keychain.name] = gauges
+                gauges.unlocked.set(to: keychain.state == .unlocked ? 1 : 0)
+                if let budget = try? keychain.unlockBudget() { gauges.failures.set(to: Double(budget.failures)) }
+            }
+        }
     }
 
     /// Moves the counters kept by the keychain to its counts (counters only take increments).

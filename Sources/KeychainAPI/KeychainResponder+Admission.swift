@@ -10,6 +10,10 @@ extension KeychainResponder {
     func admit(_ route: Route, method: String, head: HTTPRequestHead, token: AccessToken) throws(KeychainError) {
         // A keychain the token may not use is missing, whatever else the token lacks.
         if let name = route.keychainName { _ = try keychains.keychain(named: name, for: token) }
+        switch route {
+        case .exportBundle, .importBundle, .backup, .itemsImport: _ = try targetKeychain(head, token: token)
+        default: break
+        }
         switch (route, method) {
         case (.items, "POST"): try keychain.require(.write, token, for: "add")
         case (.items, "PATCH"), (.item, "PATCH"): try keychain.require(.write, token, for: "update")

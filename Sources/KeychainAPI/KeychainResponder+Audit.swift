@@ -22,7 +22,7 @@ extension KeychainResponder {
             // Bounded as the access line's: a trusted proxy's forwarded hop is the client's text.
             client: LogText.sanitized(client, maxBytes: LogText.maxAddressBytes),
             route: route?.template ?? "-", operation: route?.operation(head) ?? "none",
-            keychain: auditedKeychain(route, token: token),
+            keychain: auditedKeychain(route, head, token: token),
             query: Self.auditedQuery(head, body: body, route: route),
             refs: answer.refs, status: answer.status, httpStatus: response.status,
             reason: head.headers.withFirstValue(lowercased: "x-keychain-reason") { String(decoding: $0, as: UTF8.self) })
@@ -33,13 +33,16 @@ extension KeychainResponder {
 
     /// The keychain a keychain's route acts on, as its audit line names it: the one in its path,
     /// or the token's default for `/v1/keychain/…` (`default` without a token).
-    func auditedKeychain(_ route: Route?, token: AccessToken?) -> String? {
+    func auditedKeychain(_ route: Route?, _ head: HTTPRequestHead, token: AccessToken?) -> String? {
         guard let route else { return nil }
         if let name = route.keychainName { return name }
         switch route {
-        case .keychain, .lock, .unlock, .passphrase, .settings, .exportBundle, .importBundle, .backup:
+        case .keychain, .lock, .unlock, .passphrase, .settings:
             guard let token else { return KeychainName.default }
             return (try? keychains.defaultKeychain(for: token))?.name
+        case .exportBundle, .importBundle, .backup, .itemsImport:
+            guard let token else { return nil }
+            return (try? targetKeychain(head, token: token))?.name
         default: return nil
         }
     }

@@ -23,7 +23,10 @@ extension KeychainResponder {
             throw .notAvailable("backup: another backup is being taken; try again when it is done")
         }
         defer { backupInProgress.store(false, ordering: .releasing) }
-        let file = try Self.takeBackup(keychains.defaultKeychain(for: token), caller: token)
+        for item in request.head.queryItems where item.name != Self.keychainParameter {
+            throw .param("\(item.name): unknown parameter")
+        }
+        let file = try Self.takeBackup(targetKeychain(request.head, token: token), caller: token)
         let stamp = RFC3339.format(milliseconds: clock.now()).filter { $0 != "-" && $0 != ":" }.prefix(15) + "Z"
         var response = HTTPResponse(
             status: 200,

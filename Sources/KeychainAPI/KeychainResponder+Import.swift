@@ -22,9 +22,11 @@ extension KeychainResponder {
 
     func importItems(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         var parameters = JSONObject()
-        for item in request.head.queryItems {
+        for item in request.head.queryItems where item.name != Self.keychainParameter {
             guard ["accessGroup", "accessible", "synchronizable", "label"].contains(item.name) else {
-                throw .param("\(item.name): unknown parameter; an import takes accessGroup, accessible, synchronizable and label")
+                throw .param(
+                    "\(item.name): unknown parameter; an import takes accessGroup, accessible, synchronizable, label and keychain"
+                )
             }
             parameters[item.name] = .string(item.value)
         }
@@ -42,7 +44,7 @@ extension KeychainResponder {
         default:
             throw .param("Content-Type: expected \(Self.pemType) or \(Self.pkcs12Type)")
         }
-        let result = try keychains.defaultKeychain(for: token).importItems(material, defaults: defaults, token: token)
+        let result = try targetKeychain(request.head, token: token).importItems(material, defaults: defaults, token: token)
         var body: [UInt8] = []
         body.appendLiteral(#"{"items":["#)
         for (n, item) in result.items.enumerated() {

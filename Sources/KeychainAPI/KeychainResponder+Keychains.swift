@@ -16,6 +16,18 @@ extension KeychainResponder {
         return try keychains.defaultKeychain(for: token)
     }
 
+    /// The keychain a route that acts on one keychain's items as a whole acts on (an import, a
+    /// bundle, a backup): the one `?keychain=` names, else the token's default.
+    func targetKeychain(_ head: HTTPRequestHead, token: AccessToken) throws(KeychainError) -> Keychain {
+        guard let name = head.queryItems.last(where: { $0.name == Self.keychainParameter })?.value else {
+            return try keychains.defaultKeychain(for: token)
+        }
+        return try keychains.keychain(named: name, for: token)
+    }
+
+    /// The URL parameter that names a route's keychain.
+    static let keychainParameter = "keychain"
+
     /// `GET /v1/keychains`: the keychains the token may use, in its search order.
     func listKeychains(_ token: AccessToken) -> HTTPResponse {
         Self.json(200, .object(["keychains": .array(keychains.searchList(for: token).map(Self.summary))]))

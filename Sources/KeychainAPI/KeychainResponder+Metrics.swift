@@ -6,13 +6,13 @@ extension KeychainResponder {
     /// `admin` does not imply it). Served locked too: metrics hold no secret.
     func readMetrics(_ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         guard token.has(.metrics) else { throw .missingEntitlement("token: the token lacks the metrics capability") }
-        return Self.metricsResponse(metrics, keychain)
+        return Self.metricsResponse(metrics, keychains)
     }
 
-    static func metricsResponse(_ metrics: KeychainMetrics, _ keychain: Keychain) -> HTTPResponse {
+    static func metricsResponse(_ metrics: KeychainMetrics, _ keychains: Keychains) -> HTTPResponse {
         HTTPResponse(
             status: 200, headers: [(name: "Content-Type", value: KeychainMetrics.contentType)],
-            body: metrics.exposition(keychain: keychain))
+            body: metrics.exposition(keychains: keychains))
     }
 }
 
@@ -23,11 +23,11 @@ extension KeychainResponder {
 ///
 /// Its requests are neither counted in the request metrics nor audited: they are not API calls.
 public final class MetricsResponder: HTTPResponder {
-    private let keychain: Keychain
+    private let keychains: Keychains
     private let metrics: KeychainMetrics
 
-    public init(keychain: Keychain, metrics: KeychainMetrics) {
-        self.keychain = keychain
+    public init(keychains: Keychains, metrics: KeychainMetrics) {
+        self.keychains = keychains
         self.metrics = metrics
     }
 
@@ -46,7 +46,7 @@ public final class MetricsResponder: HTTPResponder {
     }
 
     public func respond(to request: HTTPRequest, plan: (any HTTPPlan)?) -> HTTPResponse {
-        KeychainResponder.metricsResponse(metrics, keychain)
+        KeychainResponder.metricsResponse(metrics, keychains)
     }
 
     public func transportError(_ error: HTTPTransportError, head: HTTPRequestHead?) -> HTTPResponse {

@@ -22,9 +22,11 @@ extension KeychainResponder {
         guard request.body.isEmpty else {
             throw .param("body: an export takes no body; the bundle passphrase goes in \(Self.bundlePassphraseHeader)")
         }
-        guard request.head.queryItems.isEmpty else { throw .param("\(request.head.queryItems[0].name): unknown parameter") }
+        if let other = request.head.queryItems.first(where: { $0.name != Self.keychainParameter }) {
+            throw .param("\(other.name): unknown parameter")
+        }
         let passphrase = try Self.bundlePassphrase(request.head)
-        let export = try keychains.defaultKeychain(for: token).exportBundle(passphrase: passphrase, caller: token)
+        let export = try targetKeychain(request.head, token: token).exportBundle(passphrase: passphrase, caller: token)
         var response = HTTPResponse(
             status: 200,
             headers: [
@@ -44,7 +46,7 @@ extension KeychainResponder {
     func importBundle(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         try keychain.requireKeychainAdmin(token, for: "importing a bundle")
         var conflict = ConflictPolicy.fail
-        for item in request.head.queryItems {
+        for item in request.head.queryItems where item.name != Self.keychainParameter {
             guard item.name == "conflict" else { throw .param("\(item.name): unknown parameter") }
             guard let policy = ConflictPolicy(rawValue: item.value) else {
                 throw .param("conflict: expected fail, skip or replace")
@@ -57,13 +59,13 @@ extension KeychainResponder {
         if let spooled = request.spooled {
             // Read where it was written, mapped: the bundle never sits in the heap whole.
             let imported = try spooled.withBytes { bytes throws(KeychainError) in
-                try keychains.defaultKeychain(for: token).importBundle(
+                try targetKeychain(request.head, token: token).importBundle(
                     bytes, passphrase: passphrase, conflict: conflict, caller: token)
             }
             guard let imported else { throw .notAvailable("body: the spooled upload could not be read back; retry later") }
             result = imported
         } else {
-            result = try keychains.defaultKeychain(for: token).importBundle(
+            result = try targetKeychain(request.head, token: token).importBundle(
                 request.body, passphrase: passphrase, conflict: conflict, caller: token)
         }
         return Self.json(

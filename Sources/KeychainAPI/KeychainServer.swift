@@ -47,7 +47,8 @@ public final class KeychainServer: Sendable {
         self.http = http
         if let metricsListener {
             metricsHTTP = try HTTPServer(
-                configuration: metricsListener, responder: MetricsResponder(keychain: keychain, metrics: metrics), logger: logger)
+                configuration: metricsListener, responder: MetricsResponder(keychains: keychains, metrics: metrics),
+                logger: logger)
         } else {
             metricsHTTP = nil
         }

@@ -250,6 +250,34 @@ import Testing
         #expect(try keychains.searchPage(query, token: admin).items.first?.secret == Array("team".utf8))
     }
 
+    /// `?keychain=` names the keychain a bundle, a backup or an import is of; without it, the
+    /// token's default keychain. A keychain the token may not use is 404 before anything runs.
+    @Test func bundlesBackupsAndImportsNameTheirKeychain() throws {
+        _ = try add(service: "db", secret: "dGVhbQ==", keychain: "team-a")
+        let passphrase = ("X-Keychain-Bundle-Passphrase", "the bundle's own passphrase")
+        let exported = try fixture.call("POST", "/v1/keychain/export?keychain=team-a", headers: fixture.auth + [passphrase])
+        #expect(exported.status == 200 && exported.header("X-Keychain-Bundle-Items") == "1", "\(exported.text)")
+        let imported = fixture.inProcess.request(
+            "POST", "/v1/keychain/import?keychain=default&conflict=fail",
+            headers: fixture.auth + [passphrase, ("Content-Type", "application/octet-stream")], body: exported.body)
+        #expect(imported.status == 200 && imported.json["imported"] == .int(1), "\(imported.text)")
+        let query = "/v1/items?class=genericPassword&service=db&matchLimit=all&returnData=true"
+        #expect(try secrets(query + "&useKeychain=default") == ["dGVhbQ=="])
+        #expect(try secrets(query) == ["dGVhbQ==", "dGVhbQ=="], "one in each keychain")
+        let backup = try fixture.call("POST", "/v1/keychain/backup?keychain=team-a")
+        #expect(backup.status == 200 && backup.body.starts(with: Array("SQLite format 3".utf8)))
+        let outsider = try token(keychains: ["default"], capabilities: ["admin", "read", "write"])
+        for (method, target) in [
+            ("POST", "/v1/keychain/export?keychain=team-a"), ("POST", "/v1/keychain/backup?keychain=team-a"),
+        ] {
+            try fixture.call(method, target, headers: bearer(outsider) + [passphrase]).expectError(404, -25294)
+        }
+        let pem = fixture.call(
+            "POST", "/v1/items/import?keychain=team-a", body: Array("x".utf8), contentType: "application/x-pem-file",
+            token: outsider)
+        pem.expectError(404, -25294)
+    }
+
     @Test func lockAllLocksEveryKeychainOfTheToken() throws {
         let response = try fixture.call("POST", "/v1/keychains/lock-all")
         #expect(response.status == 200)

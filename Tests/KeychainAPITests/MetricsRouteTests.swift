@@ -82,6 +82,23 @@ import Testing
         #expect(samples.value("keychaind_keychain_state", ["state": "uninitialized"]) == 0)
     }
 
+    /// Each keychain's state and unlock budget, by its name; a deleted keychain's series go.
+    @Test func eachKeychainByName() throws {
+        let f = try APIFixture()
+        #expect(try f.call("POST", "/v1/keychains", json: #"{"name":"team-a","passphrase":"team a"}"#).status == 201)
+        #expect(try f.call("POST", "/v1/keychains/team-a/lock").status == 200)
+        _ = try f.call("POST", "/v1/keychains/team-a/unlock", json: #"{"passphrase":"wrong"}"#)
+        let samples = try PrometheusText(try f.call("GET", "/metrics").text)
+        #expect(samples.value("keychaind_keychains_unlocked", ["keychain": "default"]) == 1)
+        #expect(samples.value("keychaind_keychains_unlocked", ["keychain": "team-a"]) == 0)
+        #expect(samples.value("keychaind_keychains_unlock_budget_failures", ["keychain": "team-a"]) == 1)
+        #expect(samples.value("keychaind_keychains_unlock_budget_failures", ["keychain": "default"]) == 0)
+        #expect(try f.call("DELETE", "/v1/keychains/team-a?confirm=team-a").status == 204)
+        let after = try f.call("GET", "/metrics").text
+        #expect(!after.contains("team-a"))
+        #expect(try PrometheusText(after).value("keychaind_keychains_unlocked", ["keychain": "default"]) == 1)
+    }
+
     // MARK: what it counts
 
     /// Each answered request moves its route template's counter and histogram: by template
@@ -203,12 +220,12 @@ import Testing
             logger: Logger(label: "test"))
         defer { keychain.close() }
         let admin = try keychain.initialize(passphrase: SecureBytes(utf8: testPassphrase)).token
-        let before = try PrometheusText(String(decoding: metrics.exposition(keychain: keychain), as: UTF8.self))
+        let before = try PrometheusText(String(decoding: metrics.exposition(keychains: Keychains(only: keychain)), as: UTF8.self))
         let commits = try #require(before.value("keychaind_store_commit_batch_size_count", ["path": "write"]))
         let items = try #require(before.value("keychaind_store_commit_batch_size_sum", ["path": "write"]))
         #expect(commits >= 1, "initialize committed")
         try keychain.setLockInterval(60)
-        let after = try PrometheusText(String(decoding: metrics.exposition(keychain: keychain), as: UTF8.self))
+        let after = try PrometheusText(String(decoding: metrics.exposition(keychains: Keychains(only: keychain)), as: UTF8.self))
         #expect(after.value("keychaind_store_commit_batch_size_count", ["path": "write"]) == commits + 1)
         #expect(after.value("keychaind_store_commit_batch_size_sum", ["path": "write"]) == items + 1)
         #expect(after.value("keychaind_store_commit_duration_seconds_count", ["path": "write"]) == commits + 1)
@@ -225,7 +242,8 @@ import Testing
     // MARK: what it never shows
 
     /// Group names, attribute values, secrets, refs, token names, ids and secrets never appear,
-    /// whatever the requests were; label values are drawn from fixed sets.
+    /// whatever the requests were; label values are drawn from fixed sets, or are the names of
+    /// the server's keychains.
     @Test func noGroupNameTokenOrValueInTheOutput() throws {
         let f = try APIFixture()
         let ref = try f.add(service: "svc-canary", account: "acct-canary", secret: "c2VjcmV0LWNhbmFyeQ==", group: "group-canary")
@@ -248,7 +266,7 @@ import Testing
             "status_class": Set(RequestMetrics.statusClasses),
             "state": ["uninitialized", "locked", "unlocked"], "class": Set(ItemClass.stored.map(\.name)),
             "scope": ["address", "keychain"],
-            "path": ["write", "add"],
+            "path": ["write", "add"], "keychain": Set(f.keychains.names),
         ]
         for sample in samples.samples {
             for (name, value) in sample.labels where name != "le" {
