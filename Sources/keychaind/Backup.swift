@@ -32,6 +32,15 @@ extension Keychaind {
         @Flag(help: "Copy the data directory's database directly (no server may be running on it).")
         var offline = false
 
+        @Option(help: "The keychain to copy (default: the token's default keychain; offline, default).")
+        var keychain: String?
+
+        func validate() throws {
+            if let keychain, !KeychainName.isValid(keychain) {
+                throw ValidationError("--keychain: \(keychain) is not a keychain's name (docs/keychains.md)")
+            }
+        }
+
         func run() throws {
             Hardening.apply()
             if try store.databaseURL() != nil {
@@ -44,7 +53,7 @@ extension Keychaind {
                 do {
                     var size = 0
                     try PrivateFile.replace(to, purpose: "backup file") { file in
-                        size = try client.fetch(token: token, into: file)
+                        size = try client.fetch(token: token, keychain: keychain, into: file)
                         try file.finish()
                         try Self.verify(file.path)
                     }
@@ -66,14 +75,20 @@ extension Keychaind {
 
         /// The copy made here, from the data directory, which no server may hold.
         private func offlineBackup() throws {
-            let keychain = try store.openKeychain()
-            defer { keychain.close() }
+            let opened = try store.openKeychain()
+            let configuration = try store.keychainConfiguration()
+            let keychains = try Keychains(
+                default: opened, storage: keychainStorage(configuration, store: .sqlite), logger: Logger(label: "keychaind"))
+            defer { keychains.close() }
+            guard let source = keychains.keychain(named: keychain ?? KeychainName.default) else {
+                throw FileError("backup: \(configuration.dataDirectory) holds no keychain \(keychain ?? "")")
+            }
             try PrivateFile.replace(to, purpose: "backup file") { file in
                 try file.finish()
-                try keychain.backup(to: file.path, caller: nil)
+                try source.backup(to: file.path, caller: nil)
                 try Self.verify(file.path)
             }
-            print("backup: \(keychain.dataDirectory) copied to \(to)")
+            print("backup: \(source.dataDirectory) copied to \(to)")
         }
 
         /// `--url`, `KEYCHAIND_URL`, or the address `serve` listens on by the same settings.

@@ -44,13 +44,14 @@ struct BackupClient {
     /// Asks for a backup with `token` (read once connected) and writes the body into `file`;
     /// returns its size. Throws `Refused` when no server listens, and otherwise a message with
     /// the server's own error (its OSStatus and message: never the token).
-    func fetch(token readToken: () throws -> String, into file: PrivateFile) throws -> Int {
+    /// `keychain`: the keychain to copy (`KeychainName`), other than the token's default.
+    func fetch(token readToken: () throws -> String, keychain: String? = nil, into file: PrivateFile) throws -> Int {
         let fd = try connect()
         defer { close(fd) }
         let token = try readToken()
         let hostHeader = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         let request =
-            "POST \(prefix)/v1/keychain/backup HTTP/1.1\r\nHost: \(hostHeader)\r\n"
+            "POST \(prefix)/v1/keychain/backup\(keychain.map { "?keychain=" + $0 } ?? "") HTTP/1.1\r\nHost: \(hostHeader)\r\n"
             + "Authorization: Bearer \(token)\r\nContent-Length: 0\r\nConnection: close\r\nUser-Agent: keychaind-backup\r\n\r\n"
         try Array(request.utf8).withUnsafeBytes { bytes in
             var offset = 0

@@ -119,6 +119,13 @@ check "keychaind backup without a token is refused" bash -c \
     "! env -u KEYCHAIND_TOKEN '$bin' backup --url '$base' --to '$tmp/refused.db' 2>/dev/null && test ! -e '$tmp/refused.db'"
 check "no temporary copy is left in the data directory" bash -c "! ls -a '$tmp/data' | grep -q backup"
 
+# --- a keychain other than default ----------------------------------------------------------------
+check "a second keychain is created" \
+    test "$(status_of POST /v1/keychains "$admin" -d '{"name":"team-a","passphrase":"team a passphrase"}')" = 201
+check "keychaind backup --keychain copies that keychain" \
+    "$bin" backup --url "$base" --token-file "$tmp/admin-file" --keychain team-a --to "$tmp/team-a.db"
+check "the keychain's backup passes integrity_check" integrity "$tmp/team-a.db"
+
 # --- restore refuses, changing nothing ------------------------------------------------------------
 check "restore onto the data directory a server holds is refused" bash -c \
     "! '$bin' restore --from '$tmp/api.db' --data-dir '$tmp/data' --force 2>'$tmp/held.err' && grep -q 'in use by another process' '$tmp/held.err'"
@@ -128,7 +135,7 @@ stop_process "$server_pid"
 server_pid=
 # Written by now: the server flushes its log and audit lines at exit.
 check "the audit log has a line for each backup asked for, operation backup" bash -c \
-    "grep -c '\"operation\":\"backup\"' '$tmp/audit.log' | grep -qx 5"
+    "grep -c '\"operation\":\"backup\"' '$tmp/audit.log' | grep -qx 6"
 check "no token in the server's log or the audit log" bash -c \
     "! grep -qF -e '$admin' -e '$reader' -e '$scoped' '$tmp/serve.log' '$tmp/audit.log'"
 cp "$tmp/serve.log" "$tmp/serve-first.log"
@@ -136,6 +143,9 @@ check "with no server running, keychaind backup copies the data directory" \
     "$bin" backup --url "$base" --data-dir "$tmp/data" --to "$tmp/offline.db"
 check "keychaind backup --offline copies the data directory" "$bin" backup --offline --data-dir "$tmp/data" --to "$tmp/offline2.db"
 check "the offline backup passes integrity_check" integrity "$tmp/offline.db"
+check "keychaind backup --offline --keychain copies that keychain's own file" \
+    "$bin" backup --offline --data-dir "$tmp/data" --keychain team-a --to "$tmp/team-a-offline.db"
+check "the keychain's offline backup passes integrity_check" integrity "$tmp/team-a-offline.db"
 
 fresh() { mkdir -m 0700 "$tmp/$1" && cp -p "$tmp/data/instance.key" "$tmp/$1/"; }
 fresh notadb

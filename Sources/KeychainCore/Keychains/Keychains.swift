@@ -127,7 +127,9 @@ public final class Keychains: Sendable {
         try KeychainName.check(name, key: "name")
         guard let storage else { throw .unimplemented("keychains: this server holds only the default keychain") }
         return try changes.withLock { _ throws(KeychainError) -> Keychain in
-            if keychain(named: name) != nil { throw .duplicateKeychain }
+            // Another replica's keychain of this name may not have reached this one's list yet.
+            let listed = try registeredNames().contains { $0.isSameBytes(as: name) }
+            if listed || keychain(named: name) != nil { throw .duplicateKeychain }
             // What a creation interrupted before it was listed left behind is not a keychain.
             do { try storage.remove(name) } catch { throw self.default.map(error) }
             let keychain = try open(name)
