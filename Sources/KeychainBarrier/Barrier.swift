@@ -180,6 +180,15 @@ package final class Barrier: Sendable {
         try AEAD.open(frame, key: attributeKey, associatedData: Array("page".utf8) + binding)
     }
 
+    /// A keychain event for the log every replica reads, bound to its keychain's name.
+    package func sealEvent(_ plaintext: [UInt8], keychain: String) throws(CryptoError) -> [UInt8] {
+        try AEAD.seal(plaintext, key: attributeKey, associatedData: Array("event".utf8) + Array(keychain.utf8))
+    }
+
+    package func openEvent(_ frame: [UInt8], keychain: String) throws(CryptoError) -> [UInt8] {
+        try AEAD.open(frame, key: attributeKey, associatedData: Array("event".utf8) + Array(keychain.utf8))
+    }
+
     // MARK: digests
 
     /// The name of the group whose digest is `digest`, when an opened item or a token has shown it.

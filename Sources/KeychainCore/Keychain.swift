@@ -47,6 +47,11 @@ public final class Keychain: Sendable {
     let cluster = Mutex(ClusterView())
     /// The server's events, for subscribers (`GET /v1/events`): one hub for all its keychains.
     public let events: KeychainEvents
+    /// Reads the shared log's events into `events`, when this keychain's store keeps the log
+    /// and the hub is its own (the default keychain on PostgreSQL).
+    let pump: EventPump?
+    /// Who opens the log's events for the pump.
+    let eventOpener = EventOpener()
     /// `configuration.name`.
     public let name: String
     /// Whether this is the `default` keychain, whose references carry no name.
@@ -78,12 +83,39 @@ public final class Keychain: Sendable {
             throw .notAvailable("data directory cannot be created: \(configuration.dataDirectory)")
         }
         barrierSlot = Mutex(nil)
-        self.events = events ?? KeychainEvents(capacity: configuration.eventHistory)
+        if let events {
+            self.events = events
+            pump = nil
+        } else if let log = store as? any SharedEventLog {
+            let hub = KeychainEvents(capacity: configuration.eventHistory, sharedEpoch: try Self.sharedEventEpoch(store))
+            self.events = hub
+            let opener = eventOpener
+            pump = EventPump(log: log, events: hub, logger: logger) { opener($0) }
+        } else {
+            self.events = KeychainEvents(capacity: configuration.eventHistory)
+            pump = nil
+        }
         name = configuration.name
         isDefault = name.isSameBytes(as: KeychainName.default)
         lockIntervalSeconds = Atomic(configuration.defaultLockInterval)
         try refreshSettings()
         if let barrier = try loadBarrier() { try backfillHostSuffixes(barrier) }
+        eventOpener.set { [weak self] in self?.opened($0) }
+        pump?.start()
+    }
+
+    /// The shared log's epoch, kept in the store, made by the first replica that asks: the
+    /// same on every replica, so that an event's id names the same event on each.
+    private static func sharedEventEpoch(_ store: any KeychainStore) throws(KeychainError) -> String {
+        let key = "events.epoch"
+        do {
+            if let epoch = try store.read({ try $0.meta(key) }) { return String(decoding: epoch, as: UTF8.self) }
+            let made = Array(String(UInt64.random(in: 1...UInt64.max) & 0xFFFF_FFFF_FFFF, radix: 36).utf8)
+            _ = try store.write { try $0.insertMeta(key, made) }
+            return String(decoding: try store.read({ try $0.meta(key) }) ?? made, as: UTF8.self)
+        } catch {
+            throw .notAvailable("storage: the keychain's database is unavailable")
+        }
     }
 
     /// Set once every internet password carries its server's domain-suffix digests.
@@ -134,6 +166,7 @@ public final class Keychain: Sendable {
 
     /// Closes the store and drops every key. Further calls fail with errSecNotAvailable.
     public func close() {
+        pump?.stop()
         barrierSlot.withLock {
             $0?.lock()
             $0 = nil

@@ -1,4 +1,5 @@
 internal import CPostgres
+import Glibc
 import KeychainStorage
 
 /// One libpq connection, used by one thread at a time, with blocking calls (they fit
@@ -69,6 +70,20 @@ final class PGConnection {
     }
 
     deinit { PQfinish(handle) }
+
+    /// Waits until a notification of a channel this connection listens to arrives, or
+    /// `timeoutMilliseconds` pass, then consumes every one that arrived; throws when the
+    /// connection is lost.
+    func awaitNotification(timeoutMilliseconds: Int) throws(StorageError) {
+        var socket = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        guard socket.fd >= 0 else { throw .unavailable("postgres: the listening connection is lost") }
+        let ready = poll(&socket, 1, Int32(clamping: timeoutMilliseconds))
+        guard ready >= 0 || errno == EINTR else { throw .unavailable("postgres: waiting for events failed") }
+        guard PQconsumeInput(handle) == 1, PQstatus(handle) == CONNECTION_OK else {
+            throw .unavailable("postgres: the listening connection is lost")
+        }
+        while let notification = PQnotifies(handle) { PQfreemem(notification) }
+    }
 
     /// Refuses a connection string that carries a password (in a URL's user part, a parameter
     /// or a `password=` keyword): a command line and an environment are readable by others. The

@@ -15,6 +15,9 @@ struct PGValue {
     /// A one-dimensional `bytea[]` (element type OID 17), for `unnest($n::bytea[])`.
     static func byteaArray(_ elements: [[UInt8]]) -> PGValue { array(elementType: 17, elements) }
 
+    /// A one-dimensional `text[]` (element type OID 25).
+    static func textArray(_ elements: [String]) -> PGValue { array(elementType: 25, elements.map { Array($0.utf8) }) }
+
     /// A one-dimensional `int8[]` (element type OID 20), for `= ANY($n::int8[])`.
     static func int8Array(_ elements: [Int64]) -> PGValue {
         array(elementType: 20, elements.map { withUnsafeBytes(of: $0.bigEndian) { Array($0) } })

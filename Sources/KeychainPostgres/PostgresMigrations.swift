@@ -64,6 +64,15 @@ enum PostgresMigrations {
         """
         COMMENT ON TABLE lookups IS 'keyed digests of attribute values, strings case-folded';
         """,
+        // 5: the events every replica reads (`SharedEventLog`), in the order of their commits;
+        // the default keychain's schema holds them for every keychain.
+        """
+        CREATE TABLE keychaind_events (
+            seq      bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            keychain text NOT NULL,
+            sealed   bytea NOT NULL
+        );
+        """,
     ]
 
     static func apply(on connection: PGConnection) throws(StorageError) {

@@ -3,9 +3,34 @@ import KeychainStorage
 /// Reads and writes on one connection inside the transaction its store opened.
 final class PostgresSession: StoreWriter {
     private let connection: PGConnection
+    /// The events' table, by its schema-qualified name (`PostgresStore.eventsTable`).
+    private let events: String
 
-    init(connection: PGConnection) {
+    init(connection: PGConnection, events: String) {
         self.connection = connection
+        self.events = events
+    }
+
+    // MARK: events
+
+    /// The lock every transaction that appends an event takes first, and holds to its end:
+    /// events are numbered in the order their transactions commit, so that a reader never sees
+    /// a later one before an earlier one ("kcdevent" as eight bytes).
+    static let eventLockKey: Int64 = 0x6B63_6465_7665_6E74
+
+    func append(_ event: StoredEvent) throws(StorageError) -> UInt64? {
+        try connection.execute("SELECT pg_advisory_xact_lock(\(Self.eventLockKey))")
+        let result = try connection.run(Self.appendSQL(events), [.text(event.keychain), .blob(event.sealed)])
+        guard result.rows == 1 else { throw .failed("postgres: an event's insert returned no sequence") }
+        return UInt64(result.int64(0, 0))
+    }
+
+    /// Appends an event and tells the listening replicas (`LISTEN keychaind_events`) at commit.
+    static func appendSQL(_ events: String) -> String {
+        """
+        WITH e AS (INSERT INTO \(events) (keychain, sealed) VALUES ($1, $2) RETURNING seq)
+        SELECT seq, pg_notify('\(PostgresStore.eventChannel)', '') FROM e
+        """
     }
 
     // MARK: reading
@@ -42,15 +67,32 @@ final class PostgresSession: StoreWriter {
     // MARK: writing
 
     /// The item and its lookup digests in one statement: one round trip.
+    /// The item's event (`ItemRecord.event`) is appended with it.
     func insert(_ item: ItemRecord) throws(StorageError) -> Int64 {
         let result = try connection.run(Self.insertSQL(onConflict: ""), Self.insertBindings(item))
         guard result.rows == 1 else { throw .failed("postgres: insert returned no row id") }
+        if let event = item.event { _ = try append(event) }
         return result.int64(0, 0)
     }
 
     /// `insert`'s statement, which answers no row (and inserts nothing) for an item whose primary
     /// key exists, instead of failing the transaction.
     static let insertSkippingDuplicateSQL = insertSQL(onConflict: "ON CONFLICT (pk) DO NOTHING")
+
+    /// Appends the events (parameters: their keychains, sealed bytes and items' refs) of the
+    /// items this transaction inserted, in the order given, and tells the listeners at commit.
+    static func appendInsertedSQL(_ events: String) -> String {
+        """
+        WITH e AS (
+            INSERT INTO \(events) (keychain, sealed)
+            SELECT u.k, u.s FROM unnest($1::text[], $2::bytea[], $3::bytea[]) WITH ORDINALITY AS u(k, s, r, n)
+            JOIN items ON items.ref = u.r AND items.xmin = xid(pg_current_xact_id())
+            ORDER BY u.n
+            RETURNING seq
+        )
+        SELECT count(*), pg_notify('\(PostgresStore.eventChannel)', '') FROM e
+        """
+    }
 
     /// The item (and its lookup digests, for a row inserted) in one statement; its parameters are
     /// `insertBindings`.

@@ -144,7 +144,10 @@ extension PostgresStore {
     /// (a concurrent add of the same key waits for the first to end, then inserts nothing).
     /// When the database refuses an add otherwise, the batch is rolled back and each add is
     /// sent again in a transaction of its own, for its own outcome.
-    static func commit(_ batch: [Add], on connection: inout PGConnection?, connect: () throws(StorageError) -> PGConnection)
+    /// An item's event (`ItemRecord.event`) is appended to `events` with it, under the events' lock.
+    static func commit(
+        _ batch: [Add], events: String, on connection: inout PGConnection?, connect: () throws(StorageError) -> PGConnection
+    )
         -> [Add]
     {
         do throws(StorageError) {
@@ -152,12 +155,12 @@ extension PostgresStore {
             if let connection { open = connection } else { open = try connect() }
             connection = open
             let outcomes: [Result<Void, StorageError>]
-            switch try insert(batch.map(\.item), on: open) {
+            switch try insert(batch.map(\.item), events: events, on: open) {
             case .success(let all):
                 outcomes = all
             case .failure:
                 outcomes = try batch.map { add throws(StorageError) in
-                    switch try insert([add.item], on: open) {
+                    switch try insert([add.item], events: events, on: open) {
                     case .success(let one): one[0]
                     case .failure(let error): .failure(error)
                     }
@@ -177,19 +180,36 @@ extension PostgresStore {
     ///
     /// One INSERT per item: a single INSERT of every item from arrays (`unnest`) was measured too,
     /// and PostgreSQL spent as much per add (the rows and index entries cost, not the statements).
-    private static func insert(_ items: [ItemRecord], on connection: PGConnection) throws(StorageError)
+    private static func insert(_ items: [ItemRecord], events: String, on connection: PGConnection) throws(StorageError)
         -> Result<[Result<Void, StorageError>], StorageError>
     {
+        let logged = items.compactMap { item in item.event.map { (event: $0, ref: item.ref) } }
+        // The items' events last, under the events' lock for as short as can be: those of the
+        // items this transaction inserted (not a duplicate's), in the batch's order.
+        let appends: [PGConnection.PipelinedStatement] =
+            logged.isEmpty
+            ? []
+            : [
+                .unprepared("SELECT pg_advisory_xact_lock(\(PostgresSession.eventLockKey))"),
+                .prepared(
+                    PostgresSession.appendInsertedSQL(events),
+                    [
+                        .textArray(logged.map(\.event.keychain)), .byteaArray(logged.map(\.event.sealed)),
+                        .byteaArray(logged.map(\.ref)),
+                    ]),
+            ]
         let statements: [PGConnection.PipelinedStatement] =
             [.unprepared("BEGIN")]
             + items.map { .prepared(PostgresSession.insertSkippingDuplicateSQL, PostgresSession.insertBindings($0)) }
-            + [.unprepared("COMMIT")]
+            + appends + [.unprepared("COMMIT")]
         let results = try connection.pipeline(statements)
         if case .failure(let error)? = results.first { throw error }
         var outcomes: [Result<Void, StorageError>] = []
-        for result in results.dropFirst().dropLast() {
+        for (n, result) in results.dropFirst().dropLast().enumerated() {
             switch result {
-            case .success(let rows)?: outcomes.append(rows.rows == 1 ? .success(()) : .failure(.uniqueViolation))
+            case .success(let rows)? where n < items.count:
+                outcomes.append(rows.rows == 1 ? .success(()) : .failure(.uniqueViolation))
+            case .success?: break
             case .failure(let error)?:
                 // A failed statement leaves the transaction BEGIN opened aborted, not ended.
                 guard connection.isHealthy else { throw error }

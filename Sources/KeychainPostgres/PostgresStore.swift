@@ -27,6 +27,13 @@ public final class PostgresStore: KeychainStore {
     /// The advisory lock this store's write transactions take: one per schema, so that writes
     /// to different keychains do not wait for each other.
     private let writeLock: Int64
+    /// The events' table, schema-qualified: the default keychain's, for every keychain.
+    let eventsTable: String
+    /// The connection that listens for new events (`waitForEvents`), made when first needed.
+    private let listener = Mutex<PGConnection?>(nil)
+
+    /// The channel a commit that appended events notifies.
+    static let eventChannel = "keychaind_events"
     private let writer = Mutex<PGConnection?>(nil)
     private let readers = Mutex<[PGConnection]>([])
     private let closed = Atomic<Bool>(false)
@@ -44,10 +51,12 @@ public final class PostgresStore: KeychainStore {
     /// of writes and of batched adds.
     ///
     /// With `schema` (`isSchemaName`), the store is that schema of the database, created when
-    /// missing: one database holds several keychains, each in a schema of its own.
-    public init(url: String, password: String? = nil, schema: String? = nil, observer: (any CommitObserver)? = nil)
-        throws(StorageError)
-    {
+    /// missing: one database holds several keychains, each in a schema of its own. `eventSchema`
+    /// is the schema of the events' table (`defaultSchema`); without it, this store's own.
+    public init(
+        url: String, password: String? = nil, schema: String? = nil, eventSchema: String? = nil,
+        observer: (any CommitObserver)? = nil
+    ) throws(StorageError) {
         try PGConnection.refusePassword(in: url)
         if let schema, !Self.isSchemaName(schema) { throw .failed("postgres: \(schema) is not a keychain schema's name") }
         self.url = url
@@ -60,6 +69,11 @@ public final class PostgresStore: KeychainStore {
             try setUp.execute("CREATE SCHEMA IF NOT EXISTS \(schema)")
         }
         let connect = { @Sendable () throws(StorageError) in try PGConnection(url: url, password: password, schema: schema) }
+        let first = try connect()
+        var eventsSchema = eventSchema
+        if eventsSchema == nil { eventsSchema = try first.execute("SELECT current_schema()").text(0, 0) }
+        let events = Self.quotedIdentifier(eventsSchema ?? "public") + ".keychaind_events"
+        eventsTable = events
         searches = BatchingThreads(
             name: "postgres-searches", threads: 1,
             handle: { batch, connection in Self.answer(batch, on: &connection, connect: connect) },
@@ -72,12 +86,11 @@ public final class PostgresStore: KeychainStore {
                     observer?.committed(
                         .add, batchSize: batch.count, nanoseconds: DispatchTime.now().uptimeNanoseconds &- started)
                 }
-                return Self.commit(batch, on: &connection, connect: connect)
+                return Self.commit(batch, events: events, on: &connection, connect: connect)
             },
             refuse: { $0.completion(.failure(.unavailable("store is closed"))) })
-        let connection = try connect()
-        try PostgresMigrations.apply(on: connection)
-        writer.withLock { $0 = connection }
+        try PostgresMigrations.apply(on: first)
+        writer.withLock { $0 = first }
     }
 
     /// PostgreSQL's own tools back it up consistently while replicas serve (`pg_dump -Fc`, one
@@ -94,13 +107,14 @@ public final class PostgresStore: KeychainStore {
         adds.close()
         readers.withLock { $0.removeAll() }
         writer.withLock { $0 = nil }
+        listener.withLock { $0 = nil }
     }
 
     public func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
         try withReader { connection in
             try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             do {
-                let result = try body(PostgresSession(connection: connection))
+                let result = try body(PostgresSession(connection: connection, events: eventsTable))
                 try connection.execute("COMMIT")
                 return result
             } catch {
@@ -113,7 +127,7 @@ public final class PostgresStore: KeychainStore {
     public func items(matching filter: ItemFilter) throws(StorageError) -> [ItemRecord] {
         let connection = try checkOutReader()
         defer { checkIn(connection) }
-        return try PostgresSession(connection: connection).items(matching: filter)
+        return try PostgresSession(connection: connection, events: eventsTable).items(matching: filter)
     }
 
     /// Queued for the searches' thread, which sends every queued search in one round trip;
@@ -171,7 +185,7 @@ public final class PostgresStore: KeychainStore {
     /// travels with its neighbours, several statements in one round trip: per body, its own
     /// statements and one more.
     private func run(_ batch: [GroupCommit.Pending], on connection: PGConnection) throws {
-        let session = PostgresSession(connection: connection)
+        let session = PostgresSession(connection: connection, events: eventsTable)
         try connection.execute("BEGIN; SELECT pg_advisory_xact_lock(\(writeLock)); SAVEPOINT write")
         for (index, pending) in batch.enumerated() {
             let next = index == batch.count - 1 ? "COMMIT" : "SAVEPOINT write"
@@ -250,6 +264,57 @@ extension PGConnection: @unchecked Sendable {}
 
 /// Every replica shares the database.
 extension PostgresStore: SharedStore {}
+
+extension PostgresStore: SharedEventLog {
+    public func events(after sequence: UInt64, limit: Int) throws(StorageError) -> [(sequence: UInt64, event: StoredEvent)] {
+        let connection = try checkOutReader()
+        defer { checkIn(connection) }
+        let result = try connection.run(
+            "SELECT seq, keychain, sealed FROM \(eventsTable) WHERE seq > $1 ORDER BY seq LIMIT $2",
+            [.int(Int64(clamping: sequence)), .int(Int64(limit))])
+        return (0..<result.rows).map { row in
+            (UInt64(result.int64(row, 0)), StoredEvent(keychain: result.text(row, 1) ?? "", sealed: result.blob(row, 2)))
+        }
+    }
+
+    public func lastEventSequence() throws(StorageError) -> UInt64 {
+        let connection = try checkOutReader()
+        defer { checkIn(connection) }
+        return UInt64(try connection.run("SELECT coalesce(max(seq), 0)::int8 FROM \(eventsTable)").int64(0, 0))
+    }
+
+    public func waitForEvents(timeoutMilliseconds: Int) throws(StorageError) {
+        guard !closed.load(ordering: .acquiring) else { throw .unavailable("store is closed") }
+        // Taken out while it waits: a connection serves one thread at a time.
+        guard let connection = listener.withLock({ slot in slot.take() }) else {
+            let connection = try connect()
+            try connection.execute("LISTEN \(Self.eventChannel)")
+            listener.withLock { if $0 == nil, !closed.load(ordering: .acquiring) { $0 = connection } }
+            // Whatever was appended before the LISTEN is read by the caller's next read.
+            return
+        }
+        try connection.awaitNotification(timeoutMilliseconds: timeoutMilliseconds)
+        listener.withLock { if $0 == nil, !closed.load(ordering: .acquiring) { $0 = connection } }
+    }
+
+    public func trimEvents(keeping count: Int) throws(StorageError) {
+        let connection = try checkOutReader()
+        defer { checkIn(connection) }
+        try connection.run(
+            "DELETE FROM \(eventsTable) WHERE seq <= (SELECT max(seq) FROM \(eventsTable)) - $1", [.int(Int64(count))])
+    }
+
+    /// The schema a connection to `url` without a schema of its own works in (the default
+    /// keychain's, which holds the events of every keychain).
+    public static func defaultSchema(url: String, password: String? = nil) throws(StorageError) -> String {
+        try PGConnection(url: url, password: password).execute("SELECT current_schema()").text(0, 0) ?? "public"
+    }
+
+    /// `name` as an SQL identifier: in double quotes, its own doubled.
+    static func quotedIdentifier(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
 
 /// Searches and adds are queued for threads that send each batch in one round trip.
 extension PostgresStore: SearchesAnswerLater, AddsAnswerLater {}

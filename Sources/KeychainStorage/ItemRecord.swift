@@ -28,6 +28,9 @@ public struct ItemRecord: Sendable, Equatable {
     public var lookups: [[UInt8]]
     /// Storage's row id; `0` before insertion.
     public var rowID: Int64
+    /// The item's `add` event, appended with it on a store that shares its events
+    /// (`SharedEventLog`); other stores ignore it.
+    public var event: StoredEvent? = nil
 }
 
 extension ItemRecord {

@@ -20,4 +20,11 @@ public protocol StoreWriter: StoreReader {
     func insert(_ token: TokenRecord) throws(StorageError)
     /// Deletes the token with `id`; `false` when there was none.
     func deleteToken(id: String) throws(StorageError) -> Bool
+    /// Appends `event` to the events every replica reads, in this transaction: its sequence, or
+    /// nil on a store whose events stay in the process (`SharedEventLog`).
+    func append(_ event: StoredEvent) throws(StorageError) -> UInt64?
+}
+
+extension StoreWriter {
+    public func append(_ event: StoredEvent) throws(StorageError) -> UInt64? { nil }
 }

@@ -47,8 +47,10 @@ func keychainStorage(
     case .postgres(let url, let password):
         return Keychains.Storage(
             open: { name in
+                // Its events go to the default keychain's table, which every replica reads.
                 try PostgresStore(
-                    url: url, password: password, schema: PostgresStore.schema(forKeychain: name), observer: observer)
+                    url: url, password: password, schema: PostgresStore.schema(forKeychain: name),
+                    eventSchema: PostgresStore.defaultSchema(url: url, password: password), observer: observer)
             },
             remove: { name in
                 try PostgresStore.dropSchema(url: url, password: password, schema: PostgresStore.schema(forKeychain: name))

@@ -1,6 +1,7 @@
 import KeychainCrypto
 import KeychainPostgres
 import KeychainStorage
+import Synchronization
 import TestSupport
 import Testing
 
@@ -38,6 +39,74 @@ struct KeychainsReplicaTests {
             first.close()
             second.close()
         }
+    }
+
+    /// A subscription's events so far, read as a stream reads them.
+    final class Reader: Sendable {
+        let subscription: Subscription
+        private let seen = Mutex<[KeychainEvent]>([])
+
+        init(_ events: KeychainEvents, after id: String? = nil) {
+            subscription = events.subscribe(after: id, wake: {})
+        }
+
+        /// Everything sent so far (a reset as an event named by its id, `reset`).
+        func read() -> [KeychainEvent] {
+            seen.withLock { seen in
+                while true {
+                    switch subscription.next() {
+                    case .events(let batch) where batch.isEmpty: return seen
+                    case .events(let batch): seen += batch
+                    case .reset(let id, _): seen.append(KeychainEvent(id: id, name: .tokenRevoked, keychain: "reset", time: 0))
+                    }
+                    subscription.handedOver()
+                }
+            }
+        }
+    }
+
+    /// Events travel through the log both replicas read: each replica's subscribers get every
+    /// replica's events, in one order, under the same ids, so that a stream resumes on the
+    /// other replica where it left off; and the lock a replica answers reaches its subscribers
+    /// first, whichever replica made it.
+    @Test func eventsReachTheSubscribersOfEveryReplicaInOneOrder() throws {
+        let replicas = try Replicas()
+        let admin = try replicas.first.default.initialize(passphrase: SecureBytes(utf8: testPassphrase)).token
+        try replicas.first.default.lock()
+        try replicas.first.default.unlock(passphrase: SecureBytes(utf8: testPassphrase))
+        replicas.tick()
+        let onFirst = Reader(replicas.first.default.events)
+        let onSecond = Reader(replicas.second.default.events)
+        let added = try replicas.first.default.add(
+            ["class": "genericPassword", "service": "s", "valueData": "c2VjcmV0"], token: admin)
+        _ = try replicas.second.default.update(
+            query: ["class": "genericPassword", "service": "s"], attributesToUpdate: ["label": "L"], token: admin)
+        _ = try replicas.first.create(name: "team-a", passphrase: SecureBytes(utf8: "team a"), caller: admin)
+        replicas.tick()
+        let team = try #require(replicas.second.keychain(named: "team-a"))
+        let teamItem = try team.add(["class": "genericPassword", "service": "t", "valueData": "dGVhbQ=="], token: admin)
+        #expect(try replicas.second.default.delete(["class": "genericPassword", "service": "s"], token: admin) == 1)
+        let expected = ["add", "update", "keychainListChanged", "add", "delete"]
+        #expect(eventually { onFirst.read().count == expected.count && onSecond.read().count == expected.count })
+        let first = onFirst.read()
+        #expect(first.map(\.name.rawValue) == expected)
+        #expect(first.map(\.keychain) == ["default", "default", "team-a", "team-a", "default"])
+        #expect(first.map(\.id) == onSecond.read().map(\.id), "one order, the same ids")
+        #expect(first[0].persistentRef == added.ref && first[3].persistentRef == teamItem.ref)
+        #expect(first[0].accessGroup == "default" && first[0].itemClass == .genericPassword)
+
+        // A stream of the first replica resumes on the second after its second event.
+        let resumed = Reader(replicas.second.default.events, after: first[1].id)
+        #expect(resumed.read().map(\.id) == first.dropFirst(2).map(\.id))
+        // An id of no log of this database starts over.
+        #expect(Reader(replicas.second.default.events, after: "other-3").read().map(\.keychain) == ["reset"])
+
+        // A lock on the second replica reaches the first's subscribers, once.
+        let lock = try #require(try replicas.second.default.lock())
+        #expect(eventually { onFirst.read().last?.name == .lock })
+        #expect(onFirst.read().last?.id == KeychainEvents.id(replicas.first.default.events.epoch, lock))
+        replicas.tick()
+        #expect(onFirst.read().filter { $0.name == .lock }.count == 1, "the replica that followed logged nothing")
     }
 
     @Test func aKeychainMadeOnOneReplicaIsUsedOnTheOtherWithItsOwnLock() throws {

@@ -31,8 +31,8 @@ struct PostgresStoreTests {
         #expect(stores.withLock { $0.count } == 8)
         stores.withLock { for store in $0 { store.close() } }
         let database = String(url.split(separator: "/").last ?? "")
-        #expect(try server.execute("SELECT count(*) FROM keychaind_schema", database: database) == "4")
-        #expect(try server.execute("SELECT max(version) FROM keychaind_schema", database: database) == "4")
+        #expect(try server.execute("SELECT count(*) FROM keychaind_schema", database: database) == "5")
+        #expect(try server.execute("SELECT max(version) FROM keychaind_schema", database: database) == "5")
     }
 
     /// The store tells its observer of each commit, by path: a write through group commit, and

@@ -48,7 +48,11 @@ extension Keychains {
         -> Keychains
     {
         let storage = Keychains.Storage(
-            open: { name in try PostgresStore(url: url, schema: PostgresStore.schema(forKeychain: name)) },
+            open: { name in
+                try PostgresStore(
+                    url: url, schema: PostgresStore.schema(forKeychain: name),
+                    eventSchema: PostgresStore.defaultSchema(url: url))
+            },
             remove: { name in try PostgresStore.dropSchema(url: url, schema: PostgresStore.schema(forKeychain: name)) })
         return try Keychains(default: keychain, storage: storage, logger: logger)
     }

@@ -4,6 +4,7 @@
 # Deploy/nginx.conf rendered for both (Deploy/render-nginx-test.sh), then checks:
 #   - lock, unlock, SIGUSR1, a setting and a token revocation on one replica, seen on the other
 #     within 1 s (a token created on one works on the other at once);
+#   - item events made on either replica, seen by both replicas' subscribers in one order, resumable;
 #   - the same item added on both at once, 20 times: one 201 and one 409 each time;
 #   - If-Match increments from both replicas: no update lost;
 #   - 30 rounds of kill -9 of one replica under write load through nginx: no acknowledged write lost;
@@ -74,6 +75,15 @@ check "SIGUSR1 to replica 1 reaches replica 2" cluster propagation sigusr1 "$por
 cluster propagation unlock "$port1" "$port2" "$admin" "$tmp/pass" >/dev/null
 check "a revocation on replica 1 reaches replica 2" cluster propagation revoke "$port1" "$port2" "$admin"
 check "a setting changed on replica 2 reaches replica 1" cluster propagation settings "$port2" "$port1" "$admin"
+
+# --- events, through the database ------------------------------------------------------------------
+python3 "$root/Tests/replicas/events.py" across 127.0.0.1 "$port1" "$port2" "$admin" >"$tmp/events.out" 2>&1 || true
+cat "$tmp/events.out"
+check "each replica's subscriber gets both replicas' item events, in order" \
+    grep -q "^ok each replica's subscriber gets both replicas' item events, in order" "$tmp/events.out"
+check "the two replicas give each event the same id" grep -q "^ok the two replicas give each event the same id" "$tmp/events.out"
+check "a stream of replica 1 resumes on replica 2 with Last-Event-ID" \
+    grep -q "^ok a stream of replica 1 resumes on replica 2 with Last-Event-ID" "$tmp/events.out"
 
 # Each replica beats once a second (and at the tick after its state changed): a bounded poll.
 replicas_seen() {

@@ -69,7 +69,9 @@ extension Keychain {
             let reopenedPairs = try pairs.map { (pair) throws(KeychainError) in
                 IdentityPair(certificate: try reopened(pair.certificate), key: try reopened(pair.key))
             }
-            return (reopenedPairs, updated.keys.sorted().map { updated[$0]! })
+            let changed = updated.keys.sorted().map { updated[$0]! }
+            try self.log(.update, records: changed, barrier: barrier, in: writer)
+            return (reopenedPairs, changed)
         }
         publish(.update, records: changed, barrier: barrier)
         guard token.has(.read) || token.has(.list) else {
@@ -99,6 +101,10 @@ extension Keychain {
             }
             let ordered = rows.keys.sorted()
             try writer.delete(rowIDs: ordered)
+            for item in ordered.map({ rows[$0]! }) {
+                try self.log(
+                    .delete, itemClass: item.itemClass, group: item.group, ref: item.record.ref, barrier: barrier, in: writer)
+            }
             return ordered.map { rows[$0]! }
         }
         for item in deleted { publish(.delete, item: item) }

@@ -31,21 +31,31 @@ extension Keychain {
     /// Publishes this replica's lock state: a new epoch, with the class keys wrapped for the other
     /// replicas while unlocked, and this replica's heartbeat in the same transaction (so a
     /// replica reading an unlocked state also reads a live, unlocked replica behind it).
-    func publishLockState(_ barrier: Barrier) throws(KeychainError) {
-        guard isShared else { return }
+    ///
+    /// `logging` (`lock` or `unlock`) is the change's event, logged in the same transaction when
+    /// the stored state changes with it (of replicas auto-locking together, the first): its
+    /// sequence in the shared log.
+    @discardableResult
+    func publishLockState(_ barrier: Barrier, logging event: KeychainEvent.Name? = nil) throws(KeychainError) -> UInt64? {
+        guard isShared else { return nil }
         let beat = heartbeat(barrier)
-        let epoch = try transaction { writer in
+        let (epoch, logged) = try transaction { writer in
             let current = try writer.meta(Cluster.lockStateKey).flatMap(SharedLockState.init(encoded:))
             let epoch = (current?.epoch ?? 0) &+ 1
             let state = SharedLockState(epoch: epoch, wrappedKeys: try barrier.wrapClassKeysForReplicas(epoch: epoch))
             try writer.setMeta(Cluster.lockStateKey, state.encoded)
             try Self.record(beat, in: writer)
-            return epoch
+            var logged: UInt64?
+            if let event, (current?.isUnlocked ?? false) != state.isUnlocked {
+                logged = try self.log(event, barrier: barrier, in: writer)
+            }
+            return (epoch, logged)
         }
         cluster.withLock { view in
             view.seenEpoch = max(view.seenEpoch, epoch)
             view.lastBeat = clock.uptime()
         }
+        return logged
     }
 
     /// Counts a token revocation for the other replicas, in the revoking transaction.

@@ -55,16 +55,24 @@ public struct KeychainEvent: Sendable, Equatable {
 /// resuming from an id the history no longer covers (older than its oldest event, from before
 /// a gap without subscribers, or from another process: ids carry this process's epoch) is
 /// told to start over (`Batch.reset`), as is one that falls a whole history behind.
+///
+/// Shared (`init(capacity:sharedEpoch:)`): the events are those of the log every replica reads
+/// (`SharedEventLog`), each published here under its sequence there (`publish(_:stored:)`) and
+/// always recorded, so that an id of one replica's stream resumes on any other.
 public final class KeychainEvents: Sendable {
     /// Events kept.
     public let capacity: Int
-    /// This history's epoch: random, so that ids of another process or run never match.
+    /// This history's epoch: random, so that ids of another process or run never match; or
+    /// the shared log's, the same on every replica.
     public let epoch: String
+    /// Whether the events are the shared log's (ids are its sequences).
+    public let isShared: Bool
     private let state: Mutex<State>
 
     private struct State {
-        /// The history, oldest first: events `first ..< first + events.count`.
-        var events: [KeychainEvent] = []
+        /// The history, oldest first: events `first ..< first + events.count`; `nil` for a
+        /// sequence of the shared log that holds no event (its transaction rolled back).
+        var events: [KeychainEvent?] = []
         var start = 0
         /// The sequence of the oldest event kept; the next event is `next`.
         var first: UInt64 = 1
@@ -77,10 +85,11 @@ public final class KeychainEvents: Sendable {
         var deliveryWaiters: [(sequence: UInt64, semaphore: DispatchSemaphore)] = []
     }
 
-    public init(capacity: Int = 10_000) {
+    public init(capacity: Int = 10_000, sharedEpoch: String? = nil) {
         precondition(capacity > 0, "capacity must be positive")
         self.capacity = capacity
-        epoch = String(UInt64.random(in: 1...UInt64.max) & 0xFFFF_FFFF_FFFF, radix: 36)
+        epoch = sharedEpoch ?? String(UInt64.random(in: 1...UInt64.max) & 0xFFFF_FFFF_FFFF, radix: 36)
+        isShared = sharedEpoch != nil
         state = Mutex(State())
     }
 
@@ -99,18 +108,59 @@ public final class KeychainEvents: Sendable {
             let sequence = state.next
             var event = event
             event.id = Self.id(epoch, sequence)
-            if state.events.count < capacity {
-                state.events.append(event)
-            } else {
-                state.events[state.start] = event
-                state.start = (state.start + 1) % capacity
-                state.first += 1
-            }
-            state.next += 1
+            append(event, to: &state)
             return (sequence, Array(state.subscribers.values))
         }
         for subscriber in subscribers { subscriber.wake() }
         return sequence
+    }
+
+    /// Records the shared log's event of sequence `stored` (shared only), whoever subscribes: a
+    /// sequence the log skipped (a rolled-back transaction's) is a gap no subscriber sees. An
+    /// event older than the newest recorded is one already recorded, and ignored.
+    public func publish(_ event: KeychainEvent, stored: UInt64) {
+        precondition(isShared, "only a shared history records the log's events")
+        let subscribers = state.withLock { state -> [Subscription] in
+            guard stored >= state.next else { return [] }
+            if stored - state.next >= UInt64(capacity) {
+                // Further on than the history holds: it starts over there.
+                state.events = []
+                state.start = 0
+                state.first = stored
+                state.next = stored
+                state.coveredFrom = max(state.coveredFrom, stored)
+            }
+            while state.next < stored { append(nil, to: &state) }
+            var event = event
+            event.id = Self.id(epoch, stored)
+            append(event, to: &state)
+            return Array(state.subscribers.values)
+        }
+        for subscriber in subscribers { subscriber.wake() }
+    }
+
+    /// Where the shared history starts (the log's sequence after which it was read): an id
+    /// before it is not covered.
+    public func startShared(after sequence: UInt64) {
+        state.withLock { state in
+            guard state.events.isEmpty else { return }
+            state.first = sequence + 1
+            state.next = sequence + 1
+            state.coveredFrom = sequence + 1
+        }
+    }
+
+    /// Appends to the ring, dropping the oldest when full.
+    private func append(_ event: KeychainEvent?, to state: inout State) {
+        if state.events.count < capacity {
+            state.events.append(event)
+        } else {
+            state.events[state.start] = event
+            state.start = (state.start + 1) % capacity
+            state.first += 1
+            state.coveredFrom = max(state.coveredFrom, state.first)
+        }
+        state.next += 1
     }
 
     /// A subscription that reads the events after `lastEventID` (a `Last-Event-ID`), or, with
@@ -120,7 +170,7 @@ public final class KeychainEvents: Sendable {
         -> Subscription
     {
         state.withLock { state in
-            if state.subscribers.isEmpty {
+            if state.subscribers.isEmpty, !isShared {
                 // Nothing was recorded without subscribers: the history starts over here.
                 state.events = []
                 state.start = 0
@@ -132,6 +182,10 @@ public final class KeychainEvents: Sendable {
             let reset: Bool
             if let lastEventID, !lastEventID.isEmpty {
                 if let resumes, resumes + 1 >= max(state.first, state.coveredFrom), resumes < state.next {
+                    (cursor, reset) = (resumes + 1, false)
+                } else if let resumes, isShared, resumes >= state.next, resumes - state.next < UInt64(capacity) {
+                    // An id another replica gave out before this one has read its event: the
+                    // events up to it are skipped as they arrive.
                     (cursor, reset) = (resumes + 1, false)
                 } else {
                     (cursor, reset) = (state.next, true)
@@ -203,13 +257,14 @@ public final class KeychainEvents: Sendable {
     fileprivate func read(from cursor: UInt64, limit: Int) -> Read {
         state.withLock { state in
             guard cursor >= state.first else { return .behind(oldest: state.first) }
+            guard cursor < state.next else { return .events([], next: cursor) }
             let available = Int(state.next - cursor)
             let count = min(available, limit)
             var events: [KeychainEvent] = []
             events.reserveCapacity(count)
             for offset in 0..<count {
                 let index = Int(cursor - state.first) + offset
-                events.append(state.events[(state.start + index) % state.events.count])
+                if let event = state.events[(state.start + index) % state.events.count] { events.append(event) }
             }
             return .events(events, next: cursor + UInt64(count))
         }

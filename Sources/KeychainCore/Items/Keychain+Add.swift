@@ -93,6 +93,12 @@ extension Keychain {
             item.record.secret = try seal(secret, for: item, barrier: barrier)
         }
         try item.reseal(barrier: barrier)
+        // Appended with the item by a store's add; a transaction that inserts it logs its own.
+        item.record.event = try stored(
+            KeychainEvent(
+                name: .add, keychain: self.name, time: now, itemClass: itemClass, accessGroup: group,
+                persistentRef: item.record.ref),
+            barrier: barrier)
         return (item, barrier)
     }
 

@@ -34,6 +34,7 @@ extension Keychain {
                     "expectedVersion: the item's version is \(records[0].version), not \(expectedVersion)")
             }
             try writer.delete(rowIDs: records.map(\.rowID))
+            try self.log(.delete, records: records, barrier: barrier, in: writer)
             return records
         }
         publish(.delete, records: deleted, barrier: barrier)

@@ -30,6 +30,7 @@ extension Keychain {
             let records = try self.matching(writer.items(matching: selection.filter), selection.exact, barrier: barrier)
             let updated = try self.applyUpdate(records, changes: changes, expectedVersion: expectedVersion, barrier: barrier)
             for record in updated { try writer.replace(record) }
+            try self.log(.update, records: updated, barrier: barrier, in: writer)
             return updated
         }
         publish(.update, records: updated, barrier: barrier)

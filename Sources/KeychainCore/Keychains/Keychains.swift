@@ -59,9 +59,11 @@ public final class Keychains: Sendable {
         self.logger = logger
         lastRefresh.store(keychain.clock.uptime(), ordering: .relaxed)
         guard storage != nil else { return }
+        // The shared log's events are each opened by the keychain they name.
+        keychain.eventOpener.set { [weak self] stored in self?.openEvent(stored) }
         for name in try registeredNames() {
             let opened = try open(name)
-            named.withLock { $0[name] = opened }
+            setNamed(name, opened)
         }
     }
 
@@ -72,6 +74,17 @@ public final class Keychains: Sendable {
         configuration.keyFile = configuration.resolvedKeyFile
         configuration.name = name
         return configuration
+    }
+
+    /// Whether the server has no keychain but `default`: most requests' search lists are then
+    /// that one, found without a lock.
+    private let onlyDefault = Atomic<Bool>(true)
+
+    private func setNamed(_ name: String, _ keychain: Keychain?) {
+        named.withLock { named in
+            named[name] = keychain
+            onlyDefault.store(named.isEmpty, ordering: .relaxed)
+        }
     }
 
     /// Every keychain's name: `default` first, then the others by name (their bytes).
@@ -100,7 +113,9 @@ public final class Keychains: Sendable {
 
     /// The keychains `token` searches, in its order (kSecMatchSearchList).
     public func searchList(for token: AccessToken) -> [Keychain] {
-        if token.keychains.count == 1, token.keychains[0].isSameBytes(as: KeychainName.default) { return [self.default] }
+        if onlyDefault.load(ordering: .relaxed) {
+            return token.mayUse(keychain: KeychainName.default) ? [self.default] : []
+        }
         return token.searchList(among: names).compactMap { keychain(named: $0) }
     }
 
@@ -114,9 +129,6 @@ public final class Keychains: Sendable {
         guard let first = searchList(for: token).first else { throw .noSuchKeychain }
         return first
     }
-
-    /// The names of the keychains `token` may use, in its search order.
-    public func names(for token: AccessToken) -> [String] { searchList(for: token).map(\.name) }
 
     // MARK: creating and deleting
 
@@ -141,7 +153,7 @@ public final class Keychains: Sendable {
                 try? storage.remove(name)
                 throw error
             }
-            named.withLock { $0[name] = keychain }
+            setNamed(name, keychain)
             logger.info("keychain created", metadata: ["keychain": "\(name)"])
             self.default.publishListChanged(keychain: name)
             return keychain
@@ -157,7 +169,7 @@ public final class Keychains: Sendable {
         try changes.withLock { _ throws(KeychainError) in
             guard let keychain = keychain(named: name) else { throw .noSuchKeychain }
             try register(name, adding: false)
-            named.withLock { $0[name] = nil }
+            setNamed(name, nil)
             keychain.close()
             do { try storage.remove(name) } catch {
                 logger.warning("a deleted keychain's store was not removed", metadata: ["keychain": "\(name)"])
@@ -196,15 +208,24 @@ public final class Keychains: Sendable {
                     logger.warning("a keychain another replica created does not open", metadata: ["keychain": "\(name)"])
                     continue
                 }
-                named.withLock { $0[name] = opened }
+                setNamed(name, opened)
                 self.default.publishListChanged(keychain: name)
             }
             for (name, keychain) in current where !names.contains(where: { $0.isSameBytes(as: name) }) {
-                named.withLock { $0[name] = nil }
+                setNamed(name, nil)
                 keychain.close()
                 self.default.publishListChanged(keychain: name)
             }
         }
+    }
+
+    /// The event of `stored`, opened by its keychain: one another replica just created is looked
+    /// for again after reading the list.
+    private func openEvent(_ stored: StoredEvent) -> KeychainEvent? {
+        if let keychain = keychain(named: stored.keychain) { return keychain.opened(stored) }
+        lastRefresh.store(.min / 2, ordering: .relaxed)
+        refresh()
+        return keychain(named: stored.keychain)?.opened(stored)
     }
 
     /// Closes every keychain's store.
@@ -245,11 +266,13 @@ public final class Keychains: Sendable {
     }
 
     private func register(_ name: String, adding: Bool) throws(KeychainError) {
+        let barrier = try self.default.barrier()
         try self.default.transaction { writer in
             var names = try writer.meta(Self.registryMeta).map(Self.decodeNames) ?? []
             names.removeAll { $0.isSameBytes(as: name) }
             if adding { names.append(name) }
             try writer.setMeta(Self.registryMeta, Array(names.joined(separator: "\n").utf8))
+            try self.default.log(.keychainListChanged, about: name, barrier: barrier, in: writer)
         }
     }
 
@@ -267,7 +290,7 @@ extension KeychainError {
 extension Keychain {
     /// Publishes `keychainListChanged` for the keychain `keychain`, created or deleted.
     func publishListChanged(keychain: String) {
-        guard events.hasSubscribers else { return }
+        guard !logsEvents, events.hasSubscribers else { return }
         events.publish(KeychainEvent(name: .keychainListChanged, keychain: keychain, time: clock.now()))
     }
 }
@@ -279,7 +302,12 @@ extension Keychains.Storage {
         under root: String, open: @escaping @Sendable (_ directory: String) throws -> any KeychainStore
     ) -> Keychains.Storage {
         Keychains.Storage(
-            open: { name in try open(root + "/" + name) },
+            open: { name in
+                // The keychains' directory is as private as the data directory that holds it.
+                try FileManager.default.createDirectory(
+                    atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                return try open(root + "/" + name)
+            },
             remove: { name in
                 let directory = root + "/" + name
                 if FileManager.default.fileExists(atPath: directory) { try FileManager.default.removeItem(atPath: directory) }

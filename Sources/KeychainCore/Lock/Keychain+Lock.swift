@@ -27,7 +27,7 @@ extension Keychain {
             if barrier.isUnlocked { return }
             barrier.install(whenUnlocked: verified.keys.whenUnlocked, afterFirstUnlock: verified.keys.afterFirstUnlock)
             do throws(KeychainError) {
-                try publishLockState(barrier)
+                try publishLockState(barrier, logging: .unlock)
             } catch {
                 // Unlocked everywhere or nowhere: the other replicas could not be told.
                 barrier.lock()
@@ -49,8 +49,8 @@ extension Keychain {
         barrier.lock()
         logger.info("keychain locked")
         let event = wasUnlocked ? publish(.lock) : nil
-        try publishLockState(barrier)
-        return event
+        let logged = try publishLockState(barrier, logging: wasUnlocked ? .lock : nil)
+        return logged ?? event
     }
 
     /// Re-wraps the class keys under a new passphrase; no item is touched. Needs the old passphrase.
@@ -72,11 +72,13 @@ extension Keychain {
                         keys.afterFirstUnlock, with: kek, label: Barrier.Label.afterFirstUnlock)
                 )
             }
+            let barrier = try barrier()
             try transaction { writer in
                 try writer.setMeta(Barrier.MetaKey.salt, newSalt)
                 try writer.setMeta(Barrier.MetaKey.limits, Settings.encodeLimits(newLimits))
                 try writer.setMeta(Barrier.MetaKey.whenUnlocked, rewrapped.whenUnlocked)
                 try writer.setMeta(Barrier.MetaKey.afterFirstUnlock, rewrapped.afterFirstUnlock)
+                try self.log(.passwordChanged, barrier: barrier, in: writer)
             }
             logger.info("passphrase changed")
             publish(.passwordChanged)
@@ -124,7 +126,7 @@ extension Keychain {
         logger.info("keychain auto-locked", metadata: ["keychain.lockInterval": "\(interval)"])
         publish(.lock)
         do throws(KeychainError) {
-            try publishLockState(barrier)
+            try publishLockState(barrier, logging: .lock)
         } catch {
             logger.warning("auto-lock not told to the other replicas", metadata: ["error": "\(error.message)"])
         }

@@ -178,6 +178,8 @@ extension Keychain {
                     replacedRecords.append(record)
                 }
             }
+            try self.log(.add, records: added, barrier: barrier, in: writer)
+            try self.log(.update, records: replacedRecords, barrier: barrier, in: writer)
             return (imported, skipped, replaced, added, replacedRecords)
         }
         publish(.add, records: counts.3, barrier: barrier)

@@ -117,6 +117,7 @@ extension Keychain {
             }
             guard try writer.deleteToken(id: id) else { return false }
             try Self.countRevocation(in: writer)
+            try log(.tokenRevoked, tokenID: id, barrier: barrier, in: writer)
             return true
         }
         guard removed else { throw .itemNotFound }

@@ -1,0 +1,104 @@
+import Dispatch
+import Foundation
+import KeychainStorage
+import Logging
+import Synchronization
+
+/// Which keychain opens a stored event: the pump's owner by default; on a server of several
+/// keychains, the one the event names (`Keychains`).
+final class EventOpener: Sendable {
+    private let open = Mutex<(@Sendable (StoredEvent) -> KeychainEvent?)?>(nil)
+
+    func set(_ body: @escaping @Sendable (StoredEvent) -> KeychainEvent?) { open.withLock { $0 = body } }
+
+    func callAsFunction(_ stored: StoredEvent) -> KeychainEvent? { open.withLock { $0 }?(stored) }
+}
+
+/// Reads the log every replica shares (`SharedEventLog`) into this process's history
+/// (`KeychainEvents`, shared), on a thread of its own: first the newest `capacity` events, then
+/// each commit's as PostgreSQL notifies it. It trims the log to the history's size as it goes.
+final class EventPump: Sendable {
+    private let log: any SharedEventLog
+    private let events: KeychainEvents
+    private let open: @Sendable (StoredEvent) -> KeychainEvent?
+    private let logger: Logger
+    private let stopped = Atomic<Bool>(false)
+    /// The log's sequence read through.
+    private let readThrough = Atomic<UInt64>(0)
+
+    /// How long a wait for the next notification lasts before the log is read anyway.
+    static let waitMilliseconds = 1000
+    /// How often the log is trimmed, in milliseconds.
+    static let trimMilliseconds: Int64 = 10_000
+
+    init(
+        log: any SharedEventLog, events: KeychainEvents, logger: Logger,
+        open: @escaping @Sendable (StoredEvent) -> KeychainEvent?
+    ) {
+        self.log = log
+        self.events = events
+        self.open = open
+        self.logger = logger
+    }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "keychaind-events"
+        thread.start()
+    }
+
+    /// Stops the thread at the end of its wait (its store closing ends the wait at once).
+    func stop() {
+        stopped.store(true, ordering: .releasing)
+    }
+
+    /// The log's sequence this process has read through.
+    var sequence: UInt64 { readThrough.load(ordering: .acquiring) }
+
+    private func run() {
+        var started = false
+        var lastTrim = DispatchTime.now().uptimeNanoseconds
+        var lastWarning: UInt64 = 0
+        while !stopped.load(ordering: .acquiring) {
+            do {
+                if !started {
+                    let newest = try log.lastEventSequence()
+                    let from = newest > UInt64(events.capacity) ? newest - UInt64(events.capacity) : 0
+                    events.startShared(after: from)
+                    readThrough.store(from, ordering: .releasing)
+                    started = true
+                }
+                try drain()
+                try log.waitForEvents(timeoutMilliseconds: Self.waitMilliseconds)
+                let now = DispatchTime.now().uptimeNanoseconds
+                if now - lastTrim >= UInt64(Self.trimMilliseconds) * 1_000_000 {
+                    lastTrim = now
+                    try log.trimEvents(keeping: events.capacity)
+                }
+            } catch {
+                if stopped.load(ordering: .acquiring) { return }
+                let now = DispatchTime.now().uptimeNanoseconds
+                if now - lastWarning >= 10_000_000_000 {
+                    lastWarning = now
+                    logger.warning("the shared events cannot be read", metadata: ["error": "\(error.message)"])
+                }
+                // The database is out of reach: try again in a while, not in a loop.
+                Thread.sleep(forTimeInterval: Double(Self.waitMilliseconds) / 1000)
+            }
+        }
+    }
+
+    /// Publishes every event after the last one read.
+    private func drain() throws(StorageError) {
+        let page = 1000
+        while true {
+            let rows = try log.events(after: readThrough.load(ordering: .acquiring), limit: page)
+            for row in rows {
+                // One that does not open (its keychain deleted meanwhile) is a gap.
+                if let event = open(row.event) { events.publish(event, stored: row.sequence) }
+                readThrough.store(row.sequence, ordering: .releasing)
+            }
+            if rows.count < page { return }
+        }
+    }
+}
