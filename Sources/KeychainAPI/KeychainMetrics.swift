@@ -60,9 +60,7 @@ public final class KeychainMetrics: CommitObserver, Sendable {
         requests = RequestMetrics(registry: registry)
         itemCounts = ItemCountCache(maxAgeNanoseconds: UInt64(max(itemCountSeconds, 0) * 1e9))
         let registry = registry
-        func name(_ subsystem: String, _ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
-            MetricNameDescriptor(namespace: "keychaind", subsystem: subsystem, metricName: metric, unitName: unit, helpText: help)
-        }
+        let name = Self.descriptor
         let throttled = name(
             "unlock", "throttled", "total",
             "Unlocks refused by a throttle: scope address (per client address) or keychain (the shared failure budget).")
@@ -169,15 +167,19 @@ public final class KeychainMetrics: CommitObserver, Sendable {
         return buffer
     }
 
+    /// A series of keychaind's: `keychaind_<subsystem>_<metric>_<unit>`, and its help.
+    static func descriptor(_ subsystem: String, _ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "keychaind", subsystem: subsystem, metricName: metric, unitName: unit, helpText: help)
+    }
+
     /// `keychaind_keychains_unlocked{keychain}` and `keychaind_keychains_unlock_budget_failures{keychain}`
     /// for every keychain of the server now.
     private func showEachKeychain(_ keychains: [Keychain]) {
-        let unlocked = MetricNameDescriptor(
-            namespace: "keychaind", subsystem: "keychains", metricName: "unlocked", unitName: "",
-            helpText: "1 for each keychain of the server that is unlocked, 0 for each that is not.")
-        let failures = MetricNameDescriptor(
-            namespace: "keychaind", subsystem: "keychains", metricName: "unlock_budget_failures", unitName: "",
-            helpText: "Failed unlocks counted against each keychain's budget since its last unlock.")
+        let unlocked = Self.descriptor(
+            "keychains", "unlocked", "", "1 for each keychain of the server that is unlocked, 0 for each that is not.")
+        let failures = Self.descriptor(
+            "keychains", "unlock_budget_failures", "",
+            "Failed unlocks counted against each keychain's budget since its last unlock.")
         perKeychain.withLock { series in
             for (name, gone) in series where !keychains.contains(where: { $0.name == name }) {
                 registry.unregisterGauge(gone.unlocked)

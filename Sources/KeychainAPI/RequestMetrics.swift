@@ -89,12 +89,11 @@ final class RequestMetrics: Sendable {
             ("route", Route.metricsTemplates[routeIndex]), ("method", Self.methods[methodIndex]),
             ("status_class", Self.statusClasses[classIndex]),
         ]
-        let requests = MetricNameDescriptor(
-            namespace: "keychaind", subsystem: "http", metricName: "requests", unitName: "total",
-            helpText: "Requests answered, by route template, method and status class.")
-        let duration = MetricNameDescriptor(
-            namespace: "keychaind", subsystem: "http", metricName: "request_duration", unitName: "seconds",
-            helpText: "Time from the request head's arrival to the answer, by route template, method and status class.")
+        let requests = KeychainMetrics.descriptor(
+            "http", "requests", "total", "Requests answered, by route template, method and status class.")
+        let duration = KeychainMetrics.descriptor(
+            "http", "request_duration", "seconds",
+            "Time from the request head's arrival to the answer, by route template, method and status class.")
         return Series(
             requests: registry.makeCounter(descriptor: requests, labels: labels),
             duration: registry.makeValueHistogram(descriptor: duration, labels: labels, buckets: Self.durationBuckets))
