@@ -42,12 +42,11 @@ extension KeychainResponder {
     /// list, each as `lock` does; answers their names and states.
     func lockAll(_ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         guard token.has(.lock) else { throw .missingEntitlement("Authorization: the token lacks the lock capability") }
-        let list = keychains.searchList(for: token)
-        var last: UInt64?
-        for keychain in list { if let event = try keychain.lock() { last = event } }
-        // Events are delivered in order: the last one delivered means every one was.
-        if let last { keychain.events.awaitDelivery(of: last, timeoutMilliseconds: Self.lockEventWaitMilliseconds) }
-        return Self.json(200, .object(["keychains": .array(list.map(Self.summary))]))
+        let locked = try keychains.lockAll(for: token)
+        if let last = locked.lastEvent {
+            keychain.events.awaitDelivery(of: last, timeoutMilliseconds: Self.lockEventWaitMilliseconds)
+        }
+        return Self.json(200, .object(["keychains": .array(locked.keychains.map(Self.summary))]))
     }
 
     /// `POST /v1/keychain/unlock` `{"passphrase": "…"}`: no token; runs off the polling threads.

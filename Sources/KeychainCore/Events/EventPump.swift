@@ -23,8 +23,6 @@ final class EventPump: Sendable {
     private let open: @Sendable (StoredEvent) -> KeychainEvent?
     private let logger: Logger
     private let stopped = Atomic<Bool>(false)
-    /// The log's sequence read through.
-    private let readThrough = Atomic<UInt64>(0)
 
     /// How long a wait for the next notification lasts before the log is read anyway.
     static let waitMilliseconds = 1000
@@ -52,23 +50,20 @@ final class EventPump: Sendable {
         stopped.store(true, ordering: .releasing)
     }
 
-    /// The log's sequence this process has read through.
-    var sequence: UInt64 { readThrough.load(ordering: .acquiring) }
-
     private func run() {
-        var started = false
+        // The log's sequence read through; nil until the history's start is known.
+        var readThrough: UInt64?
         var lastTrim = DispatchTime.now().uptimeNanoseconds
         var lastWarning: UInt64 = 0
         while !stopped.load(ordering: .acquiring) {
             do {
-                if !started {
+                if readThrough == nil {
                     let newest = try log.lastEventSequence()
                     let from = newest > UInt64(events.capacity) ? newest - UInt64(events.capacity) : 0
                     events.startShared(after: from)
-                    readThrough.store(from, ordering: .releasing)
-                    started = true
+                    readThrough = from
                 }
-                try drain()
+                readThrough = try drain(after: readThrough!)
                 try log.waitForEvents(timeoutMilliseconds: Self.waitMilliseconds)
                 let now = DispatchTime.now().uptimeNanoseconds
                 if now - lastTrim >= UInt64(Self.trimMilliseconds) * 1_000_000 {
@@ -88,17 +83,18 @@ final class EventPump: Sendable {
         }
     }
 
-    /// Publishes every event after the last one read.
-    private func drain() throws(StorageError) {
+    /// Publishes every event after `sequence`; the sequence read through.
+    private func drain(after sequence: UInt64) throws(StorageError) -> UInt64 {
         let page = 1000
+        var last = sequence
         while true {
-            let rows = try log.events(after: readThrough.load(ordering: .acquiring), limit: page)
+            let rows = try log.events(after: last, limit: page)
             for row in rows {
                 // One that does not open (its keychain deleted meanwhile) is a gap.
                 if let event = open(row.event) { events.publish(event, stored: row.sequence) }
-                readThrough.store(row.sequence, ordering: .releasing)
+                last = row.sequence
             }
-            if rows.count < page { return }
+            if rows.count < page { return last }
         }
     }
 }

@@ -82,17 +82,9 @@ extension Keychains {
         _ query: ItemQuery, attributesToUpdate changes: ItemQuery, token: AccessToken, expectedVersion: Int64? = nil
     ) throws(KeychainError) -> [ItemResult] {
         try changes.check(for: .attributesToUpdate)
-        var results: [ItemResult] = []
-        for keychain in try keychains(for: query, token: token) {
-            do {
-                results += try keychain.update(
-                    query, attributesToUpdate: changes, token: token, expectedVersion: expectedVersion)
-            } catch  where error == .itemNotFound {
-                continue
-            }
+        return try each(query, token: token) { keychain throws(KeychainError) in
+            try keychain.update(query, attributesToUpdate: changes, token: token, expectedVersion: expectedVersion)
         }
-        guard !results.isEmpty else { throw .itemNotFound }
-        return results
     }
 
     /// SecItemDelete in each keychain of `query`, in order: the deleted items' refs, each with
@@ -100,18 +92,22 @@ extension Keychains {
     public func deleteItems(_ query: ItemQuery, token: AccessToken, expectedVersion: Int64? = nil) throws(KeychainError)
         -> [(keychain: String, ref: [UInt8])]
     {
-        var deleted: [(keychain: String, ref: [UInt8])] = []
-        for keychain in try keychains(for: query, token: token) {
-            do {
-                deleted += try keychain.deleteItems(query, token: token, expectedVersion: expectedVersion).map {
-                    (keychain.name, $0)
-                }
-            } catch  where error == .itemNotFound {
-                continue
-            }
+        try each(query, token: token) { keychain throws(KeychainError) in
+            try keychain.deleteItems(query, token: token, expectedVersion: expectedVersion).map { (keychain.name, $0) }
         }
-        guard !deleted.isEmpty else { throw .itemNotFound }
-        return deleted
+    }
+
+    /// `body`'s results in each keychain of `query`, in order; a keychain with no match adds
+    /// none, and errSecItemNotFound comes only when none had one.
+    private func each<T>(_ query: ItemQuery, token: AccessToken, _ body: (Keychain) throws(KeychainError) -> [T])
+        throws(KeychainError) -> [T]
+    {
+        var results: [T] = []
+        for keychain in try keychains(for: query, token: token) {
+            do { results += try body(keychain) } catch  where error == .itemNotFound { continue }
+        }
+        guard !results.isEmpty else { throw .itemNotFound }
+        return results
     }
 }
 

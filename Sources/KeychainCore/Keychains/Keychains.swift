@@ -179,11 +179,15 @@ public final class Keychains: Sendable {
         }
     }
 
-    /// Locks every keychain (SecKeychainLockAll); the events of those that were unlocked.
-    public func lockAll() throws(KeychainError) -> [UInt64] {
-        var events: [UInt64] = []
-        for keychain in all { if let event = try keychain.lock() { events.append(event) } }
-        return events
+    /// Locks every keychain of `token`'s search list, or every keychain (SecKeychainLockAll):
+    /// the keychains, and the last lock event made (delivered in order: the last one delivered
+    /// means every one was).
+    @discardableResult
+    public func lockAll(for token: AccessToken? = nil) throws(KeychainError) -> (keychains: [Keychain], lastEvent: UInt64?) {
+        let keychains = token.map(searchList(for:)) ?? all
+        var last: UInt64?
+        for keychain in keychains { if let event = try keychain.lock() { last = event } }
+        return (keychains, last)
     }
 
     /// Applies due auto-locks and, on a shared store, what other replicas did (`checkAutoLock`).
@@ -237,7 +241,7 @@ public final class Keychains: Sendable {
     /// every group and every keychain (`*` for both). `nil`: local administration.
     public static func requireServerAdmin(_ caller: AccessToken?, for operation: String) throws(KeychainError) {
         guard let caller else { return }
-        guard caller.has(.admin), caller.allGroups, caller.keychains.contains(where: { $0.isSameBytes(as: "*") }) else {
+        guard caller.has(.admin), caller.allGroups, caller.allKeychains else {
             throw .missingEntitlement("token: \(operation) needs an admin token for every group and every keychain (\"*\")")
         }
     }

@@ -20,6 +20,8 @@ public final class AccessToken: Sendable, Equatable {
     private let capabilityBits: UInt8
     /// Every group, through `"*"`.
     public let allGroups: Bool
+    /// Every keychain, through `"*"`.
+    public let allKeychains: Bool
     /// `accessGroups` for `grants(group:)`: hashed once per token, not per request.
     private let groupSet: Set<ExactName>
     /// The keyed digests of `accessGroups` as the store holds them, computed once when the
@@ -49,6 +51,7 @@ public final class AccessToken: Sendable, Equatable {
         self.accessGroups = accessGroups
         let allGroups = accessGroups.contains { $0.isSameBytes(as: "*") }
         self.keychains = keychains ?? [allGroups ? "*" : KeychainName.default]
+        allKeychains = self.keychains.contains { $0.isSameBytes(as: "*") }
         self.capabilities = capabilities
         self.capabilityBits = capabilities.reduce(0) { $0 | $1.bit }
         self.allGroups = allGroups
@@ -77,14 +80,12 @@ public final class AccessToken: Sendable, Equatable {
 
     /// Whether the token's search list names `keychain`, or holds `*`.
     public func mayUse(keychain: String) -> Bool {
-        keychains.contains { $0.isSameBytes(as: "*") || $0.isSameBytes(as: keychain) }
+        allKeychains || keychains.contains { $0.isSameBytes(as: keychain) }
     }
 
     /// Whether every keychain of `names` is one the token may use; `*` only through `*`.
     public func covers(keychains names: [String]) -> Bool {
-        names.allSatisfy { name in
-            keychains.contains { $0.isSameBytes(as: "*") } || !name.isSameBytes(as: "*") && mayUse(keychain: name)
-        }
+        allKeychains || names.allSatisfy { !$0.isSameBytes(as: "*") && mayUse(keychain: $0) }
     }
 
     /// The token's search list among the keychains that exist (`existing`, `default` first then
