@@ -44,6 +44,12 @@ static inline uint16_t kcd_mhd_daemon_port(struct MHD_Daemon *daemon) {
 }
 
 // MHD_get_connection_info is variadic, which Swift cannot call: this asks only for the peer's address.
+// The listening socket (-1 on failure), which a pooled daemon's shutdown closes to new connections.
+static inline int kcd_mhd_listen_fd(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_LISTEN_FD);
+    return info == NULL ? -1 : info->listen_fd;
+}
+
 static inline const struct sockaddr *kcd_mhd_client_address(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);

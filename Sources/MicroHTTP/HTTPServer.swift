@@ -22,6 +22,8 @@ public final class HTTPServer: Sendable {
     public let port: Int
     private let context: ServerContext
     private let drainSeconds: Int
+    /// libmicrohttpd's polling threads: more than one make a thread pool.
+    private let threads: Int
     /// The daemon until `shutdown()` stops it; the lock is held for the whole shutdown.
     private let daemon: Mutex<OpaquePointer?>
 
@@ -80,6 +82,7 @@ public final class HTTPServer: Sendable {
         self.port = Int(kcd_mhd_daemon_port(started))
         self.context = context
         self.drainSeconds = max(configuration.connectionTimeoutSeconds, 1)
+        self.threads = configuration.threads
         self.daemon = Mutex(started)
         logger.info("http server started", metadata: ["http.host": "\(configuration.host)", "http.port": "\(port)"])
     }
@@ -94,11 +97,11 @@ public final class HTTPServer: Sendable {
 
     /// Stops gracefully; returns when the daemon is gone. Idempotent, safe from any thread.
     ///
-    /// New connections are refused at once (`MHD_quiesce_daemon`, then the listening socket is
-    /// shut down). Requests already in flight, including offloaded ones, may finish — up to the
-    /// connection timeout (at least a second) — and every response from then on closes its
-    /// connection; live bodies (server-sent events) end. Then the worker is drained and
-    /// `MHD_stop_daemon` closes what remains.
+    /// New connections are refused at once: the listening socket is shut down (after
+    /// `MHD_quiesce_daemon` with one polling thread). Requests already in flight, including
+    /// offloaded ones, may finish — up to the connection timeout (at least a second) — and every
+    /// response from then on closes its connection; live bodies (server-sent events) end. Then
+    /// the worker is drained and `MHD_stop_daemon` closes what remains.
     public func shutdown() {
         daemon.withLock { daemon in
             guard let running = daemon else { return }
@@ -106,8 +109,15 @@ public final class HTTPServer: Sendable {
             context.isShuttingDown.store(true, ordering: .relaxed)
             // Live bodies end now rather than hold their requests (and connections) open.
             context.endLiveBodies()
-            let listening = MHD_quiesce_daemon(running)
-            if listening >= 0 {
+            // libmicrohttpd 0.9.75 quiescing a thread pool races each polling thread taking the
+            // socket out of its epoll set, and aborts when the thread wins: a pool's socket is
+            // only shut down (its threads then wake to a failing accept until the drain ends).
+            let pooled = threads > 1
+            let listening = pooled ? -1 : MHD_quiesce_daemon(running)
+            if pooled {
+                let socket = kcd_mhd_listen_fd(running)
+                if socket >= 0 { refuseConnections(on: socket) }
+            } else if listening >= 0 {
                 // The listening socket stays open until MHD_stop_daemon (its threads may still
                 // hold it), but shut down it refuses new connections now instead of queueing them.
                 refuseConnections(on: listening)

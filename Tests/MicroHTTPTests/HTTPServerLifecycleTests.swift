@@ -78,10 +78,11 @@ struct HTTPServerLifecycleTests {
     }
 
     /// Shutdown waits for a deferred reply (libmicrohttpd must not stop with a suspended
-    /// connection), and the reply still reaches its client.
-    @Test func shutdownWaitsForADeferredReply() throws {
+    /// connection), and the reply still reaches its client; meanwhile a new connection is
+    /// refused, with one polling thread (quiesced) and with a pool (its socket shut down).
+    @Test(arguments: [1, 2]) func shutdownWaitsForADeferredReply(threads: Int) throws {
         // Shutdown drains in-flight requests for 1 s (the connection timeout), then stops.
-        let (server, responder) = try makeServer(connectionTimeoutSeconds: 1)
+        let (server, responder) = try makeServer(threads: threads, connectionTimeoutSeconds: 1)
         defer { server.shutdown() }
         let waiting = try RawHTTPClient(port: server.port)
         try waiting.send("GET /deferred HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -94,6 +95,7 @@ struct HTTPServerLifecycleTests {
         }
         // Past the drain's second, shutdown still waits for the reply.
         #expect(stopped.wait(timeout: .now() + 2) == .timedOut)
+        #expect(RawHTTPClient.connectionRefused(port: server.port), "a connection while the server drains")
         responder.replyToDeferred()
         let response = try waiting.readResponse()
         #expect(response.status == 200)
@@ -101,8 +103,8 @@ struct HTTPServerLifecycleTests {
         try #require(stopped.wait(timeout: .now() + 10) == .success)
     }
 
-    @Test func shutdownStopsAcceptingAndIsIdempotent() throws {
-        let (server, _) = try makeServer()
+    @Test(arguments: [1, 2]) func shutdownStopsAcceptingAndIsIdempotent(threads: Int) throws {
+        let (server, _) = try makeServer(threads: threads)
         defer { server.shutdown() }
         let port = server.port
         let client = try RawHTTPClient(port: port)
