@@ -12,7 +12,7 @@ import Synchronization
 /// - per store commit (`CommitObserver`): batch sizes and BEGIN…COMMIT time, fsync included,
 ///   and on SQLite the COMMIT's own time, the fsync's share of it;
 /// - read at scrape time (`exposition(keychains:)`): the default keychain's lock state, item
-///   counts per class and unlock budget, each keychain's lock state and unlock budget, the open
+///   counts per class and unlock budget, each keychain's lock state, item counts and unlock budget, the open
 ///   connections, and the default keychain's counts of failed unlocks, throttled unlocks and
 ///   database errors.
 ///
@@ -43,11 +43,19 @@ public final class KeychainMetrics: CommitObserver, Sendable {
     private let syncDurations: ValueHistogram
     /// The keychain's counts as the counters last showed them (they only move forward).
     private let shownStatistics = Mutex(KeychainStatistics())
-    private let itemCounts: ItemCountCache
+    private let itemCountNanoseconds: UInt64
     private let connectionCount = Mutex<(@Sendable () -> Int)?>(nil)
     /// Each keychain's series, by name: made when a scrape first sees the keychain, removed
     /// when one no longer does.
-    private let perKeychain = Mutex<[String: (unlocked: Gauge, failures: Gauge)]>([:])
+    private let perKeychain = Mutex<[String: KeychainSeries]>([:])
+
+    /// The series of one keychain, and its item counts as last counted.
+    private struct KeychainSeries {
+        let unlocked: Gauge
+        let failures: Gauge
+        let items: [(itemClass: ItemClass, gauge: Gauge)]
+        let counts: ItemCountCache
+    }
 
     static let batchSizeBuckets: [Double] = [1, 2, 4, 8, 16, 32, 64]
     static let commitBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
@@ -58,7 +66,7 @@ public final class KeychainMetrics: CommitObserver, Sendable {
     ///   the class index: about 0.1 s a million items on SQLite); 0 counts at every scrape.
     public init(itemCountSeconds: Double = 10) {
         requests = RequestMetrics(registry: registry)
-        itemCounts = ItemCountCache(maxAgeNanoseconds: UInt64(max(itemCountSeconds, 0) * 1e9))
+        itemCountNanoseconds = UInt64(max(itemCountSeconds, 0) * 1e9)
         let registry = registry
         let name = Self.descriptor
         let throttled = name(
@@ -142,11 +150,11 @@ public final class KeychainMetrics: CommitObserver, Sendable {
     /// What cannot be read (the store out of reach) keeps its last value, and counts as a
     /// database error.
     public func exposition(keychains: Keychains) -> [UInt8] {
-        showEachKeychain(keychains.all)
+        let counts = showEachKeychain(keychains.all)
         let keychain = keychains.default
         let state = keychain.state
         for (each, gauge) in states { gauge.set(to: each == state ? 1 : 0) }
-        if let counts = try? itemCounts.counts(keychain) {
+        if let counts {
             for (itemClass, gauge) in items { gauge.set(to: Double(counts.first { $0.itemClass == itemClass }?.count ?? 0)) }
         }
         if let budget = try? keychain.unlockBudget() {
@@ -172,32 +180,47 @@ public final class KeychainMetrics: CommitObserver, Sendable {
         MetricNameDescriptor(namespace: "keychaind", subsystem: subsystem, metricName: metric, unitName: unit, helpText: help)
     }
 
-    /// `keychaind_keychains_unlocked{keychain}` and `keychaind_keychains_unlock_budget_failures{keychain}`
-    /// for every keychain of the server now.
-    private func showEachKeychain(_ keychains: [Keychain]) {
+    /// `keychaind_keychains_unlocked{keychain}`, `keychaind_keychains_unlock_budget_failures{keychain}`
+    /// and `keychaind_keychains_items{keychain,class}` for every keychain of the server now.
+    /// Answers the default keychain's item counts (`nil` when its store could not count them).
+    private func showEachKeychain(_ keychains: [Keychain]) -> [(itemClass: ItemClass, count: Int)]? {
         let unlocked = Self.descriptor(
             "keychains", "unlocked", "", "1 for each keychain of the server that is unlocked, 0 for each that is not.")
         let failures = Self.descriptor(
             "keychains", "unlock_budget_failures", "",
             "Failed unlocks counted against each keychain's budget since its last unlock.")
-        perKeychain.withLock { series in
+        let items = Self.descriptor(
+            "keychains", "items", "",
+            "Items of each keychain per class, in every access group (counted at most every few seconds).")
+        return perKeychain.withLock { series in
             for (name, gone) in series where !keychains.contains(where: { $0.name == name }) {
                 registry.unregisterGauge(gone.unlocked)
                 registry.unregisterGauge(gone.failures)
+                for (_, gauge) in gone.items { registry.unregisterGauge(gauge) }
                 series[name] = nil
             }
+            var defaultCounts: [(itemClass: ItemClass, count: Int)]?
             for keychain in keychains {
                 let labels = [("keychain", keychain.name)]
-                let gauges =
+                let each =
                     series[keychain.name]
-                    ?? (
-                        registry.makeGauge(descriptor: unlocked, labels: labels),
-                        registry.makeGauge(descriptor: failures, labels: labels)
-                    )
-                series[keychain.name] = gauges
-                gauges.unlocked.set(to: keychain.state == .unlocked ? 1 : 0)
-                if let budget = try? keychain.unlockBudget() { gauges.failures.set(to: Double(budget.failures)) }
+                    ?? KeychainSeries(
+                        unlocked: registry.makeGauge(descriptor: unlocked, labels: labels),
+                        failures: registry.makeGauge(descriptor: failures, labels: labels),
+                        items: ItemClass.stored.map {
+                            ($0, registry.makeGauge(descriptor: items, labels: labels + [("class", $0.name)]))
+                        },
+                        counts: ItemCountCache(maxAgeNanoseconds: itemCountNanoseconds))
+                series[keychain.name] = each
+                each.unlocked.set(to: keychain.state == .unlocked ? 1 : 0)
+                if let budget = try? keychain.unlockBudget() { each.failures.set(to: Double(budget.failures)) }
+                guard let counts = try? each.counts.counts(keychain) else { continue }
+                for (itemClass, gauge) in each.items {
+                    gauge.set(to: Double(counts.first { $0.itemClass == itemClass }?.count ?? 0))
+                }
+                if keychain.isDefault { defaultCounts = counts }
             }
+            return defaultCounts
         }
     }
 

@@ -55,7 +55,7 @@ public final class Keychain: Sendable {
     /// `configuration.name`.
     public let name: String
     /// Whether this is the `default` keychain, whose references carry no name.
-    let isDefault: Bool
+    public let isDefault: Bool
 
     /// Opens the keychain kept in `store`, with its instance key file in
     /// `configuration.dataDirectory` (created if needed) unless `configuration.keyFile` says

@@ -82,10 +82,16 @@ import Testing
         #expect(samples.value("keychaind_keychain_state", ["state": "uninitialized"]) == 0)
     }
 
-    /// Each keychain's state and unlock budget, by its name; a deleted keychain's series go.
+    /// Each keychain's state, item counts (locked or not) and unlock budget, by its name; a deleted
+    /// keychain's series go.
     @Test func eachKeychainByName() throws {
-        let f = try APIFixture()
+        let f = try APIFixture(metrics: KeychainMetrics(itemCountSeconds: 0))
         #expect(try f.call("POST", "/v1/keychains", json: #"{"name":"team-a","passphrase":"team a"}"#).status == 201)
+        for service in ["a", "b"] {
+            let body = #"{"class":"genericPassword","service":"\#(service)","valueData":"eA==","useKeychain":"team-a"}"#
+            #expect(try f.call("POST", "/v1/items", json: body).status == 201)
+        }
+        try f.add(service: "in-default")
         #expect(try f.call("POST", "/v1/keychains/team-a/lock").status == 200)
         _ = try f.call("POST", "/v1/keychains/team-a/unlock", json: #"{"passphrase":"wrong"}"#)
         let samples = try PrometheusText(try f.call("GET", "/metrics").text)
@@ -93,6 +99,11 @@ import Testing
         #expect(samples.value("keychaind_keychains_unlocked", ["keychain": "team-a"]) == 0)
         #expect(samples.value("keychaind_keychains_unlock_budget_failures", ["keychain": "team-a"]) == 1)
         #expect(samples.value("keychaind_keychains_unlock_budget_failures", ["keychain": "default"]) == 0)
+        let genericPasswords = ["class": "genericPassword"]
+        #expect(samples.value("keychaind_keychains_items", genericPasswords.merging(["keychain": "team-a"]) { $1 }) == 2)
+        #expect(samples.value("keychaind_keychains_items", genericPasswords.merging(["keychain": "default"]) { $1 }) == 1)
+        #expect(samples.value("keychaind_keychains_items", ["class": "key", "keychain": "team-a"]) == 0)
+        #expect(samples.value("keychaind_keychain_items", genericPasswords) == 1, "the default keychain's alone")
         #expect(try f.call("DELETE", "/v1/keychains/team-a?confirm=team-a").status == 204)
         let after = try f.call("GET", "/metrics").text
         #expect(!after.contains("team-a"))
