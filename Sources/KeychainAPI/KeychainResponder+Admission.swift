@@ -11,6 +11,8 @@ extension KeychainResponder {
         // A keychain the token may not use is missing, whatever else the token lacks.
         if let name = route.keychainName { _ = try keychains.keychain(named: name, for: token) }
         switch route {
+        case .exportBundle where Self.namesEveryKeychain(head), .importBundle where Self.namesEveryKeychain(head):
+            try Keychains.requireServerAdmin(token, for: "a bundle of every keychain")
         case .exportBundle, .importBundle, .backup, .itemsImport: _ = try targetKeychain(head, token: token)
         default: break
         }

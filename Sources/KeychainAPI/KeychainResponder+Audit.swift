@@ -40,6 +40,8 @@ extension KeychainResponder {
         case .keychain, .lock, .unlock, .passphrase, .settings:
             guard let token else { return KeychainName.default }
             return (try? keychains.defaultKeychain(for: token))?.name
+        case .exportBundle where Self.namesEveryKeychain(head), .importBundle where Self.namesEveryKeychain(head):
+            return Self.everyKeychain
         case .exportBundle, .importBundle, .backup, .itemsImport:
             guard let token else { return nil }
             return (try? targetKeychain(head, token: token))?.name

@@ -28,6 +28,14 @@ extension KeychainResponder {
     /// The URL parameter that names a route's keychain.
     static let keychainParameter = "keychain"
 
+    /// `?keychain=*` on export and import: every keychain of the server, for a server admin.
+    static let everyKeychain = "*"
+
+    /// Whether `?keychain=*` names every keychain (export and import only; a server admin's).
+    static func namesEveryKeychain(_ head: HTTPRequestHead) -> Bool {
+        head.queryItems.last { $0.name == keychainParameter }?.value.isSameBytes(as: everyKeychain) == true
+    }
+
     /// `GET /v1/keychains`: the keychains the token may use, in its search order.
     func listKeychains(_ token: AccessToken) -> HTTPResponse {
         Self.json(200, .object(["keychains": .array(keychains.searchList(for: token).map(Self.summary))]))

@@ -9,7 +9,9 @@ extension KeychainResponder {
     static let bundlePassphraseHeader = "X-Keychain-Bundle-Passphrase"
 
     /// `POST /v1/keychain/export`, no body: the migration bundle (`application/octet-stream`)
-    /// of every item but the `…ThisDeviceOnly` ones, sealed under the bundle passphrase.
+    /// of every item but the `…ThisDeviceOnly` ones, sealed under the bundle passphrase: of the
+    /// keychain `?keychain=` names (else the token's default), or with `?keychain=*` of every
+    /// keychain, each item named by its keychain (a server admin's).
     ///
     /// Runs on the serial worker (Argon2id): the key is derived and the manifest counted before
     /// the answer is returned, and the body then streams (`HTTPStreamBody`, chunked): each batch
@@ -26,7 +28,10 @@ extension KeychainResponder {
             throw .param("\(other.name): unknown parameter")
         }
         let passphrase = try Self.bundlePassphrase(request.head)
-        let export = try targetKeychain(request.head, token: token).exportBundle(passphrase: passphrase, caller: token)
+        let export =
+            Self.namesEveryKeychain(request.head)
+            ? try keychains.exportBundle(passphrase: passphrase, caller: token)
+            : try targetKeychain(request.head, token: token).exportBundle(passphrase: passphrase, caller: token)
         var response = HTTPResponse(
             status: 200,
             headers: [
@@ -41,7 +46,9 @@ extension KeychainResponder {
     }
 
     /// `POST /v1/keychain/import?conflict=fail|skip|replace`, the bundle as the body: imports
-    /// it whole or not at all; answers the counts and the bundle's manifest. The body arrives
+    /// it whole or not at all; answers the counts and the bundle's manifest. Into the keychain
+    /// `?keychain=` names (else the token's default), or with `?keychain=*` each item into the
+    /// keychain the bundle names it with (a server admin's). The body arrives
     /// spooled to a file when the server has a spool directory (keychaind's data directory).
     func importBundle(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         try keychain.requireKeychainAdmin(token, for: "importing a bundle")
@@ -55,18 +62,24 @@ extension KeychainResponder {
         }
         guard !request.hasNoBody else { throw .param("body: expected a migration bundle, got an empty body") }
         let passphrase = try Self.bundlePassphrase(request.head)
+        let every = Self.namesEveryKeychain(request.head)
+        let target = every ? nil : try targetKeychain(request.head, token: token)
+        func importBundle(_ bytes: UnsafeRawBufferPointer) throws(KeychainError) -> BundleImport {
+            guard let target else {
+                return try keychains.importBundle(bytes, passphrase: passphrase, conflict: conflict, caller: token)
+            }
+            return try target.importBundle(bytes, passphrase: passphrase, conflict: conflict, caller: token)
+        }
         let result: BundleImport
         if let spooled = request.spooled {
             // Read where it was written, mapped: the bundle never sits in the heap whole.
-            let imported = try spooled.withBytes { bytes throws(KeychainError) in
-                try targetKeychain(request.head, token: token).importBundle(
-                    bytes, passphrase: passphrase, conflict: conflict, caller: token)
-            }
+            let imported = try spooled.withBytes { bytes throws(KeychainError) in try importBundle(bytes) }
             guard let imported else { throw .notAvailable("body: the spooled upload could not be read back; retry later") }
             result = imported
         } else {
-            result = try targetKeychain(request.head, token: token).importBundle(
-                request.body, passphrase: passphrase, conflict: conflict, caller: token)
+            result = try request.body.withUnsafeBytes { bytes in
+                Result { () throws(KeychainError) in try importBundle(bytes) }
+            }.get()
         }
         return Self.json(
             200,
@@ -92,7 +105,8 @@ extension KeychainResponder {
         return .object([
             "format": .int(Int64(manifest.format)), "created": .string(RFC3339.format(milliseconds: manifest.created)),
             "itemCount": .int(Int64(manifest.itemCount)), "classes": counts(manifest.classes), "groups": counts(manifest.groups),
-            "accessible": counts(manifest.accessible), "leftBehind": counts(manifest.leftBehind),
+            "accessible": counts(manifest.accessible), "keychains": counts(manifest.keychains),
+            "leftBehind": counts(manifest.leftBehind),
         ])
     }
 }

@@ -8,8 +8,9 @@ extension Keychaind {
     /// `keychaind import`: a migration bundle into a stopped server's data directory.
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Import a migration bundle, whole or not at all (a stopped server's data directory).")
+            abstract: "Import a migration bundle into a keychain, whole or not at all (a stopped server's).")
         @OptionGroup var store: StoreOptions
+        @OptionGroup var choice: KeychainChoice
         @Option(help: "The bundle file.") var from: String
         @Option(help: "On a collision with an item already here: fail (nothing imported), skip or replace.")
         var conflict: String = "fail"
@@ -23,8 +24,9 @@ extension Keychaind {
             guard let data = FileManager.default.contents(atPath: from) else {
                 throw ValidationError("bundle file \(from) cannot be read")
             }
-            let keychain = try store.openKeychain(passphraseFiles: [passphraseFile, bundlePassphraseFile].compactMap(\.self))
-            defer { keychain.close() }
+            let (keychains, keychain) = try choice.open(
+                store, passphraseFiles: [passphraseFile, bundlePassphraseFile].compactMap(\.self))
+            defer { keychains.close() }
             let passphrase = try passphraseFile.map(PassphraseInput.fromFile) ?? PassphraseInput.prompt("Keychain passphrase: ")
             try keychain.unlock(passphrase: passphrase, from: .host)
             let bundlePassphrase =

@@ -7,7 +7,7 @@ extension Keychaind {
     /// `keychaind init`: creates the keychain and its first admin token.
     struct Init: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create a keychain: instance key, wrapped keys, an admin token.")
+            abstract: "Create the default keychain: instance key, wrapped keys, an admin token.")
 
         @OptionGroup var store: StoreOptions
 
@@ -41,16 +41,16 @@ extension Keychaind {
                     let directory = try store.keychainConfiguration().dataDirectory
                     print(
                         """
-                        keychain created, but the admin token could not be written to \(tokenFile.path): \(error).
+                        keychain default created, but the admin token could not be written to \(tokenFile.path): \(error).
                         That token is revoked; create another with
                           keychaind token create --data-dir \(directory) --name admin --group '*' \
                         --capability read --capability list --capability write --capability delete --capability lock --capability admin
                         """)
                     throw ExitCode.failure
                 }
-                print("keychain created; admin token \(issued.token.id) written to \(tokenFile.path)")
+                print("keychain default created; admin token \(issued.token.id) written to \(tokenFile.path)")
             } else {
-                print("keychain created. Admin token (shown once, store it now):\n\(issued.secret)")
+                print("keychain default created. Admin token (shown once, store it now):\n\(issued.secret)")
             }
         }
     }

@@ -11,14 +11,16 @@ extension Keychaind {
     /// key file opens. Anything refused changes nothing.
     struct Restore: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Put a backup in place as the data directory's keychain (the server stopped).",
+            abstract: "Put a backup in place as one of the data directory's keychains (the server stopped).",
             discussion: """
                 The backup must pass SQLite's integrity_check, have a schema this build knows, and open with the \
                 instance key file of the data directory (--key-file): copy the key file of the keychain it was taken \
-                from there first. Refuses a data directory that holds a keychain already, unless --force.
+                from there first. Refuses a data directory that holds the keychain already, unless --force. A keychain \
+                other than default (--keychain) must be one the default keychain lists: restore default's backup first.
                 """)
 
         @OptionGroup var store: StoreOptions
+        @OptionGroup var choice: KeychainChoice
 
         @Option(help: "The backup file (from keychaind backup or POST /v1/keychain/backup).")
         var from: String
@@ -34,8 +36,7 @@ extension Keychaind {
                 )
             }
             let logger = makeLogger(level: "warning")
-            let configuration = try store.keychainConfiguration()
-            try store.checkPermissions(configuration, passphraseFiles: [], logger: logger)
+            let configuration = try targetConfiguration(logger: logger)
             let target = configuration.dataDirectory + "/" + SQLiteStore.fileName
             if !force, let size = (try? FileManager.default.attributesOfItem(atPath: target))?[.size] as? Int, size > 0 {
                 throw FileError(
@@ -70,8 +71,35 @@ extension Keychaind {
             }
             placed = true
             print(
-                "restore: \(from) is now the keychain of \(configuration.dataDirectory) (schema version \(inspection.schemaVersion)); start keychaind serve and unlock it with its passphrase"
+                "restore: \(from) is now the keychain \(choice.keychain) of \(configuration.dataDirectory) (schema version \(inspection.schemaVersion)); start keychaind serve and unlock it with its passphrase"
             )
+        }
+
+        /// The configuration of the keychain restored: the data directory's for `default`; for
+        /// another, its own directory under `keychains/`, which the default keychain must list
+        /// (restore the default keychain's backup, which lists its keychains, first).
+        private func targetConfiguration(logger: Logger) throws -> KeychainConfiguration {
+            let configuration = try store.keychainConfiguration()
+            try store.checkPermissions(configuration, passphraseFiles: [], logger: logger)
+            let name = choice.keychain
+            guard !name.isSameBytes(as: KeychainName.default) else { return configuration }
+            let listed: [String]
+            do {
+                let opened = try store.openKeychain()
+                defer { opened.close() }
+                listed = try Keychains.names(listedIn: opened)
+            }
+            guard listed.contains(where: { $0.isSameBytes(as: name) }) else {
+                throw FileError(
+                    "restore: the default keychain of \(configuration.dataDirectory) lists no keychain \(name): create it (POST "
+                        + "/v1/keychains) or restore the default keychain's backup, which lists it, first; nothing was changed")
+            }
+            let directory = configuration.dataDirectory + "/keychains/" + name
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            var named = Keychains.sharedKeyFile(name, configuration)
+            named.dataDirectory = directory
+            return named
         }
 
         /// Opens the copy as a keychain with the instance key file: its wrapped keys must open.

@@ -190,8 +190,8 @@ import Testing
 
     /// Every other route gives its line too, under its own operation, the refused ones with their
     /// OSStatus. (Backups and migration bundles: `BackupRouteTests`, `MigrationRouteTests`.)
-    /// A keychain's route names its keychain; an item of a keychain other than the default is
-    /// named by its ref, which names its keychain.
+    /// A keychain's route names its keychain (`*` for a bundle of every keychain); an item of a
+    /// keychain other than the default is named by its ref, which names its keychain.
     @Test func aLineNamesTheKeychainItActedOn() throws {
         let s = try Scene()
         #expect(s.call("POST", "/v1/keychains", json: #"{"name":"team-a","passphrase":"team a"}"#).status == 201)
@@ -199,11 +199,13 @@ import Testing
         let added = s.call("POST", "/v1/items", json: body)
         #expect(added.status == 201)
         let ref = try #require(added.items.first?["persistentRef"]?.stringValue)
+        let bundle = [("X-Keychain-Bundle-Passphrase", "bundle passphrase")]
+        #expect(s.call("POST", "/v1/keychain/export?keychain=*", headers: s.f.auth + bundle).status == 200)
         #expect(s.call("POST", "/v1/keychains/team-a/lock").status == 200)
         #expect(s.call("POST", "/v1/keychain/lock").status == 200)
         let lines = try s.lines()
-        #expect(lines.map { $0["operation"]?.stringValue } == ["createKeychain", "add", "lock", "lock"])
-        #expect(lines.map { $0["keychain"]?.stringValue } == [nil, nil, "team-a", "default"])
+        #expect(lines.map { $0["operation"]?.stringValue } == ["createKeychain", "add", "export", "lock", "lock"])
+        #expect(lines.map { $0["keychain"]?.stringValue } == [nil, nil, "*", "team-a", "default"])
         #expect(lines[1]["refs"] == .array([.string(ref)]) && ref.hasPrefix("team-a."))
         #expect(!lines.contains { String(decoding: JSON.object($0).serialized(), as: UTF8.self).contains("team a") })
     }

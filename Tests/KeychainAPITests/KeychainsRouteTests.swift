@@ -278,6 +278,54 @@ import Testing
         pem.expectError(404, -25294)
     }
 
+    /// `?keychain=*`: a bundle of every keychain, each item named by its keychain, and an
+    /// import putting each item back into the keychain of its name. Refused with nothing
+    /// written: a keychain the bundle names that the server lacks, a collision in any keychain
+    /// under `fail`, a bundle of several keychains imported into one; a server admin's alone.
+    @Test func aBundleOfEveryKeychainGoesBackKeychainByKeychain() throws {
+        _ = try add(service: "d", secret: "ZGVm", keychain: nil)
+        _ = try add(service: "t", secret: "dGVhbQ==", keychain: "team-a")
+        let passphrase = ("X-Keychain-Bundle-Passphrase", "the bundle's own passphrase")
+        let exported = try fixture.call("POST", "/v1/keychain/export?keychain=*", headers: fixture.auth + [passphrase])
+        #expect(exported.status == 200 && exported.header("X-Keychain-Bundle-Items") == "2", "\(exported.text)")
+        let bundle = exported.body
+
+        let other = try APIFixture(passphrase: "the other server's passphrase")
+        func importInto(_ target: String) -> RawResponse {
+            other.call("POST", target, body: bundle, contentType: "application/octet-stream", headers: [passphrase])
+        }
+        func count(_ keychain: String) throws -> Int {
+            let response = try other.call("GET", "/v1/items?class=genericPassword&matchLimit=all&useKeychain=\(keychain)")
+            return response.status == 404 ? 0 : response.items.count
+        }
+        importInto("/v1/keychain/import?keychain=*").expectError(404, -25294, naming: "team-a")
+        #expect(try count("default") == 0, "nothing written while a keychain is missing")
+        #expect(try other.call("POST", "/v1/keychains", json: #"{"name":"team-a","passphrase":"b's team a"}"#).status == 201)
+        importInto("/v1/keychain/import").expectError(400, -50, naming: "keychain=*")
+        #expect(try count("default") == 0, "a bundle of two keychains is not merged into one")
+
+        let imported = importInto("/v1/keychain/import?keychain=*")
+        #expect(imported.status == 200 && imported.json["imported"] == .int(2), "\(imported.text)")
+        #expect(imported.json["manifest"]?.objectValue?["keychains"] == .object(["default": .int(1), "team-a": .int(1)]))
+        let query = "/v1/items?class=genericPassword&matchLimit=all&returnData=true&useKeychain="
+        #expect(try other.call("GET", query + "team-a").items.compactMap { $0["valueData"]?.stringValue } == ["dGVhbQ=="])
+        #expect(try other.call("GET", query + "default").items.compactMap { $0["valueData"]?.stringValue } == ["ZGVm"])
+
+        // A collision in the second keychain keeps the first keychain's share out too.
+        let refs = try other.call("GET", query + "default&returnPersistentRef=true").items
+        let first = try #require(refs.first?["persistentRef"]?.stringValue)
+        #expect(try other.call("DELETE", "/v1/items/\(first)").status == 200)
+        importInto("/v1/keychain/import?keychain=*&conflict=fail").expectError(409, -25299, naming: "primary key")
+        #expect(try count("default") == 0 && count("team-a") == 1)
+
+        let teamAdmin = try token(keychains: ["default", "team-a"], capabilities: ["admin", "read", "write"])
+        try fixture.call("POST", "/v1/keychain/export?keychain=*", headers: bearer(teamAdmin) + [passphrase])
+            .expectError(403, -34018, naming: "every keychain")
+        #expect(try fixture.call("POST", "/v1/keychains/team-a/lock").status == 200)
+        try fixture.call("POST", "/v1/keychain/export?keychain=*", headers: fixture.auth + [passphrase])
+            .expectError(423, -25308, naming: "team-a")
+    }
+
     @Test func lockAllLocksEveryKeychainOfTheToken() throws {
         let response = try fixture.call("POST", "/v1/keychains/lock-all")
         #expect(response.status == 200)

@@ -66,7 +66,7 @@ import Testing
         let parts = try MigrationBundle.header(of: bundle)
         let key = try PasswordHash.deriveKey(
             passphrase: SecureBytes(utf8: Bundles.bundlePassphrase), salt: parts.salt, limits: parts.limits)
-        let opened = try MigrationBundle.open(bundle, key: key, streamHeader: parts.streamHeader)
+        let opened = try MigrationBundle.open(bundle, key: key, header: parts)
         #expect(opened.manifest == export.manifest)
         let secrets = Dictionary(uniqueKeysWithValues: opened.items.map { ($0.ref, $0.secret) })
         #expect(secrets.count == count)

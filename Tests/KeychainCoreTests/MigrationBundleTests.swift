@@ -273,6 +273,28 @@ import Testing
         #expect(try Self.count(b) == 0)
     }
 
+    /// A format-1 bundle (made before keychains had names) still opens: its items have no
+    /// keychain, its manifest counts none, and an import puts them where it is asked to.
+    @Test func aFormatOneBundleStillImports() throws {
+        let item = BundleItem(
+            itemClass: .genericPassword, protection: .whenUnlocked, synchronizable: false, created: 1, modified: 1,
+            ref: Sodium.randomBytes(16), group: "group-one", attributes: [(Schema.key(canonical: "service")!, .string("old"))],
+            secret: Array("from format 1".utf8))
+        let bundle = try Self.craft([item], version: 1)
+        #expect(bundle[8] == 1)
+        let b = try Fixture(passphrase: Self.otherPassphrase)
+        let imported = try Self.importInto(b, bundle)
+        #expect(imported.imported == 1 && imported.manifest.format == 1 && imported.manifest.keychains.isEmpty)
+        let found = try #require(try Self.item(b, PersistentRef.encode(item.ref)))
+        #expect(found.secret == Array("from format 1".utf8))
+        let v2 = try Self.craft([item])
+        #expect(v2[8] == 2)
+        var renamed = v2
+        // A version byte changed is a header changed: every message is bound to it.
+        renamed[8] = 1
+        expectError(.anyAuthFailed) { _ = try Self.importInto(b, renamed) }
+    }
+
     @Test func aBundleItemThisBuildWouldNotAddIsRefused() throws {
         let b = try Fixture(passphrase: Self.otherPassphrase)
         let good = BundleItem(
@@ -331,7 +353,7 @@ import Testing
         let header = try MigrationBundle.header(of: bundle)
         let key = try PasswordHash.deriveKey(
             passphrase: SecureBytes(utf8: Self.bundlePassphrase), salt: header.salt, limits: header.limits)
-        let (manifest, items) = try MigrationBundle.open(bundle, key: key, streamHeader: header.streamHeader)
+        let (manifest, items) = try MigrationBundle.open(bundle, key: key, header: header)
         #expect(manifest.leftBehind == [BundleManifest.notExtractable: 1])
         #expect(items.count == 1)
         #expect(!items.contains { $0.secret == k.rsa.privateKey }, "the key's bytes are in no message")
@@ -343,14 +365,17 @@ import Testing
         expectError(.itemNotFound) { _ = try b.keychain.search(["class": "key", "keyType": "rsa"], token: b.admin) }
     }
 
-    /// A bundle of `items`, sealed as an export seals one (for shapes an export never makes).
-    static func craft(_ items: [BundleItem]) throws -> [UInt8] {
+    /// A bundle of `items`, sealed as an export seals one (for shapes an export never makes),
+    /// in format `version`: from 2 on, an item without a keychain is the default keychain's.
+    static func craft(_ items: [BundleItem], version: UInt8 = MigrationBundle.version) throws -> [UInt8] {
         let salt = Sodium.randomBytes(PasswordHash.saltLength)
         let limits = KDFLimits.insecureMinimumForTesting
         let key = try PasswordHash.deriveKey(passphrase: SecureBytes(utf8: bundlePassphrase), salt: salt, limits: limits)
-        return try MigrationBundle.seal(
-            manifest: BundleManifest(items: items, created: 1, leftBehind: [:]), items: items, key: key, salt: salt,
-            limits: limits)
+        var items = items
+        for n in items.indices { items[n].keychain = version >= 2 ? items[n].keychain ?? "default" : nil }
+        var manifest = BundleManifest(items: items, created: 1, leftBehind: [:])
+        manifest.format = Int(version)
+        return try MigrationBundle.seal(manifest: manifest, items: items, key: key, salt: salt, limits: limits, version: version)
     }
 
     @Test func exportAndImportNeedTheKeychainUnlocked() throws {

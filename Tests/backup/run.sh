@@ -122,6 +122,8 @@ check "no temporary copy is left in the data directory" bash -c "! ls -a '$tmp/d
 # --- a keychain other than default ----------------------------------------------------------------
 check "a second keychain is created" \
     test "$(status_of POST /v1/keychains "$admin" -d '{"name":"team-a","passphrase":"team a passphrase"}')" = 201
+check "an item is added to it" test "$(status_of POST /v1/items "$admin" \
+    -d '{"class":"genericPassword","service":"team-item","valueData":"dGVhbQ==","useKeychain":"team-a"}')" = 201
 check "keychaind backup --keychain copies that keychain" \
     "$bin" backup --url "$base" --token-file "$tmp/admin-file" --keychain team-a --to "$tmp/team-a.db"
 check "the keychain's backup passes integrity_check" integrity "$tmp/team-a.db"
@@ -175,6 +177,37 @@ for copy in api cli; do
 done
 check "restore --force replaces a keychain" "$bin" restore --from "$tmp/cli.db" --data-dir "$tmp/data" --force
 restored_has "the CLI backup with --force" "$tmp/data" "$admin" load "$tmp/acks-cli"
+
+# --- a keychain other than default: restore, passwd, export and import with --keychain ----------
+fresh restored-all
+check "the default keychain's backup, which lists team-a, is restored" \
+    "$bin" restore --from "$tmp/offline.db" --data-dir "$tmp/restored-all"
+check "restore --keychain of a keychain the default does not list is refused" bash -c \
+    "! '$bin' restore --keychain team-b --from '$tmp/team-a-offline.db' --data-dir '$tmp/restored-all' 2>'$tmp/err' && grep -q 'lists no keychain team-b' '$tmp/err'"
+check "restore --keychain team-a puts its backup in its own file" \
+    "$bin" restore --keychain team-a --from "$tmp/team-a-offline.db" --data-dir "$tmp/restored-all"
+check "the keychain's restored database is 0600" test "$(stat -c %a "$tmp/restored-all/keychains/team-a/keychain.db")" = 600
+(umask 077 && printf 'team a passphrase\n' >"$tmp/team-pass" && printf 'team a, changed\n' >"$tmp/team-pass2" &&
+    printf 'bundle passphrase\n' >"$tmp/bundle-pass")
+check "passwd --keychain changes that keychain's passphrase" bash -c \
+    "'$bin' passwd --keychain team-a --data-dir '$tmp/restored-all' --old-passphrase-file '$tmp/team-pass' --new-passphrase-file '$tmp/team-pass2' | grep -q 'passphrase changed'"
+check "export --keychain writes a bundle of that keychain, its manifest naming it" bash -c \
+    "'$bin' export --keychain team-a --data-dir '$tmp/restored-all' --passphrase-file '$tmp/team-pass2' --bundle-passphrase-file '$tmp/bundle-pass' --to '$tmp/team-a.kcbundle' | grep -q '\"keychains\":{\"team-a\":1}'"
+check "import --keychain default puts its item into the default keychain" bash -c \
+    "'$bin' import --keychain default --data-dir '$tmp/restored-all' --passphrase-file '$tmp/pass' --bundle-passphrase-file '$tmp/bundle-pass' --from '$tmp/team-a.kcbundle' | grep -q 'imported 1, skipped 0, replaced 0'"
+check "--keychain of a keychain the server lacks is refused" bash -c \
+    "! '$bin' export --keychain team-b --data-dir '$tmp/restored-all' --passphrase-file '$tmp/pass' --bundle-passphrase-file '$tmp/bundle-pass' --to '$tmp/none' 2>'$tmp/err' && grep -q 'no keychain team-b' '$tmp/err'"
+serve "$tmp/restored-all"
+check "the restored keychain refuses its old passphrase" \
+    test "$(status_of POST /v1/keychains/team-a/unlock "$admin" -d '{"passphrase":"team a passphrase"}')" = 401
+check "and unlocks with its new one" \
+    test "$(status_of POST /v1/keychains/team-a/unlock "$admin" -d '{"passphrase":"team a, changed"}')" = 200
+for keychain in team-a default; do
+    check "the item is in keychain $keychain with its bytes" bash -c \
+        "curl -sf -H 'Authorization: Bearer $admin' '$base/v1/items?service=team-item&returnData=true&useKeychain=$keychain' | grep -q dGVhbQ=="
+done
+stop_process "$server_pid"
+server_pid=
 
 # --- PostgreSQL: pg_dump, pg_restore into a new database, keychaind on it ------------------------
 if [[ -d /usr/lib/postgresql || -n ${KEYCHAIND_PG_BIN:-} ]]; then

@@ -265,8 +265,13 @@ public final class Keychains: Sendable {
     }
 
     private func registeredNames() throws(KeychainError) -> [String] {
-        guard let bytes = try self.default.snapshot({ try $0.meta(Self.registryMeta) }) else { return [] }
-        return Self.decodeNames(bytes)
+        try Self.names(listedIn: self.default)
+    }
+
+    /// The names of the keychains other than `default` that the default keychain `keychain` lists.
+    public static func names(listedIn keychain: Keychain) throws(KeychainError) -> [String] {
+        guard let bytes = try keychain.snapshot({ try $0.meta(registryMeta) }) else { return [] }
+        return decodeNames(bytes)
     }
 
     private func register(_ name: String, adding: Bool) throws(KeychainError) {

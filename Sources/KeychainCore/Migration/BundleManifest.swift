@@ -16,6 +16,8 @@ public struct BundleManifest: Sendable, Equatable {
     public var groups: [String: Int]
     /// Items per protection class, by canonical name.
     public var accessible: [String: Int]
+    /// Items per keychain, by name (empty in a format-1 bundle, which names none).
+    public var keychains: [String: Int]
     /// Items left behind: `…ThisDeviceOnly` ones per protection class, and keys that are not
     /// extractable under `notExtractable`.
     public var leftBehind: [String: Int]
@@ -31,21 +33,23 @@ public struct BundleManifest: Sendable, Equatable {
         classes = [:]
         groups = [:]
         accessible = [:]
+        keychains = [:]
         self.leftBehind = leftBehind
     }
 
     /// The manifest of `items`, with `leftBehind` as given.
     init(items: [BundleItem], created: Int64, leftBehind: [String: Int]) {
         self.init(created: created, leftBehind: leftBehind)
-        for item in items { count(item.itemClass, group: item.group, protection: item.protection) }
+        for item in items { count(item.itemClass, group: item.group, protection: item.protection, keychain: item.keychain) }
     }
 
-    /// Counts one more item, of `itemClass` in `group` under `protection`.
-    mutating func count(_ itemClass: ItemClass, group: String, protection: Protection) {
+    /// Counts one more item, of `itemClass` in `group` under `protection`, from `keychain`.
+    mutating func count(_ itemClass: ItemClass, group: String, protection: Protection, keychain: String?) {
         itemCount += 1
         classes[itemClass.name, default: 0] += 1
         groups[group, default: 0] += 1
         accessible[protection.name, default: 0] += 1
+        if let keychain { keychains[keychain, default: 0] += 1 }
     }
 
     var encoded: [UInt8] {
@@ -55,7 +59,7 @@ public struct BundleManifest: Sendable, Equatable {
         return JSON.object([
             "format": .int(Int64(format)), "created": .int(created), "itemCount": .int(Int64(itemCount)),
             "classes": counts(classes), "groups": counts(groups), "accessible": counts(accessible),
-            "leftBehind": counts(leftBehind),
+            "keychains": counts(keychains), "leftBehind": counts(leftBehind),
         ]).serialized()
     }
 
@@ -75,12 +79,15 @@ public struct BundleManifest: Sendable, Equatable {
         guard let classes = counts("classes"), let groups = counts("groups"), let accessible = counts("accessible"),
             let leftBehind = counts("leftBehind")
         else { return nil }
+        // A format-1 manifest has no keychains.
+        guard let keychains = object["keychains"] == nil ? [:] : counts("keychains") else { return nil }
         self.format = Int(format)
         self.created = created
         self.itemCount = Int(itemCount)
         self.classes = classes
         self.groups = groups
         self.accessible = accessible
+        self.keychains = keychains
         self.leftBehind = leftBehind
     }
 }

@@ -26,48 +26,15 @@ public struct BundleImport: Sendable {
 extension Keychain {
     // MARK: export
 
-    /// A migration bundle of every item that may leave this instance (never a `…ThisDeviceOnly`
-    /// one, nor a key that is not extractable), sealed under `passphrase` (Argon2id with this keychain's KDF limits, then
-    /// `crypto_secretstream`), to be read piece by piece from the `BundleExport` returned.
-    /// Needs an admin of every group (`nil`: local administration) and the keychain unlocked:
-    /// every item's secret is opened to be sealed again. Runs Argon2id, here, before returning.
-    ///
-    /// Takes one read snapshot of the items (sealed, as stored: they stay so in memory until the
-    /// export is read or dropped) and opens their attributes to count the manifest, which the
-    /// bundle carries before any item. Secrets are opened later, one batch at a time, as
-    /// `BundleExport.next()` seals each batch.
+    /// A migration bundle of this keychain's items that may leave this instance (never a
+    /// `…ThisDeviceOnly` one, nor a key that is not extractable), sealed under `passphrase`
+    /// (Argon2id with this keychain's KDF limits, then `crypto_secretstream`), to be read piece
+    /// by piece from the `BundleExport` returned (`BundleExport.make`). Needs an admin of every
+    /// group (`nil`: local administration) and the keychain unlocked. Runs Argon2id, here,
+    /// before returning.
     public func exportBundle(passphrase: SecureBytes, caller: AccessToken?) throws(KeychainError) -> BundleExport {
         try requireKeychainAdmin(caller, for: "exporting the keychain")
-        try requireBundlePassphrase(passphrase)
-        guard configuration.kdfLimits.isAtLeastModerate || configuration.allowWeakKDFForTesting else {
-            throw .param("kdfLimits: Argon2id limits must be at least MODERATE")
-        }
-        let barrier = try unlockedBarrier("export")
-        let records = try snapshot { try $0.items(matching: ItemFilter()) }
-        var exported: [ItemRecord] = []
-        exported.reserveCapacity(records.count)
-        var manifest = BundleManifest(created: clock.now(), leftBehind: [:])
-        for record in records {
-            let item = try DecodedItem(record, barrier: barrier, logger: logger)
-            guard !item.protection.isThisDeviceOnly else {
-                manifest.leftBehind[item.protection.name, default: 0] += 1
-                continue
-            }
-            // A key added with `isExtractable: false` never leaves, not even sealed in a bundle.
-            guard Self.isExtractable(item) else {
-                manifest.leftBehind[BundleManifest.notExtractable, default: 0] += 1
-                continue
-            }
-            manifest.count(item.itemClass, group: item.group, protection: item.protection)
-            exported.append(record)
-        }
-        let salt = Sodium.randomBytes(PasswordHash.saltLength)
-        let limits = configuration.kdfLimits
-        let key = try deriveBundleKey(passphrase, salt: salt, limits: limits)
-        let writer = try Self.crypto { () throws(CryptoError) in
-            try MigrationBundle.Writer(manifest: manifest, key: key, salt: salt, limits: limits)
-        }
-        return BundleExport(keychain: self, records: exported, manifest: manifest, writer: writer)
+        return try BundleExport.make(of: [self], passphrase: passphrase)
     }
 
     /// `record` as a bundle carries it: its attributes and its secret opened
@@ -77,24 +44,25 @@ extension Keychain {
         var secret: [UInt8]?
         if let sealed = record.secret { secret = try openSecret(sealed, of: record, barrier: barrier, key: "valueData") }
         return BundleItem(
-            itemClass: item.itemClass, protection: item.protection, synchronizable: record.synchronizable,
+            keychain: name, itemClass: item.itemClass, protection: item.protection, synchronizable: record.synchronizable,
             created: record.created, modified: record.modified, ref: record.ref, group: item.group,
             attributes: item.attributes, secret: secret)
     }
 
     // MARK: import
 
-    /// Imports a migration bundle made by `exportBundle` on any keychaind, atomically: the whole
-    /// bundle is opened and checked before anything is written, then every item is sealed under
-    /// this keychain's keys and written in one transaction, keeping its persistent ref, its dates
-    /// and its attributes. A bundle item collides with an item here when it has the same
-    /// primary key or the same persistent ref; `conflict` says what then happens. Refused
-    /// whole, with nothing written: a wrong passphrase or an altered, truncated or reordered
-    /// bundle (errSecAuthFailed), a malformed one (errSecDecode), an item this build would not
-    /// add (its error), a `…ThisDeviceOnly` item (errSecParam), a collision under `fail`
-    /// (errSecDuplicateItem), and under `replace` an item whose ref and primary key belong to
-    /// two different items here (errSecDuplicateItem). Needs an admin of every group and the
-    /// keychain unlocked. Runs Argon2id.
+    /// Imports a migration bundle made by `exportBundle` on any keychaind into this keychain,
+    /// atomically: the whole bundle is opened and checked before anything is written, then
+    /// every item is sealed under this keychain's keys and written in one transaction, keeping
+    /// its persistent ref, its dates and its attributes. A bundle item collides with an item
+    /// here when it has the same primary key or the same persistent ref; `conflict` says what
+    /// then happens. Refused whole, with nothing written: a wrong passphrase or an altered,
+    /// truncated or reordered bundle (errSecAuthFailed), a malformed one (errSecDecode), an
+    /// item this build would not add (its error), a `…ThisDeviceOnly` item (errSecParam), a
+    /// bundle holding the items of several keychains (errSecParam: `Keychains.importBundle`
+    /// puts each in its own), a collision under `fail` (errSecDuplicateItem), and under
+    /// `replace` an item whose ref and primary key belong to two different items here
+    /// (errSecDuplicateItem). Needs an admin of every group and the keychain unlocked. Runs Argon2id.
     public func importBundle(_ bundle: [UInt8], passphrase: SecureBytes, conflict: ConflictPolicy, caller: AccessToken?)
         throws(KeychainError) -> BundleImport
     {
@@ -111,84 +79,165 @@ extension Keychain {
     )
         throws(KeychainError) -> BundleImport
     {
-        // The bundle's items, opened and sealed again, are freed when the import returns.
-        defer { releaseFreedMemory() }
-        return try importWholeBundle(bundle, passphrase: passphrase, conflict: conflict, caller: caller)
+        try requireKeychainAdmin(caller, for: "importing a bundle")
+        _ = try unlockedBarrier("import")
+        var from: String?
+        return try Self.importBundle(bundle, passphrase: passphrase, conflict: conflict, deriving: self) {
+            (name: String?) throws(KeychainError) -> Keychain in
+            if let name, let first = from, !first.isSameBytes(as: name) {
+                throw .param(
+                    "keychain: the bundle holds the items of several keychains (\(first), \(name)…); import it with "
+                        + "keychain=* to put each in its own, or export one keychain")
+            }
+            from = name
+            return self
+        }
     }
 
-    private func importWholeBundle(
-        _ bundle: UnsafeRawBufferPointer, passphrase: SecureBytes, conflict: ConflictPolicy, caller: AccessToken?
-    )
-        throws(KeychainError) -> BundleImport
-    {
-        try requireKeychainAdmin(caller, for: "importing a bundle")
+    /// Imports `bundle`, each item into the keychain `target` answers for the keychain the
+    /// bundle names it with (`nil` in a format-1 bundle), with the key `deriving` derives. Each
+    /// target keychain must be unlocked. Every item is opened, checked and sealed under its
+    /// target's keys before anything is written; then, when several keychains receive items,
+    /// each one's collisions are checked, and only then is each keychain's share written, in
+    /// one transaction per keychain.
+    static func importBundle(
+        _ bundle: UnsafeRawBufferPointer, passphrase: SecureBytes, conflict: ConflictPolicy, deriving: Keychain,
+        target: (String?) throws(KeychainError) -> Keychain
+    ) throws(KeychainError) -> BundleImport {
+        // The bundle's items, opened and sealed again, are freed when the import returns.
+        defer { releaseFreedMemory() }
         try requireBundlePassphrase(passphrase)
-        let barrier = try unlockedBarrier("import")
         let header = try MigrationBundle.header(of: bundle)
-        let key = try deriveBundleKey(passphrase, salt: header.salt, limits: header.limits)
-        // Each item is sealed under this keychain's keys as its message is opened: one batch of
+        let key = try deriving.deriveBundleKey(passphrase, salt: header.salt, limits: header.limits)
+        // Each item is sealed under its keychain's keys as its message is opened: one batch of
         // secrets in clear at a time (`MigrationBundle.open` wipes them), never the whole bundle's.
+        var shares: [ImportShare] = []
+        var manifest = try MigrationBundle.open(bundle, key: key, header: header) { (item: BundleItem) throws(KeychainError) in
+            let keychain = try target(item.keychain)
+            if shares.last?.keychain !== keychain {
+                if let index = shares.firstIndex(where: { $0.keychain === keychain }) {
+                    shares.append(shares.remove(at: index))
+                } else {
+                    shares.append(ImportShare(keychain: keychain, barrier: try keychain.unlockedBarrier("import")))
+                }
+            }
+            try shares[shares.count - 1].add(item)
+        }
+        if shares.count > 1 {
+            // Nothing is written while any keychain would refuse its share.
+            for share in shares {
+                try share.keychain.snapshot { reader in
+                    for (record, itemClass) in share.records {
+                        _ = try share.keychain.resolve(record, itemClass: itemClass, conflict: conflict, in: reader)
+                    }
+                }
+            }
+        }
+        var imported = 0
+        var skipped = 0
+        var replaced = 0
+        for share in shares {
+            let counts = try share.keychain.write(share.records, conflict: conflict, barrier: share.barrier)
+            imported += counts.imported
+            skipped += counts.skipped
+            replaced += counts.replaced
+        }
+        manifest.leftBehind = manifest.leftBehind.filter { $0.value > 0 }
+        deriving.logger.info(
+            "bundle imported",
+            metadata: [
+                "bundle.imported": "\(imported)", "bundle.skipped": "\(skipped)", "bundle.replaced": "\(replaced)",
+                "bundle.keychains": "\(shares.map(\.keychain.name).joined(separator: ","))",
+            ])
+        return BundleImport(imported: imported, skipped: skipped, replaced: replaced, manifest: manifest)
+    }
+
+    /// The items of a bundle bound for one keychain, sealed under its keys.
+    private struct ImportShare {
+        let keychain: Keychain
+        let barrier: Barrier
         var records: [(record: ItemRecord, itemClass: ItemClass)] = []
         var refs = Set<[UInt8]>()
         var keys = Set<[UInt8]>()
-        var manifest = try MigrationBundle.open(bundle, key: key, streamHeader: header.streamHeader) {
-            (item: BundleItem) throws(KeychainError) in
-            try check(item)
-            let record = try importedRecord(item, barrier: barrier)
+
+        init(keychain: Keychain, barrier: Barrier) {
+            self.keychain = keychain
+            self.barrier = barrier
+        }
+
+        mutating func add(_ item: BundleItem) throws(KeychainError) {
+            try keychain.check(item)
+            let record = try keychain.importedRecord(item, barrier: barrier)
             guard refs.insert(record.ref).inserted, keys.insert(record.primaryKey).inserted else {
                 throw .decode("bundle: two of its items share a persistent ref or a primary key")
             }
             records.append((record, item.itemClass))
         }
-        let counts = try transaction { writer in
-            var imported = 0
+    }
+
+    /// What an import does with one item.
+    private enum ImportAction {
+        case insert
+        case skip
+        case replace(rowID: Int64)
+    }
+
+    /// What `conflict` makes of `record` beside the items `reader` holds; throws what the
+    /// import is refused with.
+    private func resolve(_ record: ItemRecord, itemClass: ItemClass, conflict: ConflictPolicy, in reader: any StoreReader)
+        throws -> ImportAction
+    {
+        let byKey = try reader.item(primaryKey: record.primaryKey)
+        let byRef = try reader.items(matching: ItemFilter(ref: record.ref)).first
+        guard let first = byKey ?? byRef else { return .insert }
+        let ref = PersistentRef.encode(record.ref, keychain: name)
+        switch conflict {
+        case .fail:
+            throw KeychainError.duplicateImport(
+                "import: the bundle's \(itemClass.name) \(ref) has the "
+                    + (byKey != nil ? "primary key" : "persistent ref") + " of an item already here",
+                persistentRef: PersistentRef.encode(first.ref, keychain: name))
+        case .skip:
+            return .skip
+        case .replace:
+            if let byKey, let byRef, byKey.rowID != byRef.rowID {
+                throw KeychainError.duplicateImport(
+                    "import: the bundle's \(itemClass.name) \(ref) has the persistent ref of one item here and the "
+                        + "primary key of another; replace overwrites one item, not two",
+                    persistentRef: PersistentRef.encode(byKey.ref, keychain: name))
+            }
+            return .replace(rowID: first.rowID)
+        }
+    }
+
+    /// Writes an import's `records` in one transaction, and their events.
+    private func write(_ records: [(record: ItemRecord, itemClass: ItemClass)], conflict: ConflictPolicy, barrier: Barrier)
+        throws(KeychainError) -> (imported: Int, skipped: Int, replaced: Int)
+    {
+        let (skipped, added, replaced) = try transaction { writer in
             var skipped = 0
-            var replaced = 0
             var added: [ItemRecord] = []
-            var replacedRecords: [ItemRecord] = []
+            var replaced: [ItemRecord] = []
             for (record, itemClass) in records {
-                let byKey = try writer.item(primaryKey: record.primaryKey)
-                let byRef = try writer.items(matching: ItemFilter(ref: record.ref)).first
-                let existing = [byKey, byRef].compactMap { $0 }
-                guard let first = existing.first else {
+                switch try self.resolve(record, itemClass: itemClass, conflict: conflict, in: writer) {
+                case .insert:
                     try writer.insert(record)
-                    imported += 1
                     added.append(record)
-                    continue
-                }
-                let ref = PersistentRef.encode(record.ref, keychain: self.name)
-                switch conflict {
-                case .fail:
-                    throw KeychainError.duplicateImport(
-                        "import: the bundle's \(itemClass.name) \(ref) has the "
-                            + (byKey != nil ? "primary key" : "persistent ref") + " of an item already here",
-                        persistentRef: PersistentRef.encode(first.ref, keychain: self.name))
                 case .skip:
                     skipped += 1
-                case .replace:
-                    if let byKey, let byRef, byKey.rowID != byRef.rowID {
-                        throw KeychainError.duplicateImport(
-                            "import: the bundle's \(itemClass.name) \(ref) has the persistent ref of one item here and the "
-                                + "primary key of another; replace overwrites one item, not two",
-                            persistentRef: PersistentRef.encode(byKey.ref, keychain: self.name))
-                    }
-                    try writer.delete(rowIDs: [first.rowID])
+                case .replace(let rowID):
+                    try writer.delete(rowIDs: [rowID])
                     try writer.insert(record)
-                    replaced += 1
-                    replacedRecords.append(record)
+                    replaced.append(record)
                 }
             }
             try self.log(.add, records: added, barrier: barrier, in: writer)
-            try self.log(.update, records: replacedRecords, barrier: barrier, in: writer)
-            return (imported, skipped, replaced, added, replacedRecords)
+            try self.log(.update, records: replaced, barrier: barrier, in: writer)
+            return (skipped, added, replaced)
         }
-        publish(.add, records: counts.3, barrier: barrier)
-        publish(.update, records: counts.4, barrier: barrier)
-        manifest.leftBehind = manifest.leftBehind.filter { $0.value > 0 }
-        logger.info(
-            "bundle imported",
-            metadata: ["bundle.imported": "\(counts.0)", "bundle.skipped": "\(counts.1)", "bundle.replaced": "\(counts.2)"])
-        return BundleImport(imported: counts.0, skipped: counts.1, replaced: counts.2, manifest: manifest)
+        publish(.add, records: added, barrier: barrier)
+        publish(.update, records: replaced, barrier: barrier)
+        return (added.count, skipped, replaced.count)
     }
 
     // MARK: helpers
@@ -198,18 +247,18 @@ extension Keychain {
     func unlockedBarrier(_ operation: String) throws(KeychainError) -> Barrier {
         let barrier = try barrier()
         guard barrier.isUnlocked else {
-            throw .interactionNotAllowed("keychain: the keychain is locked; \(operation) opens items of every protection class")
+            throw .interactionNotAllowed(
+                "keychain: the keychain \(name) is locked; \(operation) opens items of every protection class")
         }
         return barrier
     }
 
-    private func requireBundlePassphrase(_ passphrase: SecureBytes) throws(KeychainError) {
+    static func requireBundlePassphrase(_ passphrase: SecureBytes) throws(KeychainError) {
         guard passphrase.count >= 1 else { throw .param("bundlePassphrase: the bundle passphrase is empty") }
     }
 
     /// The bundle key: Argon2id, one derivation at a time (`kdfGate`).
-    private func deriveBundleKey(_ passphrase: SecureBytes, salt: [UInt8], limits: KDFLimits) throws(KeychainError) -> SecureBytes
-    {
+    func deriveBundleKey(_ passphrase: SecureBytes, salt: [UInt8], limits: KDFLimits) throws(KeychainError) -> SecureBytes {
         try kdfGate.withLock { _ throws(KeychainError) -> SecureBytes in
             try Self.crypto { () throws(CryptoError) in
                 try PasswordHash.deriveKey(passphrase: passphrase, salt: salt, limits: limits)
@@ -218,7 +267,7 @@ extension Keychain {
     }
 
     /// Refuses a bundle item this keychain would not add, as an add of it would be refused.
-    private func check(_ item: BundleItem) throws(KeychainError) {
+    fileprivate func check(_ item: BundleItem) throws(KeychainError) {
         guard item.itemClass.isStored else {
             throw .param("class: a bundle holds certificates and keys, never an identity, which is their join")
         }
@@ -256,7 +305,7 @@ extension Keychain {
     }
 
     /// The record an imported item becomes: sealed under this keychain's keys.
-    private func importedRecord(_ item: BundleItem, barrier: Barrier) throws(KeychainError) -> ItemRecord {
+    fileprivate func importedRecord(_ item: BundleItem, barrier: Barrier) throws(KeychainError) -> ItemRecord {
         var attributes = item.attributes
         // A key's startDate and endDate are the server's (never set here): they enter the
         // primary-key digest at their empty default (`DecodedItem.reseal`) but are not stored.

@@ -4,6 +4,8 @@ import KeychainJSON
 
 /// One item as a bundle carries it: everything an item is, its secret opened.
 struct BundleItem {
+    /// The keychain it was exported from; `nil` in a format-1 bundle, which names none.
+    var keychain: String?
     var itemClass: ItemClass
     var protection: Protection
     var synchronizable: Bool
@@ -16,17 +18,20 @@ struct BundleItem {
     var secret: [UInt8]?
 }
 
-/// The migration bundle format, version 1 (docs/backups-and-migration.md, Migration bundles).
+/// The migration bundle format, version 2 (docs/backups-and-migration.md, Migration bundles).
 ///
 /// Header (65 bytes): `KCBUNDLE` (8), version (1), Argon2id opslimit (8, big-endian), memlimit
 /// (8, big-endian), salt (16), the secretstream header (24). Then messages of
 /// `crypto_secretstream_xchacha20poly1305` under the key Argon2id derives from the bundle
 /// passphrase, each as its length (4, big-endian) and its sealed bytes, each binding the whole
 /// header as associated data: first the manifest (JSON), then batches of items, the last
-/// message tagged FINAL. Nothing follows it.
+/// message tagged FINAL. Nothing follows it. Version 2 names each item's keychain; version 1,
+/// which a reader still opens, has no keychain field.
 enum MigrationBundle {
     static let magic = Array("KCBUNDLE".utf8)
-    static let version: UInt8 = 1
+    static let version: UInt8 = 2
+    /// The versions a reader opens.
+    static let readableVersions: ClosedRange<UInt8> = 1...version
     static let headerLength = 8 + 1 + 8 + 8 + PasswordHash.saltLength + SecretStream.headerLength
     /// A batch is sealed once its plaintext reaches this size (or holds `batchItems` items).
     static let batchBytes = 1 << 20
@@ -40,11 +45,12 @@ enum MigrationBundle {
 
     /// The bundle of `items` under `key` (derived with `salt` and `limits`), whole: `Writer`'s
     /// pieces joined (for bundles of items already in hand; an export streams them instead).
-    static func seal(manifest: BundleManifest, items: [BundleItem], key: SecureBytes, salt: [UInt8], limits: KDFLimits)
-        throws(KeychainError) -> [UInt8]
-    {
+    static func seal(
+        manifest: BundleManifest, items: [BundleItem], key: SecureBytes, salt: [UInt8], limits: KDFLimits,
+        version: UInt8 = version
+    ) throws(KeychainError) -> [UInt8] {
         var writer = try Keychain.crypto { () throws(CryptoError) in
-            try Writer(manifest: manifest, key: key, salt: salt, limits: limits)
+            try Writer(manifest: manifest, key: key, salt: salt, limits: limits, version: version)
         }
         var bundle: [UInt8] = []
         while let piece = try writer.next({ items[$0] }) { bundle += piece }
@@ -63,6 +69,8 @@ enum MigrationBundle {
         /// The manifest, until its message is written.
         private var manifest: BundleManifest?
         private let itemCount: Int
+        /// The format written: `MigrationBundle.version`, or 1 where a test makes an old bundle.
+        private let version: UInt8
         /// The index of the next item to write.
         private var index = 0
         /// Whether the FINAL message is written: `next` answers `nil` from then on.
@@ -70,8 +78,11 @@ enum MigrationBundle {
 
         /// A writer of the bundle of `manifest.itemCount` items under `key` (derived with
         /// `salt` and `limits`, which the header carries).
-        init(manifest: BundleManifest, key: SecureBytes, salt: [UInt8], limits: KDFLimits) throws(CryptoError) {
+        init(
+            manifest: BundleManifest, key: SecureBytes, salt: [UInt8], limits: KDFLimits, version: UInt8 = MigrationBundle.version
+        ) throws(CryptoError) {
             stream = try SecretStream.Pusher(key: key)
+            self.version = version
             var header = magic
             header.append(version)
             withUnsafeBytes(of: limits.opsLimit.bigEndian) { header.append(contentsOf: $0) }
@@ -108,7 +119,7 @@ enum MigrationBundle {
             var inBatch = 0
             repeat {
                 var next = try item(index)
-                Self.append(next, to: &batch)
+                Self.append(next, to: &batch, version: version)
                 if next.secret != nil { Sodium.wipe(&next.secret!) }
                 index += 1
                 inBatch += 1
@@ -128,7 +139,8 @@ enum MigrationBundle {
             return framed
         }
 
-        private static func append(_ item: BundleItem, to writer: inout SealedEncoding.Writer) {
+        private static func append(_ item: BundleItem, to writer: inout SealedEncoding.Writer, version: UInt8) {
+            if version >= 2 { writer.append(bytes: Array((item.keychain ?? KeychainName.default).utf8)) }
             writer.append(byte: UInt8(item.itemClass.rawValue))
             writer.append(byte: UInt8(item.protection.rawValue))
             writer.append(byte: item.synchronizable ? 1 : 0)
@@ -149,20 +161,26 @@ enum MigrationBundle {
 
     // MARK: reading
 
-    /// The header's parts; errSecDecode when `bundle` does not start with a version-1 header
-    /// whose limits this build accepts.
-    static func header(of bundle: [UInt8]) throws(KeychainError) -> (limits: KDFLimits, salt: [UInt8], streamHeader: [UInt8]) {
+    /// A bundle's header, as read.
+    struct Header {
+        var version: UInt8
+        var limits: KDFLimits
+        var salt: [UInt8]
+        var streamHeader: [UInt8]
+    }
+
+    /// The header's parts; errSecDecode when `bundle` does not start with a header of a version
+    /// this build reads, with limits it accepts.
+    static func header(of bundle: [UInt8]) throws(KeychainError) -> Header {
         try bundle.withUnsafeBytes { bytes in Result { () throws(KeychainError) in try header(of: bytes) } }.get()
     }
 
-    static func header(of bundle: UnsafeRawBufferPointer) throws(KeychainError)
-        -> (limits: KDFLimits, salt: [UInt8], streamHeader: [UInt8])
-    {
+    static func header(of bundle: UnsafeRawBufferPointer) throws(KeychainError) -> Header {
         guard bundle.count >= headerLength, Array(bundle[0..<8]) == magic else {
             throw .decode("bundle: not a keychaind migration bundle (no KCBUNDLE header)")
         }
-        guard bundle[8] == version else {
-            throw .decode("bundle: format version \(bundle[8]) is not one this build reads (it reads \(version))")
+        guard readableVersions.contains(bundle[8]) else {
+            throw .decode("bundle: format version \(bundle[8]) is not one this build reads (it reads 1 to \(version))")
         }
         func uint64(at offset: Int) -> UInt64 { bundle[offset..<offset + 8].reduce(0) { $0 << 8 | UInt64($1) } }
         let ops = uint64(at: 9)
@@ -173,19 +191,20 @@ enum MigrationBundle {
         else { throw .decode("bundle: its Argon2id limits are outside what this build accepts") }
         let salt = Array(bundle[25..<25 + PasswordHash.saltLength])
         let streamHeader = Array(bundle[(25 + PasswordHash.saltLength)..<headerLength])
-        return (KDFLimits(opsLimit: ops, memLimit: Int(mem)), salt, streamHeader)
+        return Header(
+            version: bundle[8], limits: KDFLimits(opsLimit: ops, memLimit: Int(mem)), salt: salt, streamHeader: streamHeader)
     }
 
     /// Opens every message of `bundle` under `key`: the manifest and the items, or an error and
     /// nothing. errSecAuthFailed when a message fails authentication (a wrong passphrase, an
     /// altered, reordered or missing message) or the bundle ends before its FINAL message;
     /// errSecDecode when what was authenticated is malformed.
-    static func open(_ bundle: [UInt8], key: SecureBytes, streamHeader: [UInt8]) throws(KeychainError)
+    static func open(_ bundle: [UInt8], key: SecureBytes, header: Header) throws(KeychainError)
         -> (manifest: BundleManifest, items: [BundleItem])
     {
         var items: [BundleItem] = []
         let manifest = try bundle.withUnsafeBytes { bytes in
-            Result { () throws(KeychainError) in try open(bytes, key: key, streamHeader: streamHeader) { items.append($0) } }
+            Result { () throws(KeychainError) in try open(bytes, key: key, header: header) { items.append($0) } }
         }.get()
         return (manifest, items)
     }
@@ -195,12 +214,12 @@ enum MigrationBundle {
     /// manifest is checked against the items once the last is handed over; a caller must
     /// discard what it made of them when this throws.
     static func open(
-        _ bundle: UnsafeRawBufferPointer, key: SecureBytes, streamHeader: [UInt8],
+        _ bundle: UnsafeRawBufferPointer, key: SecureBytes, header read: Header,
         each: (BundleItem) throws(KeychainError) -> Void
     ) throws(KeychainError) -> BundleManifest {
         let header = Array(bundle[0..<headerLength])
         let stream: SecretStream.Puller
-        do { stream = try SecretStream.Puller(key: key, header: streamHeader) } catch {
+        do { stream = try SecretStream.Puller(key: key, header: read.streamHeader) } catch {
             throw .decode("bundle: its stream header is malformed")
         }
         var offset = headerLength
@@ -224,15 +243,17 @@ enum MigrationBundle {
             offset += length
             defer { Sodium.wipe(&plaintext) }
             if message == 0 {
-                guard let opened = BundleManifest(decoding: plaintext) else { throw .decode("bundle: its manifest is malformed") }
+                guard let opened = BundleManifest(decoding: plaintext), opened.format == Int(read.version) else {
+                    throw .decode("bundle: its manifest is malformed")
+                }
                 manifest = opened
             } else {
                 var batch: [BundleItem] = []
                 // The batch holds the only copy of each opened secret once `each` returns.
                 defer { for n in batch.indices where batch[n].secret != nil { Sodium.wipe(&batch[n].secret!) } }
-                try readBatch(plaintext, message: message, into: &batch)
+                try readBatch(plaintext, message: message, version: read.version, into: &batch)
                 for item in batch {
-                    recount.count(item.itemClass, group: item.group, protection: item.protection)
+                    recount.count(item.itemClass, group: item.group, protection: item.protection, keychain: item.keychain)
                     try each(item)
                 }
             }
@@ -242,6 +263,7 @@ enum MigrationBundle {
             throw .decode("bundle: \(bundle.count - offset) bytes follow its final message")
         }
         guard let manifest else { throw truncated }
+        recount.format = manifest.format
         recount.created = manifest.created
         recount.leftBehind = manifest.leftBehind
         guard recount == manifest else {
@@ -252,10 +274,18 @@ enum MigrationBundle {
 
     private static let truncated = KeychainError.authFailed("bundle: truncated: it ends before its final message")
 
-    private static func readBatch(_ plaintext: [UInt8], message: Int, into items: inout [BundleItem]) throws(KeychainError) {
+    private static func readBatch(_ plaintext: [UInt8], message: Int, version: UInt8, into items: inout [BundleItem])
+        throws(KeychainError)
+    {
         let malformed = KeychainError.decode("bundle: message \(message) holds a malformed item")
         guard var reader = SealedEncoding.Reader(plaintext), let count = reader.uint32() else { throw malformed }
         for _ in 0..<count {
+            var keychain: String?
+            if version >= 2 {
+                guard let name = reader.byteString().map({ String(decoding: $0, as: UTF8.self) }), KeychainName.isValid(name)
+                else { throw .decode("bundle: message \(message) holds an item of a malformed keychain name") }
+                keychain = name
+            }
             guard let classCode = reader.byte(), let protectionCode = reader.byte(), let sync = reader.byte(), sync <= 1,
                 let created = reader.int64(), let modified = reader.int64(), let ref = reader.byteString(),
                 ref.count == PersistentRef.length, var attributes = reader.byteString(), let hasSecret = reader.byte(),
@@ -278,7 +308,7 @@ enum MigrationBundle {
             }
             items.append(
                 BundleItem(
-                    itemClass: itemClass, protection: protection, synchronizable: sync == 1, created: created,
+                    keychain: keychain, itemClass: itemClass, protection: protection, synchronizable: sync == 1, created: created,
                     modified: modified, ref: ref, group: group, attributes: values, secret: secret))
         }
         guard reader.isAtEnd else { throw malformed }
