@@ -44,7 +44,7 @@ public final class KeychainMetrics: CommitObserver, Sendable {
     /// The keychain's counts as the counters last showed them (they only move forward).
     private let shownStatistics = Mutex(KeychainStatistics())
     private let itemCountNanoseconds: UInt64
-    private let connectionCount = Mutex<(@Sendable () -> Int)?>(nil)
+    private let connectionCount = CallbackSlot<Void, Int>()
     /// Each keychain's series, by name: made when a scrape first sees the keychain, removed
     /// when one no longer does.
     private let perKeychain = Mutex<[String: KeychainSeries]>([:])
@@ -143,7 +143,7 @@ public final class KeychainMetrics: CommitObserver, Sendable {
 
     /// Where `keychaind_http_open_connections` comes from: the API's `HTTPServer`.
     public func countConnections(with source: @escaping @Sendable () -> Int) {
-        connectionCount.withLock { $0 = source }
+        connectionCount.set { _ in source() }
     }
 
     /// Every series in Prometheus' text format, the scrape-time ones read from `keychain` now.
@@ -161,7 +161,7 @@ public final class KeychainMetrics: CommitObserver, Sendable {
             unlockBudgetFailures.set(to: Double(budget.failures))
             unlockRetryAfter.set(to: Double(budget.retryAfterSeconds))
         }
-        if let source = connectionCount.withLock({ $0 }) { openConnections.set(to: Double(source())) }
+        if let open = connectionCount(()) { openConnections.set(to: Double(open)) }
         eventSubscribers.set(to: Double(keychain.events.subscriberCount))
         let published = keychain.events.publishedCount
         shownEvents.withLock { shown in

@@ -1,4 +1,5 @@
 import KeychainCore
+import KeychainStorage
 import Synchronization
 import Testing
 
@@ -83,5 +84,19 @@ import Testing
         #expect(!events.awaitDelivery(of: sequence, timeoutMilliseconds: 0), "one subscriber still has not")
         leaving.cancel()
         #expect(events.awaitDelivery(of: sequence, timeoutMilliseconds: 0), "a subscriber gone is not waited for")
+    }
+}
+
+/// A function kept for other threads to call stays one function however often it is called:
+/// kept in a `Mutex` directly, each read wrapped it once more, until a call overflowed the stack
+/// (a replica's event reader, after some 80,000 events).
+@Suite struct CallbackSlotTests {
+    @Test func aSlotCalledAMillionTimesStillAnswers() {
+        let slot = CallbackSlot<StoredEvent, Int>()
+        #expect(slot(StoredEvent(keychain: "default", sealed: [])) == nil, "nothing before set")
+        slot.set { $0.sealed.count }
+        var total = 0
+        for n in 0..<1_000_000 { total &+= slot(StoredEvent(keychain: "default", sealed: [UInt8(n & 0xFF)])) ?? 0 }
+        #expect(total == 1_000_000)
     }
 }

@@ -7,16 +7,17 @@ import Synchronization
 /// Which keychain opens a stored event: the pump's owner by default; on a server of several
 /// keychains, the one the event names (`Keychains`).
 final class EventOpener: Sendable {
-    private let open = Mutex<(@Sendable (StoredEvent) -> KeychainEvent?)?>(nil)
+    private let open = CallbackSlot<StoredEvent, KeychainEvent?>()
 
-    func set(_ body: @escaping @Sendable (StoredEvent) -> KeychainEvent?) { open.withLock { $0 = body } }
+    func set(_ body: @escaping @Sendable (StoredEvent) -> KeychainEvent?) { open.set(body) }
 
-    func callAsFunction(_ stored: StoredEvent) -> KeychainEvent? { open.withLock { $0 }?(stored) }
+    func callAsFunction(_ stored: StoredEvent) -> KeychainEvent? { open(stored) ?? nil }
 }
 
 /// Reads the log every replica shares (`SharedEventLog`) into this process's history
 /// (`KeychainEvents`, shared), on a thread of its own: first the newest `capacity` events, then
-/// each commit's as PostgreSQL notifies it. It trims the log to the history's size as it goes.
+/// each one placed, as a commit here or a notification wakes it. It places the events it can
+/// (as every replica's pump does), and trims the log to the history's size as it goes.
 final class EventPump: Sendable {
     private let log: any SharedEventLog
     private let events: KeychainEvents
