@@ -888,13 +888,15 @@ phase_postgres() {
     "$KEYCHAIND" init --data-dir "$WORK/pg-r1" --database "$url" --passphrase-file "$WORK/passphrase" \
         --admin-token-file "$WORK/pg-token" >>"$LOGS/init.log" 2>&1 || die "keychaind init --database failed"
     # The same work's anchor: what one add writes (an item row and its three lookup digests,
-    # service, account and protection class, in keychaind's own schema, made by keychaind init in
-    # a database of its own), each add its own transaction, random keys of the sizes keychaind writes.
+    # service, account and protection class, and its event, in keychaind's own schema, made by
+    # keychaind init in a database of its own), each add its own transaction, random keys of the
+    # sizes keychaind writes. (Placing the events, which keychaind does apart, is not in it.)
     "${psql[@]}" -c "CREATE DATABASE pgsame" || die "cannot create the databases"
     "$KEYCHAIND" init --data-dir "$WORK/pg-same" --database "postgresql://postgres@127.0.0.1:$PG_PORT/pgsame" \
         --passphrase-file "$WORK/passphrase" --admin-token-file "$WORK/pg-same-token" >>"$LOGS/init.log" 2>&1 ||
         die "keychaind init --database (pgsame) failed"
     cat >"$WORK/add_rows.sql" <<'SQL'
+BEGIN;
 WITH i AS (
     INSERT INTO items (ref, class, grp, pdmn, sync, cdat, mdat, version, pk, attrs, secret, digests)
     VALUES (decode(md5(random()::text || clock_timestamp()::text), 'hex'), 1, decode('01', 'hex'), 1, 0, 1, 1, 1,
@@ -904,6 +906,8 @@ WITH i AS (
     RETURNING id, digests
 )
 INSERT INTO lookups (digest, item_id) SELECT unnest(i.digests), i.id FROM i;
+INSERT INTO keychaind_events (keychain, sealed) VALUES ('default', decode(repeat('ef', 120), 'hex'));
+COMMIT;
 SQL
     mkdir -m 0700 "$WORK/pg-r2"
     cp "$WORK/pg-r1/instance.key" "$WORK/pg-r2/"

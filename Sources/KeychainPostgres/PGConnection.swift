@@ -74,10 +74,13 @@ final class PGConnection {
     /// Waits until a notification of a channel this connection listens to arrives, or
     /// `timeoutMilliseconds` pass, then consumes every one that arrived; throws when the
     /// connection is lost.
-    func awaitNotification(timeoutMilliseconds: Int) throws(StorageError) {
-        var socket = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
-        guard socket.fd >= 0 else { throw .unavailable("postgres: the listening connection is lost") }
-        let ready = poll(&socket, 1, Int32(clamping: timeoutMilliseconds))
+    func awaitNotification(timeoutMilliseconds: Int, orReadable other: Int32 = -1) throws(StorageError) {
+        let socket = PQsocket(handle)
+        guard socket >= 0 else { throw .unavailable("postgres: the listening connection is lost") }
+        var descriptors = [
+            pollfd(fd: socket, events: Int16(POLLIN), revents: 0), pollfd(fd: other, events: Int16(POLLIN), revents: 0),
+        ]
+        let ready = poll(&descriptors, other >= 0 ? 2 : 1, Int32(clamping: timeoutMilliseconds))
         guard ready >= 0 || errno == EINTR else { throw .unavailable("postgres: waiting for events failed") }
         guard PQconsumeInput(handle) == 1, PQstatus(handle) == CONNECTION_OK else {
             throw .unavailable("postgres: the listening connection is lost")

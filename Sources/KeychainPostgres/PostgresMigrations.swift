@@ -64,14 +64,21 @@ enum PostgresMigrations {
         """
         COMMENT ON TABLE lookups IS 'keyed digests of attribute values, strings case-folded';
         """,
-        // 5: the events every replica reads (`SharedEventLog`), in the order of their commits;
-        // the default keychain's schema holds them for every keychain.
+        // 5: the events every replica reads (`SharedEventLog`); the default keychain's schema
+        // holds them for every keychain.
         """
         CREATE TABLE keychaind_events (
             seq      bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
             keychain text NOT NULL,
             sealed   bytea NOT NULL
         );
+        """,
+        // 6: events appended without a lock, and placed once committed
+        // (`PostgresStore.placeEvents`); those already there were appended in commit order.
+        """
+        ALTER TABLE keychaind_events ADD COLUMN pos bigint UNIQUE;
+        UPDATE keychaind_events SET pos = seq;
+        CREATE INDEX keychaind_events_unplaced ON keychaind_events (seq) WHERE pos IS NULL;
         """,
     ]
 

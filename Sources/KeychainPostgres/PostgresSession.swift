@@ -13,24 +13,16 @@ final class PostgresSession: StoreWriter {
 
     // MARK: events
 
-    /// The lock every transaction that appends an event takes first, and holds to its end:
-    /// events are numbered in the order their transactions commit, so that a reader never sees
-    /// a later one before an earlier one ("kcdevent" as eight bytes).
-    static let eventLockKey: Int64 = 0x6B63_6465_7665_6E74
+    /// Whether this transaction appended an event: its commit wakes the readers (`EventWake`).
+    private(set) var appended = false
 
     func append(_ event: StoredEvent) throws(StorageError) -> UInt64? {
-        try connection.execute("SELECT pg_advisory_xact_lock(\(Self.eventLockKey))")
-        let result = try connection.run(Self.appendSQL(events), [.text(event.keychain), .blob(event.sealed)])
+        let result = try connection.run(
+            "INSERT INTO \(events) (keychain, sealed) VALUES ($1, $2) RETURNING seq",
+            [.text(event.keychain), .blob(event.sealed)])
         guard result.rows == 1 else { throw .failed("postgres: an event's insert returned no sequence") }
+        appended = true
         return UInt64(result.int64(0, 0))
-    }
-
-    /// Appends an event and tells the listening replicas (`LISTEN keychaind_events`) at commit.
-    static func appendSQL(_ events: String) -> String {
-        """
-        WITH e AS (INSERT INTO \(events) (keychain, sealed) VALUES ($1, $2) RETURNING seq)
-        SELECT seq, pg_notify('\(PostgresStore.eventChannel)', '') FROM e
-        """
     }
 
     // MARK: reading
@@ -79,33 +71,26 @@ final class PostgresSession: StoreWriter {
     /// key exists, instead of failing the transaction.
     static let insertSkippingDuplicateSQL = insertSQL(onConflict: "ON CONFLICT (pk) DO NOTHING")
 
-    /// Appends the events (parameters: their keychains, sealed bytes and items' refs) of the
-    /// items this transaction inserted, in the order given, and tells the listeners at commit.
-    static func appendInsertedSQL(_ events: String) -> String {
-        """
-        WITH e AS (
-            INSERT INTO \(events) (keychain, sealed)
-            SELECT u.k, u.s FROM unnest($1::text[], $2::bytea[], $3::bytea[]) WITH ORDINALITY AS u(k, s, r, n)
-            JOIN items ON items.ref = u.r AND items.xmin = xid(pg_current_xact_id())
-            ORDER BY u.n
-            RETURNING seq
-        )
-        SELECT count(*), pg_notify('\(PostgresStore.eventChannel)', '') FROM e
-        """
-    }
-
     /// The item (and its lookup digests, for a row inserted) in one statement; its parameters are
     /// `insertBindings`.
-    private static func insertSQL(onConflict: String) -> String {
-        """
-        WITH i AS (
-            INSERT INTO items (ref, class, grp, pdmn, sync, cdat, mdat, version, pk, attrs, secret, digests)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \(onConflict) RETURNING id
-        ), l AS (
-            INSERT INTO lookups (digest, item_id) SELECT d, i.id FROM i, unnest($12::bytea[]) AS d
-        )
-        SELECT id FROM i
-        """
+    private static func insertSQL(onConflict: String, events: String? = nil) -> String {
+        // The item's event ($13, $14: its keychain and sealed bytes) only with a row inserted.
+        let event = events.map { ", e AS (INSERT INTO \($0) (keychain, sealed) SELECT $13, $14 FROM i)" } ?? ""
+        return """
+            WITH i AS (
+                INSERT INTO items (ref, class, grp, pdmn, sync, cdat, mdat, version, pk, attrs, secret, digests)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \(onConflict) RETURNING id
+            ), l AS (
+                INSERT INTO lookups (digest, item_id) SELECT d, i.id FROM i, unnest($12::bytea[]) AS d
+            )\(event)
+            SELECT id FROM i
+            """
+    }
+
+    /// `insertSkippingDuplicateSQL` that appends the item's event to `events` when it inserts
+    /// the item; its parameters are `insertBindings` and the event's.
+    static func insertSkippingDuplicateSQL(events: String) -> String {
+        insertSQL(onConflict: "ON CONFLICT (pk) DO NOTHING", events: events)
     }
 
     /// The item's columns, then its lookup digests, each once: the new item has none yet, so

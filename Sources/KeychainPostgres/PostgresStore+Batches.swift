@@ -144,7 +144,7 @@ extension PostgresStore {
     /// (a concurrent add of the same key waits for the first to end, then inserts nothing).
     /// When the database refuses an add otherwise, the batch is rolled back and each add is
     /// sent again in a transaction of its own, for its own outcome.
-    /// An item's event (`ItemRecord.event`) is appended to `events` with it, under the events' lock.
+    /// An item's event (`ItemRecord.event`) is appended to `events` with it.
     static func commit(
         _ batch: [Add], events: String, on connection: inout PGConnection?, connect: () throws(StorageError) -> PGConnection
     )
@@ -183,25 +183,16 @@ extension PostgresStore {
     private static func insert(_ items: [ItemRecord], events: String, on connection: PGConnection) throws(StorageError)
         -> Result<[Result<Void, StorageError>], StorageError>
     {
-        let logged = items.compactMap { item in item.event.map { (event: $0, ref: item.ref) } }
-        // The items' events last, under the events' lock for as short as can be: those of the
-        // items this transaction inserted (not a duplicate's), in the batch's order.
-        let appends: [PGConnection.PipelinedStatement] =
-            logged.isEmpty
-            ? []
-            : [
-                .unprepared("SELECT pg_advisory_xact_lock(\(PostgresSession.eventLockKey))"),
-                .prepared(
-                    PostgresSession.appendInsertedSQL(events),
-                    [
-                        .textArray(logged.map(\.event.keychain)), .byteaArray(logged.map(\.event.sealed)),
-                        .byteaArray(logged.map(\.ref)),
-                    ]),
-            ]
+        // An item's event goes in with it, in the same statement: none for a duplicate.
+        let withEvent = PostgresSession.insertSkippingDuplicateSQL(events: events)
         let statements: [PGConnection.PipelinedStatement] =
             [.unprepared("BEGIN")]
-            + items.map { .prepared(PostgresSession.insertSkippingDuplicateSQL, PostgresSession.insertBindings($0)) }
-            + appends + [.unprepared("COMMIT")]
+            + items.map { item in
+                guard let event = item.event else {
+                    return .prepared(PostgresSession.insertSkippingDuplicateSQL, PostgresSession.insertBindings(item))
+                }
+                return .prepared(withEvent, PostgresSession.insertBindings(item) + [.text(event.keychain), .blob(event.sealed)])
+            } + [.unprepared("COMMIT")]
         let results = try connection.pipeline(statements)
         if case .failure(let error)? = results.first { throw error }
         var outcomes: [Result<Void, StorageError>] = []
@@ -219,7 +210,9 @@ extension PostgresStore {
             }
         }
         switch results.last {
-        case .success?: return .success(outcomes)
+        case .success?:
+            if items.contains(where: { $0.event != nil }) { EventWake.signal(table: events) }
+            return .success(outcomes)
         case .failure(let error)?: throw error  // a COMMIT that failed: nothing is known to be written
         default: throw .unavailable("postgres: the COMMIT of a batch of adds was skipped")
         }

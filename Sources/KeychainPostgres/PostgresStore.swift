@@ -31,6 +31,8 @@ public final class PostgresStore: KeychainStore {
     let eventsTable: String
     /// The connection that listens for new events (`waitForEvents`), made when first needed.
     private let listener = Mutex<PGConnection?>(nil)
+    /// Wakes `waitForEvents` when a commit of this process appended an event.
+    private let wake = EventWake()
 
     /// The channel a commit that appended events notifies.
     static let eventChannel = "keychaind_events"
@@ -74,6 +76,7 @@ public final class PostgresStore: KeychainStore {
         if eventsSchema == nil { eventsSchema = try first.execute("SELECT current_schema()").text(0, 0) }
         let events = Self.quotedIdentifier(eventsSchema ?? "public") + ".keychaind_events"
         eventsTable = events
+        EventWake.register(wake, table: events)
         searches = BatchingThreads(
             name: "postgres-searches", threads: 1,
             handle: { batch, connection in Self.answer(batch, on: &connection, connect: connect) },
@@ -108,6 +111,7 @@ public final class PostgresStore: KeychainStore {
         readers.withLock { $0.removeAll() }
         writer.withLock { $0 = nil }
         listener.withLock { $0 = nil }
+        EventWake.unregister(wake, table: eventsTable)
     }
 
     public func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
@@ -200,6 +204,7 @@ public final class PostgresStore: KeychainStore {
             }
             try connection.execute("RELEASE write; \(next)")
         }
+        if session.appended { EventWake.signal(table: eventsTable) }
     }
 
     private func withReader<T>(_ body: (PGConnection) throws -> T) throws -> T {
@@ -266,21 +271,60 @@ extension PGConnection: @unchecked Sendable {}
 extension PostgresStore: SharedStore {}
 
 extension PostgresStore: SharedEventLog {
-    public func events(after sequence: UInt64, limit: Int) throws(StorageError) -> [(sequence: UInt64, event: StoredEvent)] {
+    /// The lock the placers of events take (`placeEvents`): "kcdplace" as eight bytes.
+    static let placeLockKey: Int64 = 0x6B63_6470_6C61_6365
+
+    public func events(after position: UInt64, limit: Int) throws(StorageError)
+        -> [(sequence: UInt64, appended: UInt64, event: StoredEvent)]
+    {
         let connection = try checkOutReader()
         defer { checkIn(connection) }
         let result = try connection.run(
-            "SELECT seq, keychain, sealed FROM \(eventsTable) WHERE seq > $1 ORDER BY seq LIMIT $2",
-            [.int(Int64(clamping: sequence)), .int(Int64(limit))])
+            "SELECT pos, seq, keychain, sealed FROM \(eventsTable) WHERE pos > $1 ORDER BY pos LIMIT $2",
+            [.int(Int64(clamping: position)), .int(Int64(limit))])
         return (0..<result.rows).map { row in
-            (UInt64(result.int64(row, 0)), StoredEvent(keychain: result.text(row, 1) ?? "", sealed: result.blob(row, 2)))
+            (
+                UInt64(result.int64(row, 0)), UInt64(result.int64(row, 1)),
+                StoredEvent(keychain: result.text(row, 2) ?? "", sealed: result.blob(row, 3))
+            )
         }
     }
 
     public func lastEventSequence() throws(StorageError) -> UInt64 {
         let connection = try checkOutReader()
         defer { checkIn(connection) }
-        return UInt64(try connection.run("SELECT coalesce(max(seq), 0)::int8 FROM \(eventsTable)").int64(0, 0))
+        return UInt64(try connection.run("SELECT coalesce(max(pos), 0)::int8 FROM \(eventsTable)").int64(0, 0))
+    }
+
+    /// Writers append without a lock, so their sequences follow neither their commits nor one
+    /// order: every committed event not placed yet is placed after the last placed, in append
+    /// order, one placer at a time, and the replicas are notified. An event of a transaction
+    /// still running is not visible here; it is placed, after these, once it commits.
+    public func placeEvents() throws(StorageError) {
+        let connection = try checkOutReader()
+        defer { checkIn(connection) }
+        try connection.execute("BEGIN; SELECT pg_advisory_xact_lock(\(Self.placeLockKey))")
+        do {
+            // Its own statement, so its snapshot follows the lock: every placing before it is visible.
+            let placed = try connection.run(Self.placeSQL(eventsTable)).int64(0, 0)
+            if placed > 0 { try connection.execute("SELECT pg_notify('\(Self.eventChannel)', '')") }
+            try connection.execute("COMMIT")
+        } catch {
+            if connection.isHealthy { _ = try? connection.execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Places the committed events not placed yet; answers how many.
+    static func placeSQL(_ events: String) -> String {
+        """
+        WITH base AS (SELECT coalesce(max(pos), 0) AS last FROM \(events)),
+        ready AS (SELECT seq, row_number() OVER (ORDER BY seq) AS n FROM \(events) WHERE pos IS NULL),
+        placed AS (
+            UPDATE \(events) AS e SET pos = base.last + ready.n FROM ready, base WHERE e.seq = ready.seq RETURNING 1
+        )
+        SELECT count(*)::int8 FROM placed
+        """
     }
 
     public func waitForEvents(timeoutMilliseconds: Int) throws(StorageError) {
@@ -293,7 +337,8 @@ extension PostgresStore: SharedEventLog {
             // Whatever was appended before the LISTEN is read by the caller's next read.
             return
         }
-        try connection.awaitNotification(timeoutMilliseconds: timeoutMilliseconds)
+        try connection.awaitNotification(timeoutMilliseconds: timeoutMilliseconds, orReadable: wake.descriptor)
+        wake.drain()
         listener.withLock { if $0 == nil, !closed.load(ordering: .acquiring) { $0 = connection } }
     }
 
@@ -301,7 +346,7 @@ extension PostgresStore: SharedEventLog {
         let connection = try checkOutReader()
         defer { checkIn(connection) }
         try connection.run(
-            "DELETE FROM \(eventsTable) WHERE seq <= (SELECT max(seq) FROM \(eventsTable)) - $1", [.int(Int64(count))])
+            "DELETE FROM \(eventsTable) WHERE pos <= (SELECT max(pos) FROM \(eventsTable)) - $1", [.int(Int64(count))])
     }
 
     /// The schema a connection to `url` without a schema of its own works in (the default

@@ -20,8 +20,9 @@ public protocol StoreWriter: StoreReader {
     func insert(_ token: TokenRecord) throws(StorageError)
     /// Deletes the token with `id`; `false` when there was none.
     func deleteToken(id: String) throws(StorageError) -> Bool
-    /// Appends `event` to the events every replica reads, in this transaction: its sequence, or
-    /// nil on a store whose events stay in the process (`SharedEventLog`).
+    /// Appends `event` to the events every replica reads, in this transaction: its append
+    /// sequence (placed later, `SharedEventLog.placeEvents`), or nil on a store whose events
+    /// stay in the process.
     func append(_ event: StoredEvent) throws(StorageError) -> UInt64?
 }
 

@@ -31,8 +31,35 @@ struct PostgresStoreTests {
         #expect(stores.withLock { $0.count } == 8)
         stores.withLock { for store in $0 { store.close() } }
         let database = String(url.split(separator: "/").last ?? "")
-        #expect(try server.execute("SELECT count(*) FROM keychaind_schema", database: database) == "5")
-        #expect(try server.execute("SELECT max(version) FROM keychaind_schema", database: database) == "5")
+        #expect(try server.execute("SELECT count(*) FROM keychaind_schema", database: database) == "6")
+        #expect(try server.execute("SELECT max(version) FROM keychaind_schema", database: database) == "6")
+    }
+
+    /// Writers append events without waiting on each other, and an event is placed once its
+    /// transaction has committed: one still running is not placed (nor read) while a later one
+    /// is, and is placed after it once it commits, so a reader going by position misses neither.
+    @Test func anEventIsPlacedOnceCommittedAfterThosePlacedBefore() throws {
+        let url = try PostgresServer.shared.createDatabase()
+        let store = try PostgresStore(url: url)
+        defer { store.close() }
+        let running = try PGConnection(url: url, password: nil)
+        try running.execute("BEGIN")
+        try running.run(
+            "INSERT INTO keychaind_events (keychain, sealed) VALUES ($1, $2)",
+            [PGValue.text("default"), .blob(Array("running".utf8))])
+        let appended = try store.write { try $0.append(StoredEvent(keychain: "default", sealed: Array("committed".utf8))) }
+        #expect(try store.events(after: 0, limit: 10).isEmpty, "appended, not placed yet")
+        try store.placeEvents()
+        let first = try store.events(after: 0, limit: 10)
+        #expect(first.map(\.event.sealed) == [Array("committed".utf8)] && first.map(\.sequence) == [1])
+        #expect(first.first?.appended == appended)
+        try running.execute("COMMIT")
+        try store.placeEvents()
+        #expect(try store.events(after: 1, limit: 10).map(\.event.sealed) == [Array("running".utf8)])
+        #expect(try store.events(after: 0, limit: 10).map(\.sequence) == [1, 2])
+        #expect(try store.lastEventSequence() == 2)
+        try store.trimEvents(keeping: 1)
+        #expect(try store.events(after: 0, limit: 10).map(\.sequence) == [2])
     }
 
     /// The store tells its observer of each commit, by path: a write through group commit, and

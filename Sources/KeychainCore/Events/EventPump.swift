@@ -64,6 +64,7 @@ final class EventPump: Sendable {
                     events.startShared(after: from)
                     readThrough = from
                 }
+                try log.placeEvents()
                 readThrough = try drain(after: readThrough!)
                 try log.waitForEvents(timeoutMilliseconds: Self.waitMilliseconds)
                 let now = DispatchTime.now().uptimeNanoseconds
@@ -92,7 +93,7 @@ final class EventPump: Sendable {
             let rows = try log.events(after: last, limit: page)
             for row in rows {
                 // One that does not open (its keychain deleted meanwhile) is a gap.
-                if let event = open(row.event) { events.publish(event, stored: row.sequence) }
+                if let event = open(row.event) { events.publish(event, stored: row.sequence, appended: row.appended) }
                 last = row.sequence
             }
             if rows.count < page { return last }

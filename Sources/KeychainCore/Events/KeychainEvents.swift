@@ -81,8 +81,11 @@ public final class KeychainEvents: Sendable {
         /// subscribers were not recorded).
         var coveredFrom: UInt64 = 1
         var subscribers: [ObjectIdentifier: Subscription] = [:]
-        /// Waits for subscribers to have an event handed over (`awaitDelivery`).
-        var deliveryWaiters: [(sequence: UInt64, semaphore: DispatchSemaphore)] = []
+        /// Waits for subscribers to have an event handed over (`awaitDelivery`); on a shared
+        /// history, one whose event is not placed yet waits by its append sequence.
+        var deliveryWaiters: [(sequence: UInt64?, appended: UInt64?, semaphore: DispatchSemaphore)] = []
+        /// Shared: the sequence of each recent event, by the sequence its append answered.
+        var placed: [UInt64: UInt64] = [:]
     }
 
     public init(capacity: Int = 10_000, sharedEpoch: String? = nil) {
@@ -115,13 +118,21 @@ public final class KeychainEvents: Sendable {
         return sequence
     }
 
-    /// Records the shared log's event of sequence `stored` (shared only), whoever subscribes: a
-    /// sequence the log skipped (a rolled-back transaction's) is a gap no subscriber sees. An
-    /// event older than the newest recorded is one already recorded, and ignored.
-    public func publish(_ event: KeychainEvent, stored: UInt64) {
+    /// Records the shared log's event at position `stored` (shared only), whoever subscribes: a
+    /// position whose event does not open here is a gap no subscriber sees. An event older than
+    /// the newest recorded is one already recorded, and ignored. `appended` is the sequence its
+    /// append answered, which a delivery may be awaited by.
+    public func publish(_ event: KeychainEvent, stored: UInt64, appended: UInt64? = nil) {
         precondition(isShared, "only a shared history records the log's events")
-        let subscribers = state.withLock { state -> [Subscription] in
-            guard stored >= state.next else { return [] }
+        let (subscribers, released) = state.withLock { state -> ([Subscription], [DispatchSemaphore]) in
+            guard stored >= state.next else { return ([], []) }
+            if let appended {
+                if state.placed.count >= 2 * capacity { state.placed = state.placed.filter { $0.value >= state.first } }
+                state.placed[appended] = stored
+                for n in state.deliveryWaiters.indices where state.deliveryWaiters[n].appended == appended {
+                    state.deliveryWaiters[n].sequence = stored
+                }
+            }
             if stored - state.next >= UInt64(capacity) {
                 // Further on than the history holds: it starts over there.
                 state.events = []
@@ -134,8 +145,10 @@ public final class KeychainEvents: Sendable {
             var event = event
             event.id = Self.id(epoch, stored)
             append(event, to: &state)
-            return Array(state.subscribers.values)
+            // A waiter whose subscribers all left has nothing more to wait for.
+            return (Array(state.subscribers.values), state.subscribers.isEmpty ? Self.takeReady(&state) : [])
         }
+        for semaphore in released { semaphore.signal() }
         for subscriber in subscribers { subscriber.wake() }
     }
 
@@ -201,14 +214,17 @@ public final class KeychainEvents: Sendable {
     }
 
     /// Waits until every subscriber has handed the event of `sequence` to its client (or been
-    /// cut off), at most `timeoutMilliseconds`: a lock's answer follows its event. Returns whether
-    /// all did.
+    /// cut off), at most `timeoutMilliseconds`: a lock's answer follows its event. `sequence` is
+    /// what `publish` answered, or on a shared history what the event's append answered (the
+    /// wait then includes its placing and reading back). Returns whether all did.
     @discardableResult
     public func awaitDelivery(of sequence: UInt64, timeoutMilliseconds: Int) -> Bool {
         let semaphore = DispatchSemaphore(value: 0)
         let done = state.withLock { state -> Bool in
-            if Self.allDelivered(sequence, state) { return true }
-            state.deliveryWaiters.append((sequence, semaphore))
+            let position = isShared ? state.placed[sequence] : sequence
+            if state.subscribers.isEmpty { return true }
+            if let position, Self.allDelivered(position, state) { return true }
+            state.deliveryWaiters.append((position, isShared ? sequence : nil, semaphore))
             return false
         }
         if done { return true }
@@ -276,13 +292,16 @@ public final class KeychainEvents: Sendable {
     }
 
     fileprivate func delivered(_ subscription: Subscription) {
-        let ready = state.withLock { state -> [DispatchSemaphore] in
-            guard !state.deliveryWaiters.isEmpty else { return [] }
-            let ready = state.deliveryWaiters.filter { Self.allDelivered($0.sequence, state) }
-            state.deliveryWaiters.removeAll { waiter in ready.contains { $0.semaphore === waiter.semaphore } }
-            return ready.map(\.semaphore)
-        }
+        let ready = state.withLock { state in Self.takeReady(&state) }
         for semaphore in ready { semaphore.signal() }
+    }
+
+    /// The waiters whose event every subscriber has handed over, taken out of the list.
+    private static func takeReady(_ state: inout State) -> [DispatchSemaphore] {
+        guard !state.deliveryWaiters.isEmpty else { return [] }
+        let ready = state.deliveryWaiters.filter { waiter in waiter.sequence.map { allDelivered($0, state) } ?? false }
+        state.deliveryWaiters.removeAll { waiter in ready.contains { $0.semaphore === waiter.semaphore } }
+        return ready.map(\.semaphore)
     }
 
     fileprivate func remove(_ subscription: Subscription) {
