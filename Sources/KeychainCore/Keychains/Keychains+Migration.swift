@@ -30,15 +30,4 @@ extension Keychains {
             return keychain
         }
     }
-
-    /// `importBundle` of bytes in hand.
-    public func importBundle(_ bundle: [UInt8], passphrase: SecureBytes, conflict: ConflictPolicy, caller: AccessToken?)
-        throws(KeychainError) -> BundleImport
-    {
-        try bundle.withUnsafeBytes { bytes in
-            Result { () throws(KeychainError) in
-                try importBundle(bytes, passphrase: passphrase, conflict: conflict, caller: caller)
-            }
-        }.get()
-    }
 }
