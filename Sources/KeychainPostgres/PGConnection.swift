@@ -71,9 +71,9 @@ final class PGConnection {
 
     deinit { PQfinish(handle) }
 
-    /// Waits until a notification of a channel this connection listens to arrives, or
-    /// `timeoutMilliseconds` pass, then consumes every one that arrived; throws when the
-    /// connection is lost.
+    /// Waits until a notification of a channel this connection listens to arrives, `other`
+    /// becomes readable, or `timeoutMilliseconds` pass, then consumes every notification that
+    /// arrived; throws when the connection is lost.
     func awaitNotification(timeoutMilliseconds: Int, orReadable other: Int32 = -1) throws(StorageError) {
         let socket = PQsocket(handle)
         guard socket >= 0 else { throw .unavailable("postgres: the listening connection is lost") }

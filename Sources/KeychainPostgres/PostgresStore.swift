@@ -34,7 +34,7 @@ public final class PostgresStore: KeychainStore {
     /// Wakes `waitForEvents` when a commit of this process appended an event.
     private let wake = EventWake()
 
-    /// The channel a commit that appended events notifies.
+    /// The channel a placing of events notifies (`placeEvents`).
     static let eventChannel = "keychaind_events"
     private let writer = Mutex<PGConnection?>(nil)
     private let readers = Mutex<[PGConnection]>([])
