@@ -41,16 +41,16 @@ extension Keychaind {
                     let directory = try store.keychainConfiguration().dataDirectory
                     print(
                         """
-                        keychain default created, but the admin token could not be written to \(tokenFile.path): \(error).
+                        keychain created, but the admin token could not be written to \(tokenFile.path): \(error).
                         That token is revoked; create another with
                           keychaind token create --data-dir \(directory) --name admin --group '*' \
                         --capability read --capability list --capability write --capability delete --capability lock --capability admin
                         """)
                     throw ExitCode.failure
                 }
-                print("keychain default created; admin token \(issued.token.id) written to \(tokenFile.path)")
+                print("keychain created; admin token \(issued.token.id) written to \(tokenFile.path)")
             } else {
-                print("keychain default created. Admin token (shown once, store it now):\n\(issued.secret)")
+                print("keychain created. Admin token (shown once, store it now):\n\(issued.secret)")
             }
         }
     }
