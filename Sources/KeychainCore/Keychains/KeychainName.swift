@@ -36,5 +36,9 @@ public enum KeychainName {
 extension KeychainError {
     /// The one answer for a keychain that is missing or that the token may not use: the same
     /// bytes either way (HTTP 404).
-    public static let noSuchKeychain = KeychainError(-25294, "errSecNoSuchKeychain", "keychain: no such keychain")
+    public static let noSuchKeychain = noSuchKeychain("keychain: no such keychain")
+
+    /// errSecNoSuchKeychain naming a keychain the caller itself named (a bundle's), which
+    /// reveals nothing it did not know.
+    static func noSuchKeychain(_ message: String) -> KeychainError { KeychainError(-25294, "errSecNoSuchKeychain", message) }
 }

@@ -24,8 +24,7 @@ extension Keychains {
             (name: String?) throws(KeychainError) -> Keychain in
             let name = name ?? KeychainName.default
             guard let keychain = keychain(named: name) else {
-                throw KeychainError(
-                    -25294, "errSecNoSuchKeychain", "keychain: the bundle holds items of \(name), a keychain this server lacks")
+                throw .noSuchKeychain("keychain: the bundle holds items of \(name), a keychain this server lacks")
             }
             return keychain
         }

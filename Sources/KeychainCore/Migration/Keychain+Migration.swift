@@ -80,6 +80,7 @@ extension Keychain {
         throws(KeychainError) -> BundleImport
     {
         try requireKeychainAdmin(caller, for: "importing a bundle")
+        // Locked is answered before Argon2id runs, as for an empty bundle.
         _ = try unlockedBarrier("import")
         var from: String?
         return try Self.importBundle(bundle, passphrase: passphrase, conflict: conflict, deriving: self) {
@@ -114,14 +115,11 @@ extension Keychain {
         var shares: [ImportShare] = []
         var manifest = try MigrationBundle.open(bundle, key: key, header: header) { (item: BundleItem) throws(KeychainError) in
             let keychain = try target(item.keychain)
-            if shares.last?.keychain !== keychain {
-                if let index = shares.firstIndex(where: { $0.keychain === keychain }) {
-                    shares.append(shares.remove(at: index))
-                } else {
-                    shares.append(ImportShare(keychain: keychain, barrier: try keychain.unlockedBarrier("import")))
-                }
+            guard let index = shares.firstIndex(where: { $0.keychain === keychain }) else {
+                shares.append(ImportShare(keychain: keychain, barrier: try keychain.unlockedBarrier("import")))
+                return try shares[shares.count - 1].add(item)
             }
-            try shares[shares.count - 1].add(item)
+            try shares[index].add(item)
         }
         if shares.count > 1 {
             // Nothing is written while any keychain would refuse its share.
