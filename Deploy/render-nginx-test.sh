@@ -29,7 +29,7 @@ done
 # line's indentation between them).
 upstream_lines() {
     local port lines=()
-    for port in "${upstream_ports[@]}"; do lines+=("server 127.0.0.1:$port max_fails=1 fail_timeout=2s;"); done
+    for port in "${upstream_ports[@]}"; do lines+=("server 127.0.0.1:$port max_fails=1 fail_timeout=1s;"); done
     local IFS=$'\x1f'
     echo "${lines[*]}"
 }
@@ -44,7 +44,7 @@ swaps=(
     "fastcgi_temp_path /var/cache/nginx/fastcgi_temp;|fastcgi_temp_path $prefix/tmp/fastcgi_temp;"
     "uwsgi_temp_path /var/cache/nginx/uwsgi_temp;|uwsgi_temp_path $prefix/tmp/uwsgi_temp;"
     "scgi_temp_path /var/cache/nginx/scgi_temp;|scgi_temp_path $prefix/tmp/scgi_temp;"
-    "server keychaind:8700 max_fails=1 fail_timeout=2s;|$(upstream_lines)"
+    "server keychaind:8700 max_fails=1 fail_timeout=1s;|$(upstream_lines)"
     "listen 8443 ssl;|listen 127.0.0.1:$port_tls ssl;"
     "ssl_certificate /etc/nginx/tls/tls.crt;|ssl_certificate $cert;"
     "ssl_certificate_key /etc/nginx/tls/tls.key;|ssl_certificate_key $key;"

@@ -99,10 +99,12 @@ extension PGConnection {
         guard let sync = PQgetResult(handle) else { throw sendFailure() }
         defer { PQclear(sync) }
         guard PQresultStatus(sync) == PGRES_PIPELINE_SYNC else { throw sendFailure() }
+        // The server reports a change of its settings before it is ready again: after every result.
+        guard serverIsWritable else { throw left("postgres: pipeline: \(Self.readOnlyMessage)") }
         return results
     }
 
     private func sendFailure() -> StorageError {
-        .unavailable("postgres: pipeline: \(Self.firstLine(PQerrorMessage(handle)))")
+        left("postgres: pipeline: \(Self.firstLine(PQerrorMessage(handle)))")
     }
 }

@@ -36,29 +36,38 @@ final class PGConnection {
         }
     }
 
-    /// Settings put before the caller's, which may override them: a dead server or a lost network
-    /// shows within seconds rather than after the kernel's TCP timeouts.
+    /// The connect timeout, in seconds, unless the URL sets its own.
+    static let connectTimeoutSeconds = 2
+
+    /// Settings put before the caller's, which may override them: a server that vanished is left
+    /// within seconds rather than after the kernel's TCP timeouts (a connect gives up after 2 s;
+    /// an idle or waiting connection after 2 s of silence and two unanswered probes 1 s apart;
+    /// data unacknowledged for 4 s ends it), and only a writable server is accepted.
     private static let defaults: [(String, String)] = [
-        ("connect_timeout", "5"),
+        ("connect_timeout", String(connectTimeoutSeconds)),
         ("keepalives", "1"),
-        ("keepalives_idle", "5"),
-        ("keepalives_interval", "2"),
+        ("keepalives_idle", "2"),
+        ("keepalives_interval", "1"),
         ("keepalives_count", "2"),
-        ("tcp_user_timeout", "5000"),
+        ("tcp_user_timeout", "4000"),
+        ("target_session_attrs", "read-write"),
         ("application_name", "keychaind"),
     ]
+
+    /// The generation this connection was made in (`PGGeneration`); nil: outside a store.
+    private let generation: PGGeneration?
+    private let born: Int
 
     /// Connects to `url` (a `postgres://` URL or a `key=value` connection string) with
     /// `password`, or, without one, what libpq's password file (`PGPASSFILE`) gives. With
     /// `schema` (`PostgresStore.isSchemaName`), its tables are that schema's: the session's
-    /// `search_path` is it alone, set by the server as the connection starts.
-    init(url: String, password: String?, schema: String? = nil) throws(StorageError) {
-        var keywords = Self.defaults.map(\.0) + ["dbname"] + (password == nil ? [] : ["password"])
-        var values = Self.defaults.map(\.1) + [url] + (password.map { [$0] } ?? [])
-        if let schema {
-            keywords.append("options")
-            values.append("-c search_path=\(schema)")
-        }
+    /// `search_path` is it alone, set by the server as the connection starts. `host` chooses one
+    /// of the URL's hosts (`PGConnector.hosts`).
+    convenience init(
+        url: String, password: String?, schema: String? = nil, host: [(String, String)] = [],
+        generation: PGGeneration? = nil
+    ) throws(StorageError) {
+        let (keywords, values) = Self.parameters(url: url, password: password, schema: schema, host: host)
         let connection = withCStrings(keywords) { k in withCStrings(values) { v in PQconnectdbParams(k, v, 1) } }
         guard let connection else { throw .unavailable("postgres: out of memory") }
         guard PQstatus(connection) == CONNECTION_OK else {
@@ -66,7 +75,36 @@ final class PGConnection {
             PQfinish(connection)
             throw .unavailable("postgres: cannot connect: \(message)")
         }
-        handle = connection
+        self.init(handle: connection, generation: generation)
+    }
+
+    /// A connection `start` began and `PQconnectPoll` completed; this object now owns it.
+    init(handle: OpaquePointer, generation: PGGeneration?) {
+        self.handle = handle
+        self.generation = generation
+        born = generation?.current ?? 0
+    }
+
+    /// Begins connecting without waiting (`PQconnectStartParams`): see `init(url:password:schema:host:generation:)`.
+    static func start(url: String, password: String?, schema: String?, host: [(String, String)]) -> OpaquePointer? {
+        let (keywords, values) = parameters(url: url, password: password, schema: schema, host: host)
+        return withCStrings(keywords) { k in withCStrings(values) { v in PQconnectStartParams(k, v, 1) } }
+    }
+
+    /// Libpq's keywords and values: the defaults, the URL (which overrides them), then the
+    /// password, the schema's search path and the host chosen.
+    private static func parameters(url: String, password: String?, schema: String?, host: [(String, String)])
+        -> ([String], [String])
+    {
+        var keywords = defaults.map(\.0) + ["dbname"] + (password == nil ? [] : ["password"])
+        var values = defaults.map(\.1) + [url] + (password.map { [$0] } ?? [])
+        if let schema {
+            keywords.append("options")
+            values.append("-c search_path=\(schema)")
+        }
+        keywords += host.map(\.0)
+        values += host.map(\.1)
+        return (keywords, values)
     }
 
     deinit { PQfinish(handle) }
@@ -92,23 +130,51 @@ final class PGConnection {
     /// or a `password=` keyword): a command line and an environment are readable by others. The
     /// message never repeats the string.
     static func refusePassword(in url: String) throws(StorageError) {
+        if try options(of: url)["password"] != nil {
+            throw .failed("the database URL carries a password: put it in a password file instead")
+        }
+    }
+
+    /// The settings `url` gives, by keyword; the message of a failure never repeats the URL.
+    static func options(of url: String) throws(StorageError) -> [String: String] {
         var error: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(url, &error) else {
             error.map { PQfreemem($0) }
             throw .failed("the database URL cannot be parsed as a PostgreSQL URL or connection string")
         }
         defer { PQconninfoFree(options) }
+        var found: [String: String] = [:]
         var option = options
         while let keyword = option.pointee.keyword {
-            if String(cString: keyword) == "password", option.pointee.val != nil {
-                throw .failed("the database URL carries a password: put it in a password file instead")
-            }
+            if let value = option.pointee.val { found[String(cString: keyword)] = String(cString: value) }
             option += 1
         }
+        return found
     }
 
-    /// Whether the connection is still usable (a failed one is dropped, never reused).
-    var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) != PQTRANS_UNKNOWN }
+    /// Whether the connection is still usable: a failed one is dropped, never reused, and so is
+    /// one whose server turned read-only or that an earlier generation made (`PGGeneration`).
+    var isHealthy: Bool {
+        PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) != PQTRANS_UNKNOWN && serverIsWritable
+            && (generation.map { $0.current == born } ?? true)
+    }
+
+    /// Whether the server, as it last reported itself, accepts writes: not a standby, and not
+    /// fenced with `default_transaction_read_only` (both reported by PostgreSQL 14 and later
+    /// with every answer after a change, so reading them costs no round trip).
+    var serverIsWritable: Bool {
+        !Self.isOn(PQparameterStatus(handle, "in_hot_standby"))
+            && !Self.isOn(PQparameterStatus(handle, "default_transaction_read_only"))
+    }
+
+    private static func isOn(_ value: UnsafePointer<CChar>?) -> Bool { value.map { strcmp($0, "on") == 0 } ?? false }
+
+    /// The error for a server found gone or read-only: every connection of this generation is
+    /// left with this one.
+    func left(_ message: String) -> StorageError {
+        generation?.leave(born)
+        return .unavailable(message)
+    }
 
     /// Runs SQL without parameters (transaction control, schema); text results.
     @discardableResult
@@ -159,14 +225,20 @@ final class PGConnection {
         }
     }
 
+    /// `result`, unless it failed, or the server reported itself read-only with it: what a
+    /// read-only server answers may be older than what its successor acknowledged.
     func check(_ result: OpaquePointer?, _ operation: String) throws(StorageError) -> PGResult {
-        guard let result else { throw .unavailable("postgres: \(operation): \(Self.firstLine(PQerrorMessage(handle)))") }
+        guard let result else { throw left("postgres: \(operation): \(Self.firstLine(PQerrorMessage(handle)))") }
         let wrapped = PGResult(result)
         switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_TUPLES_OK: return wrapped
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
+            guard serverIsWritable else { throw left("postgres: \(operation): \(Self.readOnlyMessage)") }
+            return wrapped
         default: throw error(of: result, operation)
         }
     }
+
+    static let readOnlyMessage = "the server is read-only (a standby, or fenced): leaving it"
 
     /// The storage error for a failed result: by SQLSTATE class, else by the connection's state.
     private func error(of result: OpaquePointer, _ operation: String) -> StorageError {
@@ -176,9 +248,12 @@ final class PGConnection {
         switch state {
         case "23505": return .uniqueViolation
         case "40001", "40P01", "55P03": return .busy(message)
-        case _ where state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57P"): return .unavailable(message)
+        // A read-only transaction refused a write: the server is a standby or fenced.
+        case "25006": return left(message)
+        case _ where state.hasPrefix("08") || state.hasPrefix("57P"): return left(message)
+        case _ where state.hasPrefix("53"): return .unavailable(message)
         case "XX001", "XX002": return .corrupt(message)
-        case _ where !isHealthy: return .unavailable(message)
+        case _ where !isHealthy: return left(message)
         default: return .failed(message)
         }
     }

@@ -50,7 +50,7 @@ extension PostgresStore {
         let results: [Result<PGResult, StorageError>?]
         do throws(StorageError) {
             let open: PGConnection
-            if let connection { open = connection } else { open = try connect() }
+            if let connection, connection.isHealthy { open = connection } else { open = try connect() }
             connection = open
             results = try open.pipeline(statements)
         } catch {
@@ -152,7 +152,7 @@ extension PostgresStore {
     {
         do throws(StorageError) {
             let open: PGConnection
-            if let connection { open = connection } else { open = try connect() }
+            if let connection, connection.isHealthy { open = connection } else { open = try connect() }
             connection = open
             let outcomes: [Result<Void, StorageError>]
             switch try insert(batch.map(\.item), events: events, on: open) {

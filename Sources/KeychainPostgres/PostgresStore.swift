@@ -17,13 +17,13 @@ import Synchronization
 /// batch. All begin after the calls that return before them, so a write acknowledged by any
 /// replica is seen by the next read.
 ///
-/// Failures: a connection that fails is dropped and the call answers `unavailable`; the next
-/// call connects again, so the store recovers by itself when the database comes back.
+/// Failures: a connection that fails, or whose server turns read-only, is dropped with every
+/// connection made before it, and the call answers `unavailable`; the next call connects again,
+/// to the writable server among the URL's hosts (`PGConnector`), so the store recovers by
+/// itself when the database comes back or a standby is promoted.
 public final class PostgresStore: KeychainStore {
-    private let url: String
-    private let password: String?
-    /// The schema whose tables this store uses; `nil`: the database's default search path.
-    private let schema: String?
+    /// Every connection of this store, to the writable server among the URL's hosts.
+    private let connector: PGConnector
     /// The advisory lock this store's write transactions take: one per schema, so that writes
     /// to different keychains do not wait for each other.
     private let writeLock: Int64
@@ -61,16 +61,15 @@ public final class PostgresStore: KeychainStore {
     ) throws(StorageError) {
         try PGConnection.refusePassword(in: url)
         if let schema, !Self.isSchemaName(schema) { throw .failed("postgres: \(schema) is not a keychain schema's name") }
-        self.url = url
-        self.password = password
-        self.schema = schema
+        let connector = try PGConnector(url: url, password: password, schema: schema)
+        self.connector = connector
         writeLock = schema.map(Self.lockKey(schema:)) ?? Self.writeLockKey
         groupCommit = GroupCommit(observer: observer)
         if let schema {
             let setUp = try PGConnection(url: url, password: password)
             try setUp.execute("CREATE SCHEMA IF NOT EXISTS \(schema)")
         }
-        let connect = { @Sendable () throws(StorageError) in try PGConnection(url: url, password: password, schema: schema) }
+        let connect = { @Sendable () throws(StorageError) in try connector.connect() }
         let first = try connect()
         var eventsSchema = eventSchema
         if eventsSchema == nil { eventsSchema = try first.execute("SELECT current_schema()").text(0, 0) }
@@ -171,7 +170,7 @@ public final class PostgresStore: KeychainStore {
         writer.withLock { slot in
             do {
                 guard !closed.load(ordering: .acquiring) else { throw StorageError.unavailable("store is closed") }
-                let connection = try slot ?? connect()
+                let connection = try slot.flatMap { $0.isHealthy ? $0 : nil } ?? connect()
                 slot = connection
                 do {
                     try run(batch, on: connection)
@@ -213,15 +212,18 @@ public final class PostgresStore: KeychainStore {
         return try body(connection)
     }
 
-    /// A pooled reader, or a new connection when the pool is empty.
+    /// A pooled reader, or a new connection when the pool has no healthy one (those of an
+    /// earlier generation are dropped: their server may no longer be the primary).
     private func checkOutReader() throws(StorageError) -> PGConnection {
         guard !closed.load(ordering: .acquiring) else { throw .unavailable("store is closed") }
-        if let pooled = readers.withLock({ $0.popLast() }) { return pooled }
+        while let pooled = readers.withLock({ $0.popLast() }) {
+            if pooled.isHealthy { return pooled }
+        }
         return try connect()
     }
 
     private func connect() throws(StorageError) -> PGConnection {
-        try PGConnection(url: url, password: password, schema: schema)
+        try connector.connect()
     }
 
     /// Whether `name` may name a keychain's schema: `kc_` and then `a`–`z`, `0`–`9` and `_`, at
@@ -330,7 +332,7 @@ extension PostgresStore: SharedEventLog {
     public func waitForEvents(timeoutMilliseconds: Int) throws(StorageError) {
         guard !closed.load(ordering: .acquiring) else { throw .unavailable("store is closed") }
         // Taken out while it waits: a connection serves one thread at a time.
-        guard let connection = listener.withLock({ slot in slot.take() }) else {
+        guard let connection = listener.withLock({ slot in slot.take() }), connection.isHealthy else {
             let connection = try connect()
             try connection.execute("LISTEN \(Self.eventChannel)")
             listener.withLock { if $0 == nil, !closed.load(ordering: .acquiring) { $0 = connection } }

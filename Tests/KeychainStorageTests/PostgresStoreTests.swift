@@ -137,6 +137,95 @@ struct PostgresStoreTests {
         #expect(try store.read { try $0.meta("k") } == [2])
     }
 
+    /// A connection whose server turns read-only under it (the setting comes back with the next
+    /// answer) or that meets a read-only refusal (SQLSTATE 25006) answers unavailable, and is
+    /// left with every connection of its generation: their server may no longer be the primary.
+    @Test func aConnectionWhoseServerTurnsReadOnlyIsLeftWithItsGeneration() throws {
+        let url = try PostgresServer.shared.createDatabase()
+        let generation = PGGeneration()
+        let first = try PGConnection(url: url, password: nil, generation: generation)
+        let second = try PGConnection(url: url, password: nil, generation: generation)
+        #expect(first.isHealthy && second.isHealthy)
+        #expect(throws: StorageError.unavailable("")) { try first.execute("SET default_transaction_read_only = on") }
+        #expect(!first.isHealthy && !second.isHealthy)
+
+        let third = try PGConnection(url: url, password: nil, generation: generation)
+        #expect(third.isHealthy)
+        try third.execute("BEGIN READ ONLY")
+        #expect(throws: StorageError.unavailable("")) { try third.execute("CREATE TABLE refused (x int)") }
+        #expect(!third.isHealthy)
+    }
+
+    /// A primary fenced read-only (here: the sessions of the store's role, ended and made
+    /// read-only by default) takes no write and serves no read: each answers unavailable and
+    /// nothing is stored. Once it accepts writes again, the store returns to it by itself, with
+    /// every write acknowledged before it was fenced.
+    @Test func aFencedPrimaryTakesNoWriteAndIsReturnedTo() throws {
+        let server = try PostgresServer.shared
+        let database = String(try server.createDatabase().split(separator: "/").last ?? "")
+        let role = "fenced_\(database)"
+        try server.execute("CREATE ROLE \(role) LOGIN SUPERUSER")
+        let store = try PostgresStore(url: "postgresql://\(role)@127.0.0.1:\(server.port)/\(database)")
+        defer { store.close() }
+        try store.write { try $0.setMeta("k", [1]) }
+        try store.add(StoreConformanceTests.record(1))
+
+        try server.execute("ALTER ROLE \(role) SET default_transaction_read_only = on")
+        try server.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '\(role)'")
+        for _ in 0..<3 {
+            #expect(throws: StorageError.unavailable("")) { try store.write { try $0.setMeta("k", [2]) } }
+            #expect(throws: StorageError.unavailable("")) { try store.add(StoreConformanceTests.record(2)) }
+            #expect(throws: StorageError.unavailable("")) { try store.read { try $0.meta("k") } }
+        }
+
+        try server.execute("ALTER ROLE \(role) RESET default_transaction_read_only")
+        #expect(eventually { (try? store.read { try $0.meta("k") }) == [1] }, "no write was taken while fenced")
+        try store.write { try $0.setMeta("k", [3]) }
+        try store.add(StoreConformanceTests.record(2))
+        let both = [StoreConformanceTests.record(1), StoreConformanceTests.record(2)].map(\.primaryKey)
+        #expect(try store.items(matching: ItemFilter(primaryKeys: both)).count == 2)
+        #expect(try store.read { try $0.meta("k") } == [3])
+    }
+
+    /// The URL's hosts, each with the settings that choose it (a port each, or one for all);
+    /// one host, or none, is left to libpq as written.
+    @Test func theURLsHostsAreReadOneByOne() throws {
+        func hosts(_ url: String) throws -> [[String]] {
+            PGConnector.hosts(try PGConnection.options(of: url)).map { $0.map { "\($0.0)=\($0.1)" } }
+        }
+        #expect(try hosts("postgresql://k@db1:5432,db2:5433/k") == [["host=db1", "port=5432"], ["host=db2", "port=5433"]])
+        #expect(try hosts("host=db1,db2 port=6432 dbname=k") == [["host=db1", "port=6432"], ["host=db2", "port=6432"]])
+        #expect(try hosts("postgresql://k@db1/k") == [[]])
+        #expect(try hosts("dbname=k") == [[]])
+    }
+
+    /// Of the URL's hosts, the store works on the one that accepts its session, whatever the
+    /// others do: one refuses connections, one accepts them and never answers.
+    @Test func theServerIsFoundAmongHostsThatRefuseOrNeverAnswer() throws {
+        let server = try PostgresServer.shared
+        let database = String(try server.createDatabase().split(separator: "/").last ?? "")
+        let refusing = try freeLoopbackPort()
+        let silent = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(silent) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(silent, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(bound == 0 && listen(silent, 8) == 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(silent, $0, &length) }
+        }
+        let silentPort = Int(UInt16(bigEndian: address.sin_port))
+        let url = "postgresql://postgres@127.0.0.1:\(refusing),127.0.0.1:\(silentPort),127.0.0.1:\(server.port)/\(database)"
+        let store = try PostgresStore(url: url)
+        defer { store.close() }
+        try store.write { try $0.setMeta("k", [1]) }
+        #expect(try store.read { try $0.meta("k") } == [1])
+    }
+
     /// The threads that send batches run as SCHED_BATCH (3 in <sched.h>), so that a wake-up
     /// does not preempt the polling thread still reading requests for the same batch.
     @Test func batchingThreadsRunAsBatchScheduled() throws {
