@@ -15,10 +15,13 @@ fence, rejoin) and then checks:
   - a token revoked before the failure is still refused, the unlock budget's count is kept, and a
     lock acknowledged after the promotion is seen by the other replica within 1 s.
 
-usage: failover.py KEYCHAIND NGINX PG_BIN TMPDIR
+usage: failover.py KEYCHAIND NGINX PG_BIN TMPDIR [bench ROUNDS OUT]
+  With `bench`, the kill, fence and partition failovers ROUNDS times each, timed into OUT (one
+  JSON line each, for Benchmarks/run.sh) instead of the checks.
 """
 import faulthandler
 import http.client
+import json
 import os
 import re
 import signal
@@ -508,60 +511,97 @@ class Suite:
         self.primary.set_synchronous(True)
         self.primary.wait_streaming(self.standby)
 
+    # --- the failures, and the orchestrator's answers to them -----------------------------------
+
+    def promote(self):
+        # The orchestrator's part: the new primary has no standby until the old one rejoins, so
+        # it commits without one meanwhile (Patroni's synchronous_mode, not strict).
+        self.standby.set_synchronous(False)
+        self.standby.promote()
+        self.swap()
+
+    def kill(self):
+        self.primary.kill()
+        time.sleep(1)  # the orchestrator's detection: writes meet no primary meanwhile
+
+    def fence(self):
+        self.primary.sql("ALTER SYSTEM SET default_transaction_read_only = on")
+        self.primary.sql("SELECT pg_reload_conf()")
+        time.sleep(1)  # the orchestrator's detection, as for a kill
+
+    def after_fence(self):
+        self.standby.stop()
+        self.rejoin()
+
+    def partition(self):
+        self.primary.cut(True)
+        time.sleep(6)  # longer than a connection takes to notice (4 s), as any orchestrator's detection
+
+    def after_partition(self):
+        self.standby.stop("immediate")  # the isolated old primary, stopped as its orchestrator would
+        self.standby.cut(False)
+        self.rejoin()
+
+    def switchover(self):
+        self.primary.stop("fast")
+
+    def lose_standby(self):
+        self.standby.kill()
+        time.sleep(1)
+
+    def relax(self):
+        self.primary.set_synchronous(False)
+
+    def standby_back(self):
+        self.standby.start()
+        self.primary.set_synchronous(True)
+        self.primary.wait_streaming(self.standby)
+
+    def failovers(self):
+        """Each failover by name: its failure, the promotion, and the old primary's rejoining."""
+        return {"kill": (self.kill, self.promote, self.rejoin), "fence": (self.fence, self.promote, self.after_fence),
+                "partition": (self.partition, self.promote, self.after_partition),
+                "switchover": (self.switchover, self.promote, self.rejoin)}
+
     def run(self):
         self.set_up()
+        for name, (fail, repair, after) in self.failovers().items():
+            self.case(name, fail, repair, after=after)
+        self.case("standby lost", self.lose_standby, self.relax, after=self.standby_back, expect_unavailable=False)
 
-        def fence():
-            self.primary.sql("ALTER SYSTEM SET default_transaction_read_only = on")
-            self.primary.sql("SELECT pg_reload_conf()")
-
-        def promote():
-            # The orchestrator's part: the new primary has no standby until the old one rejoins,
-            # so it commits without one meanwhile (Patroni's synchronous_mode, not strict).
-            self.standby.set_synchronous(False)
-            self.standby.promote()
-            self.swap()
-
-        def kill():
-            self.primary.kill()
-            time.sleep(1)  # the orchestrator's detection: writes meet no primary meanwhile
-
-        def after_fence():
-            self.standby.stop()
-            self.rejoin()
-
-        self.case("kill", kill, promote, after=self.rejoin)
-        self.case("fence", lambda: (fence(), time.sleep(1)), promote, after=after_fence)
-
-        def partition():
-            self.primary.cut(True)
-            time.sleep(6)  # longer than a connection takes to notice (4 s), as any orchestrator's detection
-
-        def after_partition():
-            self.standby.stop("immediate")  # the isolated old primary, stopped as its orchestrator would
-            self.standby.cut(False)
-            self.rejoin()
-
-        self.case("partition", partition, promote, after=after_partition)
-
-        def switchover():
-            self.primary.stop("fast")
-
-        self.case("switchover", switchover, promote, after=self.rejoin)
-
-        def lose_standby():
-            self.standby.kill()
-            time.sleep(1)
-
-        def relax():
-            self.primary.set_synchronous(False)
-
-        def standby_back():
-            self.standby.start()
-            self.primary.set_synchronous(True)
-            self.primary.wait_streaming(self.standby)
-
-        self.case("standby lost", lose_standby, relax, after=standby_back, expect_unavailable=False)
+    def bench(self, rounds, out):
+        """ROUNDS failovers of each kind under the same load, each a JSON line in OUT: seconds from
+        the promotion to the first acknowledged write, and to the first quarter second whose
+        acknowledged writes reach 90 % of the rate before the failure."""
+        self.set_up()
+        with open(out, "a") as results:
+            for name in ("kill", "fence", "partition"):
+                fail, repair, after = self.failovers()[name]
+                for n in range(1, rounds + 1):
+                    load = Load(self.proxy_port, self.admin, f"bench-{name}-{n}", self.ref).start()
+                    wait_until(lambda: len(load.acknowledged) >= 50, 20)
+                    began = time.monotonic()
+                    time.sleep(2)  # the rate before the failure is measured over these 2 s
+                    before = sum(1 for t, _ in list(load.acknowledged) if t >= began) / 2
+                    fail()
+                    repair()
+                    repaired = time.monotonic()
+                    wait_until(lambda: time.monotonic() - repaired > 5, 6)
+                    load.stop()
+                    times = sorted(t for t, _ in load.acknowledged if t > repaired)
+                    first = round(times[0] - repaired, 3) if times else None
+                    full, window = None, 0.25
+                    for k in range(int(5 / 0.05)):
+                        start = repaired + k * 0.05
+                        if sum(1 for t in times if start <= t < start + window) >= 0.9 * before * window:
+                            full = round(start + window - repaired, 3)
+                            break
+                    results.write(json.dumps({"label": "F" + name, "round": n, "first_s": first, "full_s": full,
+                                              "rate_before": before, "ok": first is not None and full is not None}) + "\n")
+                    results.flush()
+                    print(f"     {name} {n}: first write {first} s, full rate {full} s after the promotion "
+                          f"({before:.0f} adds/s before)", flush=True)
+                    after()
 
     def tear_down(self):
         if self.nginx:
@@ -580,7 +620,10 @@ def main():
     suite = None
     try:
         suite = Suite()
-        suite.run()
+        if len(sys.argv) == 8 and sys.argv[5] == "bench":
+            suite.bench(int(sys.argv[6]), sys.argv[7])
+        else:
+            suite.run()
     except Exception as error:  # a set-up or orchestration step failed: the suite fails, saying which
         check(False, f"the suite stopped: {error}")
         traceback.print_exc()
