@@ -36,11 +36,8 @@ final class PGConnector: Sendable {
         var searching = false
         /// Until when callers fail at once with `failure`, after a search that found no primary.
         var quietUntil: UInt64 = 0
-        var backoffMilliseconds = Self.firstBackoff
+        var backoffMilliseconds = Backoff.first
         var failure: StorageError?
-
-        static let firstBackoff = 50
-        static let lastBackoff = 200
     }
 
     init(url: String, password: String?, schema: String?) throws(StorageError) {
@@ -50,7 +47,7 @@ final class PGConnector: Sendable {
         let options = try PGConnection.options(of: url)
         hosts = Self.hosts(options)
         let timeout = options["connect_timeout"].flatMap { Int($0) } ?? PGConnection.connectTimeoutSeconds
-        // libpq's own rule: a timeout of 0 is none, below 2 s is 2 s.
+        // libpq's rule (below 2 s is 2 s); 0, which libpq takes as none, still ends a search, at 30 s.
         timeoutMilliseconds = (timeout <= 0 ? 30 : max(timeout, 2)) * 1000
     }
 
@@ -109,7 +106,7 @@ final class PGConnector: Sendable {
                 state.searching = false
                 state.failure = error
                 state.quietUntil = DispatchTime.now().uptimeNanoseconds + UInt64(state.backoffMilliseconds) * 1_000_000
-                state.backoffMilliseconds = min(state.backoffMilliseconds * 2, State.lastBackoff)
+                state.backoffMilliseconds = Backoff.next(state.backoffMilliseconds)
             }
             throw error
         }
@@ -151,6 +148,12 @@ final class PGConnector: Sendable {
     }
 }
 
+/// The pauses before a search, or a host's attempt in one, is made again: 50 ms, doubling to 200 ms.
+private enum Backoff {
+    static let first = 50
+    static func next(_ milliseconds: Int) -> Int { min(milliseconds * 2, 200) }
+}
+
 /// One host's connection attempt in a search: polling, refused (to be tried again), or connected.
 private struct Attempt {
     let host: Int
@@ -158,7 +161,7 @@ private struct Attempt {
     private var polling = PGRES_POLLING_WRITING
     private(set) var failure: String?
     private(set) var retryAt: UInt64?
-    private var backoffMilliseconds = 50
+    private var backoffMilliseconds = Backoff.first
 
     init(host: Int) { self.host = host }
 
@@ -192,7 +195,7 @@ private struct Attempt {
         handle.map { PQfinish($0) }
         handle = nil
         retryAt = DispatchTime.now().uptimeNanoseconds + UInt64(backoffMilliseconds) * 1_000_000
-        backoffMilliseconds = min(backoffMilliseconds * 2, 200)
+        backoffMilliseconds = Backoff.next(backoffMilliseconds)
     }
 
     /// The connected handle, which the caller now owns.

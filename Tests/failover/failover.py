@@ -33,7 +33,7 @@ import time
 import traceback
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "replicas"))
-from cluster import b64, request, wait_until  # noqa: E402
+from cluster import b64, request, stored_accounts, wait_until  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 KEYCHAIND, NGINX, PG_BIN, TMP = sys.argv[1:5]
@@ -321,18 +321,6 @@ def budget(replica, token):
     return int(match.group(1)) if response.status == 200 and match else None
 
 
-def stored_accounts(replica, token, service):
-    stored, target = set(), f"/v1/items?service={service}&matchLimit=all"
-    while True:
-        status, body, _ = request(replica.port, "GET", target, token=token, timeout=30)
-        if status != 200:
-            return None
-        stored |= {item["attributes"]["account"] for item in body["items"]}
-        if "next" not in body:
-            return stored
-        target = f"/v1/items?service={service}&matchLimit=all&pageAfter={body['next']}"
-
-
 class Suite:
     def __init__(self):
         self.network = Network()
@@ -479,7 +467,7 @@ class Suite:
         check(not unexpected, f"{name}: every answer 2xx or 503 errSecNotAvailable ({dict(sorted(load.answers.items()))})")
         acknowledged = {account for _, account in load.acknowledged}
         for replica in self.replicas:
-            stored = stored_accounts(replica, self.admin, service)
+            stored = stored_accounts(replica.port, self.admin, service)
             lost = acknowledged - (stored or set())
             check(stored is not None and not lost,
                   f"{name}: all {len(acknowledged)} acknowledged writes readable on replica {replica.n} ({len(lost)} lost)")
@@ -627,7 +615,7 @@ def main():
     except Exception as error:  # a set-up or orchestration step failed: the suite fails, saying which
         check(False, f"the suite stopped: {error}")
         traceback.print_exc()
-        if os.environ.get("FAILOVER_DEBUG"):
+        if os.environ.get("FAILOVER_DEBUG") and suite:
             for node in suite.nodes:
                 print(node.name, node.sql("SELECT application_name, state, wait_event_type, wait_event, left(query, 60) "
                                           "FROM pg_stat_activity", ok=False), node.sql("SELECT pg_is_in_recovery()", ok=False))

@@ -201,23 +201,28 @@ def writer(args):
     return 1 if unexpected else 0
 
 
+def stored_accounts(port, token, service):
+    """The accounts of SERVICE's items, read on PORT page by page (at most 1,000 items each,
+    following `next`); None when a page is refused."""
+    stored, target = set(), f"/v1/items?service={service}&matchLimit=all"
+    while True:
+        status, body, _ = request(port, "GET", target, token=token, timeout=30)
+        if status != 200:
+            return None
+        stored |= {item["attributes"]["account"] for item in body["items"]}
+        if "next" not in body:
+            return stored
+        target = f"/v1/items?service={service}&matchLimit=all&pageAfter={body['next']}"
+
+
 def verify(args):
     """PORT TOKEN SERVICE ACKFILE: every acknowledged account is stored."""
     port, token, service, ackfile = int(args[0]), args[1], args[2], args[3]
     with open(ackfile) as f:
         acknowledged = {line.strip() for line in f if line.strip()}
-    # Every page of the answer (at most 1,000 items each), following `next`.
-    stored, target = set(), f"/v1/items?service={service}&matchLimit=all"
-    while True:
-        status, body, _ = request(port, "GET", target, token=token, timeout=30)
-        if status != 200:
-            break
-        stored |= {item["attributes"]["account"] for item in body["items"]}
-        if "next" not in body:
-            break
-        target = f"/v1/items?service={service}&matchLimit=all&pageAfter={body['next']}"
-    lost = acknowledged - stored
-    held = status == 200 and acknowledged and not lost
+    stored = stored_accounts(port, token, service)
+    lost = acknowledged - (stored or set())
+    held = stored is not None and acknowledged and not lost
     print(f"{'ok  ' if held else 'FAIL'} {len(acknowledged)} acknowledged writes, {len(lost)} lost")
     return 0 if held else 1
 
