@@ -226,6 +226,30 @@ struct PostgresStoreTests {
         #expect(try store.read { try $0.meta("k") } == [1])
     }
 
+    /// A host whose name's lookup hangs (a DNS server asked for a stopped container's name)
+    /// holds back neither the search nor the connections after it: the other host's server is
+    /// found, and a later connection made, while that lookup is still blocked (it is released
+    /// only when the test ends).
+    @Test func aHostWhoseLookupHangsHoldsBackNoSearch() throws {
+        let server = try PostgresServer.shared
+        let database = String(try server.createDatabase().split(separator: "/").last ?? "")
+        let release = DispatchSemaphore(value: 0)
+        let lookups = Mutex<[String]>([])
+        let resolver = PGResolver { name in
+            lookups.withLock { $0.append(name) }
+            if name == "vanished.invalid" { release.wait() }
+            return name == "database.invalid" ? .success(["127.0.0.1"]) : .failure(.init(message: "no such name"))
+        }
+        defer { release.signal() }
+        let url = "postgresql://postgres@vanished.invalid:\(server.port),database.invalid:\(server.port)/\(database)"
+        let connector = try PGConnector(url: url, password: nil, schema: nil, resolver: resolver)
+        let first = try connector.connect()
+        let second = try connector.connect()
+        #expect(first.isHealthy && second.isHealthy)
+        // One lookup of the hanging name, however often it was needed meanwhile.
+        #expect(lookups.withLock { $0.filter { $0 == "vanished.invalid" }.count } == 1)
+    }
+
     /// The threads that send batches run as SCHED_BATCH (3 in <sched.h>), so that a wake-up
     /// does not preempt the polling thread still reading requests for the same batch.
     @Test func batchingThreadsRunAsBatchScheduled() throws {

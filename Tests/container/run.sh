@@ -17,8 +17,10 @@
 # with Debian's docker-compose (1.29) through Deploy/README.md's steps, published on 127.0.0.1
 # only: the `single` profile (health, the README walk-through through nginx over TLS, an item
 # kept across `docker kill`, locked memory, a read-only root, a locked start without the
-# passphrase secret) and the `replicas` profile (PostgreSQL, three replicas, nginx: one unlock
-# and one lock through nginx reach all three). nginx:stable and postgres:15 are stand-ins built
+# passphrase secret) and the `replicas` profile (PostgreSQL and a synchronous standby, three
+# replicas, nginx: one unlock and one lock through nginx reach all three; the primary stopped and
+# the standby promoted, writes go on; the old primary refuses to start as one, and rejoins as the
+# standby from an empty volume). nginx:stable and postgres:15 are stand-ins built
 # here on the same base from Debian's nginx-light and postgresql-15.
 #
 # Environment: KEYCHAIND_CONTAINER_MIRROR (default: the first Debian URI apt uses).
@@ -184,7 +186,7 @@ check "no layer holds the passphrase, the instance key or the admin token" no_se
 # The deployment directory: the three files a user copies, then the README's steps 1 to 3.
 deploy=$tmp/deploy
 mkdir -p "$deploy"
-cp Deploy/compose.yaml Deploy/.env Deploy/nginx.conf "$deploy/"
+cp -r Deploy/compose.yaml Deploy/.env Deploy/nginx.conf Deploy/postgres "$deploy/"
 cd "$deploy"
 umask 077
 mkdir -p secrets tls
@@ -193,6 +195,7 @@ touch secrets/db_password
 chown -R 10001:10001 secrets
 "$docker" volume create keychaind-data >/dev/null
 "$docker" volume create keychaind-postgres >/dev/null
+"$docker" volume create keychaind-postgres-standby >/dev/null
 "$docker" run --rm -v keychaind-data:/var/lib/keychaind -v "$PWD/secrets:/secrets" \
     --entrypoint keychaind keychaind:latest init --data-dir /var/lib/keychaind \
     --key-file /secrets/instance.key --passphrase-file /secrets/passphrase \
@@ -292,11 +295,11 @@ check "and one unlock through nginx opens it" \
 compose down || true
 
 # The `replicas` profile, as Deploy/README.md's section on replicas runs it, in a directory of
-# its own: PostgreSQL, `init --database` once, three replicas (locked) and nginx; then one unlock
-# and one lock through nginx, each seen by all three.
+# its own: PostgreSQL and its standby, `init --database` once, three replicas (locked) and nginx;
+# one unlock and one lock through nginx, each seen by all three; then the README's failover.
 replicas=$tmp/replicas
 mkdir -p "$replicas"
-cp "$root/Deploy/compose.yaml" "$root/Deploy/.env" "$root/Deploy/nginx.conf" "$replicas/"
+cp -r "$root/Deploy/compose.yaml" "$root/Deploy/.env" "$root/Deploy/nginx.conf" "$root/Deploy/postgres" "$replicas/"
 cp -r "$deploy/tls" "$replicas/"
 cd "$replicas"
 umask 077
@@ -322,22 +325,82 @@ healthy() {
     docker-compose logs --tail 30 "$1" >&2
     return 1
 }
-compose up -d postgres || true
+# psql_on SERVICE SQL: one query on the service's server, as its superuser over the socket.
+psql_on() { docker-compose exec -T "$1" psql -U keychaind -d keychaind -XAtc "$2" 2>/dev/null; }
+# standby_of SERVICE: a bounded poll (90 s) until the server has a standby committing with it.
+standby_of() {
+    local deadline=$((SECONDS + 90))
+    while ((SECONDS < deadline)); do
+        [[ $(psql_on "$1" "SELECT state, sync_state FROM pg_stat_replication" || true) == "streaming|quorum" ]] && return 0
+        sleep 0.2
+    done
+    psql_on "$1" "SELECT * FROM pg_stat_replication" >&2 || true
+    return 1
+}
+compose up -d postgres postgres-standby || true
 check "PostgreSQL's container turns healthy" healthy postgres
+check "so does its standby's" healthy postgres-standby
+check "the standby streams, and commits wait for it (sync_state quorum)" standby_of postgres
 "$docker" run --rm --network keychaind_backend -v "$PWD/secrets:/secrets" --entrypoint keychaind \
     keychaind:latest init --data-dir /tmp/keychaind --key-file /secrets/instance.key \
-    --database postgresql://keychaind@postgres:5432/keychaind --database-password-file /secrets/db_password \
+    --database postgresql://keychaind@postgres:5432,postgres-standby:5432/keychaind --database-password-file /secrets/db_password \
     --passphrase-file /secrets/passphrase --admin-token-file /secrets/admin-token >"$tmp/replicas-init.log" 2>&1 ||
     fail_with_log "container: the README's init --database failed" "$tmp/replicas-init.log"
 admin="Authorization: Bearer $(<secrets/admin-token)"
+unlock() { tls_curl -o /dev/null -w '%{http_code}' -X POST "$base/v1/keychain/unlock" -d "{\"passphrase\":\"$(<secrets/passphrase)\"}" || true; }
 compose up -d || true
 check "three replicas come up behind nginx, locked" keychain_says '"replicas":{"live":3,"unlocked":0}'
-check "one unlock through nginx is answered 200" \
-    test "$(tls_curl -o /dev/null -w '%{http_code}' -X POST "$base/v1/keychain/unlock" -d "{\"passphrase\":\"$(<secrets/passphrase)\"}" || true)" = 200
+check "one unlock through nginx is answered 200" test "$(unlock)" = 200
 check "and unlocks all three" keychain_says '"replicas":{"live":3,"unlocked":3}'
 check "one lock through nginx is answered 200" \
     test "$(tls_curl -o /dev/null -w '%{http_code}' -X POST "$base/v1/keychain/lock" -H "$admin" || true)" = 200
 check "and locks all three" keychain_says '"replicas":{"live":3,"unlocked":0}'
+
+# Deploy/README.md's failover: the primary stopped, the standby promoted; the replicas follow.
+check "unlocked again" test "$(unlock)" = 200
+add() {
+    tls_curl -o /dev/null -w '%{http_code}' -X POST "$base/v1/items" -H "$admin" \
+        -d "{\"class\":\"genericPassword\",\"service\":\"failover\",\"account\":\"$1\",\"valueData\":\"a2VwdA==\"}" || true
+}
+# added_again ACCOUNT: a bounded poll (30 s) until an add through nginx is answered 201.
+added_again() {
+    local code='' deadline=$((SECONDS + 30))
+    while ((SECONDS < deadline)); do
+        code=$(add "$1")
+        [[ $code == 201 ]] && return 0
+        sleep 0.2
+    done
+    echo "the last add was answered $code" >&2
+    return 1
+}
+check "an item is added through nginx before the failover (201)" added_again before
+compose stop postgres || true
+docker-compose exec -T -u postgres postgres-standby pg_ctl promote -D /var/lib/postgresql/data >>"$tmp/compose.log" 2>&1 || true
+check "after the primary stops and the standby is promoted, an add is answered 201" added_again after
+check "the item acknowledged before the failover is read back" \
+    test "$(tls_curl "$base/v1/items?service=failover&account=before&returnData=true" -H "$admin" || true)" = '{"items":[{"valueData":"a2VwdA=="}]}'
+# refused_to_start: a bounded poll (90 s) until the old primary's log says why it will not start.
+refused_to_start() {
+    local deadline=$((SECONDS + 90))
+    while ((SECONDS < deadline)); do
+        docker-compose logs postgres 2>/dev/null | grep -qF "postgres-standby is the primary now" && return 0
+        sleep 0.2
+    done
+    docker-compose logs --tail 30 postgres >&2
+    return 1
+}
+compose up -d postgres || true
+check "the old primary, started again as it was, refuses to start" refused_to_start
+check "and the replicas still take writes (201)" test "$(add refused)" = 201
+compose rm -sf postgres || true
+"$docker" volume rm keychaind-postgres >/dev/null
+"$docker" volume create keychaind-postgres >/dev/null
+compose up -d postgres || true
+check "rebuilt from an empty volume, it turns healthy" healthy postgres
+psql_on postgres-standby "ALTER SYSTEM SET synchronous_standby_names = 'ANY 1 (*)'" >/dev/null || true
+psql_on postgres-standby "SELECT pg_reload_conf()" >/dev/null || true
+check "and streams as the new primary's synchronous standby" standby_of postgres-standby
+check "and an add is answered 201" test "$(add rejoined)" = 201
 compose down || true
 cd "$root"
 
