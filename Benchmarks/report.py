@@ -530,6 +530,56 @@ def build(runs, facts):
         table.add("Cpg2", "C through nginx to two replicas", per_second(c_pg2.rate, "adds/s"), ms(c_pg2.p50),
                   ms(c_pg2.p99), "", f"(for comparison) {times(throughput)} PI", c_pg2.failure() or "info")
 
+    b_pgs, c_pgs = Series(runs, "Bpgs"), Series(runs, "Cpgs")
+    ps_s, pi_s, pa_s = Series(runs, "PSs"), Series(runs, "PIs"), Series(runs, "PAs")
+    if b_pgs.measured or c_pgs.measured:
+        standby = "with a synchronous standby (pg_basebackup, `synchronous_standby_names = '*'`, on the same core)"
+        table.add("PSs", f"PS {standby}", per_second(ps_s.rate, "tx/s"), "", "", "", "(the read ceiling)",
+                  ps_s.failure() or "info")
+        throughput, _, pairs = paired(b_pgs, ps_s)
+        alone, _, _ = paired(b_pgs, b_pg)
+        table.add("Bpgs", f"Bpg {standby}, alternated with PSs", per_second(b_pgs.rate), ms(b_pgs.p50), ms(b_pgs.p99),
+                  cpu_text(b_pgs), f"{times(throughput)} PSs ({pairs} pairs); {times(alone)} Bpg without the standby",
+                  b_pgs.failure() or "info")
+        table.add("PIs", f"PI {standby}: each commit waits for the standby's flush", per_second(pi_s.rate, "tx/s"),
+                  "", "", "", "(the durable-insert ceiling)", pi_s.failure() or "info")
+        table.add("PAs", f"PA {standby}", per_second(pa_s.rate, "tx/s"), "", "", "", "(the same work's ceiling)",
+                  pa_s.failure() or "info")
+        throughput, _, pairs = paired(c_pgs, pi_s)
+        same_work, _, _ = paired(c_pgs, pa_s)
+        alone, _, _ = paired(c_pgs, c_pg)
+        table.add("Cpgs", f"Cpg {standby}, alternated with PIs and PAs", per_second(c_pgs.rate, "adds/s"),
+                  ms(c_pgs.p50), ms(c_pgs.p99), cpu_text(c_pgs),
+                  f"{times(same_work)} PAs, the same work by pgbench ({pairs} pairs); {times(throughput)} PIs; "
+                  f"{times(alone)} Cpg without the standby", c_pgs.failure() or "info")
+
+    def seconds_of(series, key):
+        return median(r.get(key) for r in series.by_round.values())
+
+    openbao = Series(runs, "Fbao")
+    bao_first = seconds_of(openbao, "first_s")
+    if openbao.measured:
+        table.add("Fbao", f"OpenBao {facts.get('openbao_version', '?')} HA on one PostgreSQL (two nodes, "
+                  "storage postgresql, ha_enabled): the active node killed (SIGKILL), to the first KV version 2 write "
+                  "the other acknowledges, asked every 20 ms", f"{bao_first:.2f} s", "", "", "",
+                  f"(the anchor) median of {openbao.count}", openbao.failure() or "info")
+    for label, what in (("Fkill", "kill -9 of every process on the primary's machine"),
+                        ("Ffence", "the primary fenced read-only (`default_transaction_read_only`, reloaded)"),
+                        ("Fpartition", "the primary's links cut for 6 s (no reset sent)")):
+        failover = Series(runs, label)
+        if not failover.measured:
+            continue
+        first, full = seconds_of(failover, "first_s"), seconds_of(failover, "full_s")
+        against = "" if bao_first is None else f"; Fbao {bao_first:.2f} s"
+        table.add(label, f"PostgreSQL failover, {what}, then `pg_ctl promote` of the synchronous standby (two servers in "
+                  "network namespaces, fsync off); two replicas "
+                  "on the two-host URL behind nginx, 4 writers and a reader (Python, keep-alive, "
+                  f"{'—' if failover.rate is None else f'{failover.rate:,.0f}'} adds/s before); from the promotion's "
+                  "return to the first acknowledged add, and to a quarter second at 90 % of the rate before",
+                  "—" if first is None or full is None else f"{first:.2f} s, full rate {full:.2f} s", "", "", "",
+                  f"first add ≤ 2 s; median of {failover.count}{against}",
+                  verdict(None if first is None else first <= 2, failover))
+
     startups, unlocks = fact_list(facts, "startup_ms"), fact_list(facts, "unlock_ms")
     table.add("T", f"start-up: exec to the first 200 from /v1/health?lockedcode=200, {items:,} items, locked",
               "—" if not startups else f"{median(startups):.0f} ms", "", "", "", f"median of {len(startups)}",
@@ -557,6 +607,12 @@ def build(runs, facts):
         table.add("K", f"`sqlite3 .backup` of the same stopped database ({database_mb:.1f} MB)",
                   rate(backups, database_mb), "", "", "", f"median of {len(backups)}", "info")
 
+    if not (a.measured or b.measured):
+        # A run of one part (BENCH_ONLY=postgres or failover): its rows, without the SQLite ones.
+        core = {"A", "H", "B", "B p99", "D", "S", "C", "C/S", "M", "B1M", "M1M", "T", "U"}
+        table.rows = [row for row in table.rows if row[0] not in core]
+        return table.markdown() + f"\n\nRun {facts.get('started', '?')}, keychaind {facts.get('commit', '?')}, " \
+            f"{facts.get('cpu', '?')} ({facts.get('cores', '?')} cores); took {facts.get('elapsed', '?')}.\n"
     disturbed = {s.label: s.disturbed_rounds() for s in (h, b, d, b_default, b_audit, b_big, b_small, scan, search) if s.measured}
     disturbed_text = "; ".join(f"{label} in rounds {', '.join(map(str, n))}" for label, n in disturbed.items() if n)
     notes = [

