@@ -14,7 +14,7 @@
 #   BENCH_SKIP_BUILD=1       use the existing .build-bench/release/keychaind
 #   BENCH_POSTGRES=1         the PostgreSQL rows; 0 skips them
 #   BENCH_PG_ITEMS=10000     items preloaded for them
-#   BENCH_ONLY=postgres      only the PostgreSQL rows (their table has no SQLite or etcd row)
+#   BENCH_ONLY=postgres      only the PostgreSQL rows, failovers included (no SQLite or etcd row)
 #   BENCH_FAILOVER=1         the failover rows (F*, needs root); 0 skips them
 #   BENCH_FAILOVER_ROUNDS=5  failovers of each kind, and of OpenBao's
 #   BENCH_ONLY=failover      only the failover rows
@@ -1112,6 +1112,7 @@ main() {
     if [[ ${BENCH_ONLY:-} == postgres ]]; then
         TOKEN='' KC_URL=''
         phase_postgres
+        if [[ ${BENCH_FAILOVER:-1} == 1 ]]; then phase_failover; else fact failover skipped; fi
         end_run "$began"
         return
     fi
