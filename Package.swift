@@ -95,7 +95,7 @@ let package = Package(
 
         // MARK: - The core: Keychain Services semantics over the barrier and any store.
         // DER certificates and keys: parsing, the attributes Apple derives from them, X.501 name normalization.
-        .target(name: "KeychainX509", dependencies: ["COpenSSL"], swiftSettings: strictSettings),
+        .target(name: "KeychainX509", dependencies: ["COpenSSL", "KeychainCrypto"], swiftSettings: strictSettings),
         // Keychain Services semantics over any store: typed queries and results, tokens, lock
         // states. (KeychainJSON only to read what older builds sealed as JSON.)
         .target(

@@ -50,6 +50,15 @@ extension KeychainResponder {
             guard token.has(.read) || token.has(.list) else {
                 throw .missingEntitlement("token: the token lacks the read or list capability")
             }
+        case (.keys, _):
+            guard token.has(.write) || token.has(.use) else {
+                throw .missingEntitlement("token: the token lacks the write or use capability needed to generate a key")
+            }
+        case (.keyAction(.publicKey), _):
+            guard token.has(.use) || token.has(.read) else {
+                throw .missingEntitlement("token: the token lacks the use or read capability needed to copy a public key")
+            }
+        case (.keyAction(let action), _): try keychain.require(.use, token, for: action.rawValue + " with a key")
         case (.keychain, _), (.settings, _), (.tokenSelf, _), (.unlock, _), (.health, _), (.vaultMounts, _), (.vaultMountOf, _),
             (.vaultTokenSelf, _), (.events, _), (.keychains, _), (.namedKeychain, _), (.namedUnlock, _), (.namedSettings, _):
             break

@@ -1,6 +1,7 @@
 import KeychainAudit
 import KeychainCore
 import KeychainJSON
+import KeychainX509
 import Logging
 import MicroHTTP
 import Synchronization
@@ -103,8 +104,14 @@ extension KeychainResponder {
         // A KV write's `data` is the secret itself, every value in it.
         let kvWrite: Bool
         if case .kvData? = route { kvWrite = true } else { kvWrite = false }
+        // A key operation's line names the key and the algorithm, never its input or output.
+        let keyUse: Bool
+        if case .keyAction? = route { keyUse = true } else { keyUse = false }
         func flatten(_ object: JSONObject, prefix: String) {
-            for (key, value) in object where !isUnaudited(key) && !(kvWrite && prefix.isEmpty && key == "data") {
+            for (key, value) in object
+            where !isUnaudited(key) && !(kvWrite && prefix.isEmpty && key == "data")
+                && !(keyUse && prefix.isEmpty && !["persistentRef", "query", "algorithm", "requestedSize"].contains(key))
+            {
                 let text: String
                 switch value {
                 case .string(let string): text = string
@@ -127,7 +134,9 @@ extension KeychainResponder {
     /// value says what was asked, not of which item; anything else, an unknown key's value
     /// included, is hashed.
     static func isOptionWord(_ name: String, _ value: String) -> Bool {
-        (Schema.isOption(named: name) || name == "conflict") && AuditRecord.isShortWord(value)
+        // A key's algorithm is one of Apple's names, in clear; anything else a client sends there is hashed.
+        if name == "algorithm" { return KeyAlgorithm(rawValue: value) != nil }
+        return (Schema.isOption(named: name) || name == "conflict") && AuditRecord.isShortWord(value)
     }
 
     /// Whether `name`'s value never reaches the audit log, even hashed. (A switch: a `Set` would

@@ -281,6 +281,8 @@ public final class KeychainResponder: HTTPResponder {
         case (.vaultMountOf(let path), _): try vaultMountOf(path, request, token!)
         case (.vaultTokenSelf, _): vaultTokenSelf(request, token!)
         case (.events, _): events(request, token!)
+        case (.keys, _): try generateKey(request, token!)
+        case (.keyAction(let action), _): try useKey(action, request, token!)
         default: throw .unimplemented("method: \(request.head.method) on \(route.template)")
         }
     }

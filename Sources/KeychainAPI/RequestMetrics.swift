@@ -134,22 +134,25 @@ extension Route {
         case .namedPassphrase: 27
         case .namedSettings: 28
         case .lockAll: 29
+        case .keys: 30
+        case .keyAction(let action): 31 + KeyAction.allCases.firstIndex(of: action)!
         }
     }
 
     /// The row of a path no route has.
-    static let unmatchedMetricsIndex = 30
-    static let metricsSlots = 31
+    static let unmatchedMetricsIndex = 31 + KeyAction.allCases.count
+    static let metricsSlots = unmatchedMetricsIndex + 1
 
     /// Each row's `route` label: the template, and `unmatched` for paths no route has.
     static let metricsTemplates: [String] = {
-        let routes: [Route] = [
-            .items, .itemsSearch, .item(ref: ""), .keychain, .lock, .unlock, .passphrase, .settings, .tokens, .tokenSelf,
-            .token(id: ""), .health, .metrics, .exportBundle, .importBundle, .backup, .itemsImport,
-            .kvData(mount: "", path: ""), .kvMetadata(mount: "", path: ""), .vaultMounts, .vaultMountOf(path: ""),
-            .vaultTokenSelf, .events, .keychains, .namedKeychain(name: ""), .namedLock(name: ""), .namedUnlock(name: ""),
-            .namedPassphrase(name: ""), .namedSettings(name: ""), .lockAll,
-        ]
+        let routes: [Route] =
+            [
+                .items, .itemsSearch, .item(ref: ""), .keychain, .lock, .unlock, .passphrase, .settings, .tokens, .tokenSelf,
+                .token(id: ""), .health, .metrics, .exportBundle, .importBundle, .backup, .itemsImport,
+                .kvData(mount: "", path: ""), .kvMetadata(mount: "", path: ""), .vaultMounts, .vaultMountOf(path: ""),
+                .vaultTokenSelf, .events, .keychains, .namedKeychain(name: ""), .namedLock(name: ""), .namedUnlock(name: ""),
+                .namedPassphrase(name: ""), .namedSettings(name: ""), .lockAll, .keys,
+            ] + KeyAction.allCases.map { .keyAction($0) }
         precondition(routes.enumerated().allSatisfy { $0.offset == $0.element.metricsIndex })
         return routes.map(\.template) + ["unmatched"]
     }()

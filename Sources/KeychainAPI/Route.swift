@@ -44,6 +44,10 @@ enum Route: Sendable, Equatable {
     case namedSettings(name: String)
     /// `POST /v1/keychains/lock-all` (SecKeychainLockAll): every keychain the token may use.
     case lockAll
+    /// `POST /v1/keys` (SecKeyCreateRandomKey): a key pair made, and kept.
+    case keys
+    /// `POST /v1/keys/{action}`: a key used in place (`KeyAction`).
+    case keyAction(KeyAction)
 
     var template: String {
         switch self {
@@ -77,6 +81,8 @@ enum Route: Sendable, Equatable {
         case .namedPassphrase: "/v1/keychains/{name}/passphrase"
         case .namedSettings: "/v1/keychains/{name}/settings"
         case .lockAll: "/v1/keychains/lock-all"
+        case .keys: "/v1/keys"
+        case .keyAction(let action): "/v1/keys/\(action.rawValue)"
         }
     }
 
@@ -102,7 +108,7 @@ enum Route: Sendable, Equatable {
         switch self {
         case .items: ["GET", "POST", "PATCH", "DELETE"]
         case .itemsSearch, .itemsImport, .lock, .unlock, .passphrase, .exportBundle, .importBundle, .backup: ["POST"]
-        case .namedLock, .namedUnlock, .namedPassphrase, .lockAll: ["POST"]
+        case .namedLock, .namedUnlock, .namedPassphrase, .lockAll, .keys, .keyAction: ["POST"]
         case .keychains: ["GET", "POST"]
         case .namedKeychain: ["GET", "DELETE"]
         case .namedSettings: ["GET", "PUT"]
@@ -167,6 +173,8 @@ enum Route: Sendable, Equatable {
         case (.vaultMounts, _), (.vaultMountOf, _): "kvMounts"
         case (.vaultTokenSelf, _): "readOwnToken"
         case (.events, _): "subscribeEvents"
+        case (.keys, _): "generateKey"
+        case (.keyAction(let action), _): action.operation
         default: "none"
         }
     }
@@ -223,7 +231,7 @@ enum Route: Sendable, Equatable {
         case (.items, "POST"), (.items, "PATCH"), (.items, "DELETE"), (.item, "PATCH"), (.item, "DELETE"),
             (.tokens, "POST"), (.token, _), (.settings, "PUT"), (.importBundle, _), (.itemsImport, _),
             (.kvData, "POST"), (.kvData, "PUT"), (.kvData, "PATCH"), (.kvData, "DELETE"), (.kvMetadata, "DELETE"),
-            (.keychains, "POST"), (.namedKeychain, "DELETE"), (.namedSettings, "PUT"):
+            (.keychains, "POST"), (.namedKeychain, "DELETE"), (.namedSettings, "PUT"), (.keys, _):
             true
         default:
             false
@@ -312,6 +320,10 @@ enum Route: Sendable, Equatable {
             if second.equals("lock-all") { return .lockAll }
             return namedKeychain(second)
         }
+        if first.equals("keys") {
+            guard let second else { return .keys }
+            return KeyAction.allCases.first { second.equals($0.rawValue) }.map { .keyAction($0) }
+        }
         if first.equals("health"), second == nil { return .health }
         if first.equals("events"), second == nil { return .events }
         return nil
@@ -344,7 +356,7 @@ extension Route {
 
     /// The API's own first segments, which no mount may take.
     static let reservedSegments: [StaticString] = [
-        "items", "keychain", "keychains", "tokens", "health", "events", "sys", "auth",
+        "items", "keychain", "keychains", "tokens", "health", "events", "sys", "auth", "keys",
     ]
 
     private static func namedKeychain(_ segment: Slice<UnsafeBufferPointer<UInt8>>) -> Route? {
@@ -357,6 +369,8 @@ extension Collection<UInt8> {
     fileprivate func equals(_ literal: StaticString) -> Bool {
         literal.withUTF8Buffer { elementsEqual($0) }
     }
+
+    fileprivate func equals(_ text: String) -> Bool { elementsEqual(text.utf8) }
 
     fileprivate func starts(with literal: StaticString) -> Bool {
         literal.withUTF8Buffer { starts(with: $0) }

@@ -140,6 +140,16 @@ package final class Barrier: Sendable {
         try AEAD.seal(secret, key: key, associatedData: ad)
     }
 
+    /// Seals a secret held in `sodium_malloc` memory (a generated private key).
+    package func sealSecret(_ secret: SecureBytes, key: SecureBytes, ad: [UInt8]) throws(CryptoError) -> [UInt8] {
+        try secret.withUnsafeBytes { (bytes) throws(CryptoError) in try AEAD.seal(bytes, key: key, associatedData: ad) }
+    }
+
+    /// Opens a secret into `sodium_malloc` memory (a private key about to be used).
+    package func openSecretSecure(_ frame: [UInt8], key: SecureBytes, ad: [UInt8]) throws(CryptoError) -> SecureBytes {
+        try AEAD.openSecure(frame, key: key, associatedData: ad)
+    }
+
     /// Opens a secret sealed for (`ref`, item class `classByte`, `group`): `secretAD`'s bytes,
     /// built on the stack.
     package func openSecret(

@@ -258,7 +258,7 @@ final class PGResolver: Sendable {
                 current.pointee.ai_addr, current.pointee.ai_addrlen, &text, socklen_t(text.count), nil, 0,
                 NI_NUMERICHOST) == 0
             {
-                let address = String(cString: text)
+                let address = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 if !addresses.contains(address) { addresses.append(address) }
             }
             entry = current.pointee.ai_next

@@ -13,7 +13,7 @@ struct Token: AsyncParsableCommand {
             abstract: "Create a token; prints its id, then its secret (shown this once).")
         @Option(name: .customLong("name"), help: "A name for people.") var name: String
         @Option(name: .customLong("group"), help: "An access group it may use (repeatable; * for all).") var groups: [String]
-        @Option(name: .customLong("capability"), help: "read, list, write, delete, lock, admin or metrics (repeatable).")
+        @Option(name: .customLong("capability"), help: "read, list, write, delete, lock, admin, metrics or use (repeatable).")
         var capabilities: [String]
         @Option(
             name: .customLong("keychain"),

@@ -15,7 +15,7 @@ extension Keychaind {
             @OptionGroup var store: StoreOptions
             @Option(help: "A name for the token.") var name: String
             @Option(name: .customLong("group"), help: "An access group (repeatable; * = all).") var groups: [String]
-            @Option(name: .customLong("capability"), help: "read, list, write, delete, lock, admin or metrics (repeatable).")
+            @Option(name: .customLong("capability"), help: "read, list, write, delete, lock, admin, metrics or use (repeatable).")
             var capabilities: [String]
             @Option(help: "Expiry as an RFC 3339 date-time.") var expiresAt: String?
 

@@ -58,6 +58,30 @@ import Testing
         #expect(all == (1...1_001).map { prefix + String($0) })
     }
 
+    /// A key's use is a line naming the operation, the key and the algorithm (in clear): never
+    /// the data signed, the signature, or a generated key.
+    @Test func aKeysUseIsALineWithTheKeyAndTheAlgorithmAndNoData() throws {
+        let s = try Scene()
+        let made = s.call("POST", "/v1/keys", json: #"{"keyType":"ed25519","privateKeyAttrs":{"isPermanent":true}}"#)
+        #expect(made.status == 201, "\(made.text)")
+        let ref = try #require(made.json["privateKeyItem"]?.objectValue?["persistentRef"]?.stringValue)
+        let data = "c2lnbiB0aGlzIG1lc3NhZ2U="
+        let signed = s.call(
+            "POST", "/v1/keys/sign",
+            json: #"{"persistentRef":"\#(ref)","algorithm":"edDSASignatureMessageCurve25519SHA512","data":"\#(data)"}"#)
+        #expect(signed.status == 200, "\(signed.text)")
+        let signature = try #require(signed.json["signature"]?.stringValue)
+        let lines = try s.lines()
+        #expect(lines.map { $0["operation"]?.stringValue } == ["generateKey", "sign"])
+        #expect(lines[1]["refs"]?.arrayValue == [.string(ref)])
+        let query = try #require(lines[1]["query"]?.objectValue)
+        #expect(query["algorithm"]?.stringValue == "edDSASignatureMessageCurve25519SHA512")
+        #expect(query["persistentRef"] != nil)
+        #expect(query["data"] == nil)
+        let text = String(decoding: FileManager.default.contents(atPath: s.path) ?? Data(), as: UTF8.self)
+        #expect(!text.contains(data) && !text.contains(signature))
+    }
+
     @Test func eachRouteGivesOneLineWithWhoWhatAndTheOutcome() throws {
         let s = try Scene()
         let secret = "c3VwZXItc2VjcmV0LXZhbHVl"  // base64 of "super-secret-value"

@@ -37,10 +37,10 @@ import Testing
         #expect(keychain.state == .locked)
         try keychain.unlock(passphrase: SecureBytes(utf8: Self.passphrase))
         let admin = try keychain.authenticate(bearer: Self.adminSecret)
-        // Made before `metrics` existed: every capability of its day, and not that one.
+        // Made before `metrics` and `use` existed: every capability of its day, and not those.
         #expect(
             admin.name == "admin" && admin.accessGroups == ["*"]
-                && admin.capabilities == Set(Capability.allCases).subtracting([.metrics]))
+                && admin.capabilities == Set(Capability.allCases).subtracting([.metrics, .use]))
         let reader = try keychain.authenticate(bearer: Self.readerSecret)
         #expect(reader.name == "reader" && reader.accessGroups == ["web", "default"] && reader.capabilities == [.read, .list])
 

@@ -33,6 +33,35 @@ extension Keychain {
             throw .param("keyType: a key item needs its key type (rsa, ec, ed25519, x25519 or aes)")
         }
         let key = try parseKey(bytes, algorithm: algorithm, role: role)
+        return try completeKeyAttributes(
+            attributes, role: role, sizeInBits: key.sizeInBits, publicKeyHash: key.publicKeyHash,
+            defaults: defaults)
+    }
+
+    /// A generated private key's attributes: `keyClass` and `keyType` must name what it is, and
+    /// the rest is completed from its public key as `keyAttributes` does.
+    static func generatedKeyAttributes(
+        _ attributes: [(key: SchemaKey, value: AttributeValue)], type: KeyMaterial.Algorithm, publicKey: [UInt8]
+    ) throws(KeychainError) -> [(key: SchemaKey, value: AttributeValue)] {
+        let k = keyKeys
+        func value(_ key: SchemaKey) -> AttributeValue? { attributes.first { $0.key == key }?.value }
+        guard value(k.keyClass) == .string("private") else { throw .param("keyClass: a generated key pair stores a private key") }
+        guard value(k.keyType) == .string(type.rawValue) else { throw .param("keyType: the key generated is \(type.rawValue)") }
+        let key = try parseKey(publicKey, algorithm: type, role: .public)
+        return try completeKeyAttributes(
+            attributes, role: .private, sizeInBits: key.sizeInBits, publicKeyHash: key.publicKeyHash,
+            defaults: true)
+    }
+
+    /// `attributes` with the sizes checked and filled, `applicationLabel` filled when absent and
+    /// there is a public key hash, and with `defaults`, Apple's usage flags where absent.
+    private static func completeKeyAttributes(
+        _ attributes: [(key: SchemaKey, value: AttributeValue)], role: KeyMaterial.Role, sizeInBits: Int,
+        publicKeyHash: [UInt8]?, defaults: Bool
+    ) throws(KeychainError) -> [(key: SchemaKey, value: AttributeValue)] {
+        let k = keyKeys
+        func value(_ key: SchemaKey) -> AttributeValue? { attributes.first { $0.key == key }?.value }
+        let key = (sizeInBits: sizeInBits, publicKeyHash: publicKeyHash)
         let size = AttributeValue.int(Int64(key.sizeInBits))
         for sizeKey in [k.size, k.effectiveSize] {
             if let given = value(sizeKey), given != size {

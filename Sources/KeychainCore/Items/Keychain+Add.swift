@@ -53,7 +53,11 @@ extension Keychain {
     public var addsAnswerLater: Bool { addsLater != nil }
 
     /// The item an add writes (its record sealed), after checking the query, the token and the lock.
-    func addedItem(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> (DecodedItem, Barrier) {
+    /// `generated`: a private key made here, whose bytes never leave `sodium_malloc` memory; the
+    /// query then has no `valueData`.
+    func addedItem(_ query: ItemQuery, token: AccessToken, generated: GeneratedPrivateKey? = nil) throws(KeychainError)
+        -> (DecodedItem, Barrier)
+    {
         try require(.write, token, for: "add")
         try query.check(for: .add)
         let barrier = try barrier()
@@ -71,6 +75,8 @@ extension Keychain {
             try checkSize(der)
             let derived = Self.derivedAttributes(of: try Self.parseCertificate(der))
             attributes = try Self.certificateAttributes(given: attributes, derived: derived)
+        } else if itemClass == .key, let generated {
+            attributes = try Self.generatedKeyAttributes(attributes, type: generated.type, publicKey: generated.publicKey)
         } else if itemClass == .key {
             guard let bytes = query.valueData else { throw .param("valueData: a key item needs its key") }
             try checkSize(bytes)
@@ -88,7 +94,13 @@ extension Keychain {
                 protection: protection.rawValue, synchronizable: sync, created: now, modified: now, version: 1,
                 primaryKey: [], attributes: [], secret: nil, lookups: []),
             itemClass: itemClass, group: group, protection: protection, attributes: attributes)
-        if let secret = query.valueData {
+        if let generated {
+            guard let key = barrier.classKey(for: item.protection) else { throw Self.locked("valueData") }
+            let ad = Barrier.secretAD(ref: item.record.ref, itemClass: item.itemClass, group: item.record.group)
+            item.record.secret = try Self.crypto { () throws(CryptoError) in
+                try barrier.sealSecret(generated.secret, key: key, ad: ad)
+            }
+        } else if let secret = query.valueData {
             try checkSize(secret)
             item.record.secret = try seal(secret, for: item, barrier: barrier)
         }

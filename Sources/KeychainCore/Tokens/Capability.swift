@@ -13,6 +13,9 @@ public enum Capability: String, Sendable, CaseIterable, Comparable {
     /// `GET /metrics`, and nothing else: counts and latencies, never an item, a group or a
     /// secret. `admin` does not imply it (least privilege both ways).
     case metrics
+    /// Use a key in place (sign, verify, encrypt, decrypt, derive), never read its bytes; `read`
+    /// does not imply it (a key that may be read is not thereby one that may be used).
+    case use
 
     /// Every capability's name, comma-separated, for messages and help.
     public static let names = allCases.map(\.rawValue).joined(separator: ", ")
@@ -31,6 +34,7 @@ public enum Capability: String, Sendable, CaseIterable, Comparable {
         case .lock: 1 << 4
         case .admin: 1 << 5
         case .metrics: 1 << 6
+        case .use: 1 << 7
         }
     }
 }
