@@ -289,6 +289,23 @@ def build(runs, facts):
                   f"≥ 15 × Ov; {measured_against(throughput, cost, pairs, 'Ov')}",
                   verdict(None if throughput is None else throughput >= 15, ov, kv))
 
+    for label, algorithm, fact, target in (
+            ("Ksp256", "P-256 ECDSA (ecdsaSignatureMessageX962SHA256)", "openssl_ecdsap256_sign_per_s", None),
+            ("Ksed", "Ed25519 (edDSASignatureMessageCurve25519SHA512)", "openssl_ed25519_sign_per_s", 0.5)):
+        signing = Series(runs, label)
+        if not signing.measured:
+            continue
+        ceiling = fact_float(facts, fact)
+        ratio = signing.rate / ceiling if signing.rate and ceiling else None
+        against = (f"openssl {facts.get('openssl_version', '?')} speed on core 0: "
+                   f"{per_second(ceiling, 'signatures/s')}; measured {times(ratio)}")
+        table.add(label, f"keychaind signatures over HTTP: POST /v1/keys/sign with a kept, non-extractable {algorithm} key, "
+                  f"a `use` token, a 32-byte message, 16 connections, {pinned}",
+                  per_second(signing.rate, "signatures/s"), ms(signing.p50), ms(signing.p99), cpu_text(signing),
+                  (f"≥ {target} × openssl speed; " if target else "(beside openssl speed) ") + against,
+                  verdict(None if ratio is None or target is None else ratio >= target, signing)
+                  if target else signing.failure() or "info")
+
     to_event, to_answer = Series(runs, "El"), Series(runs, "Ea")
     if to_event.measured:
         cycles = facts.get("event_cycles", "?")
@@ -608,7 +625,7 @@ def build(runs, facts):
                   rate(backups, database_mb), "", "", "", f"median of {len(backups)}", "info")
 
     if not (a.measured or b.measured):
-        # A run of one part (BENCH_ONLY=postgres or failover): its rows, without the SQLite ones.
+        # A run of one part (BENCH_ONLY=postgres, failover or keys): its rows, without the SQLite ones.
         core = {"A", "H", "B", "B p99", "D", "S", "C", "C/S", "M", "B1M", "M1M", "T", "U"}
         table.rows = [row for row in table.rows if row[0] not in core]
         return table.markdown() + f"\n\nRun {facts.get('started', '?')}, keychaind {facts.get('commit', '?')}, " \

@@ -18,6 +18,7 @@
 #   BENCH_FAILOVER=1         the failover rows (F*, needs root); 0 skips them
 #   BENCH_FAILOVER_ROUNDS=5  failovers of each kind, and of OpenBao's
 #   BENCH_ONLY=failover      only the failover rows
+#   BENCH_ONLY=keys          only Ksp256 and Ksed: signatures over HTTP beside openssl speed
 #   BENCH_ONLY=reads         only A, H, B, D, B* (and their instruction counts) and the audit rows
 #                            (B2, Baud, H2, Haud): the read rows
 #   BENCH_ONLY=client        only Gw, Gc and Gu: one GET through wrk, KeychainClient and URLSession
@@ -1032,6 +1033,52 @@ phase_failover() {
     rm -rf "$dir"
 }
 
+# Ks: signatures a second over HTTP with a key kept in the keychain (POST /v1/keys/sign, the
+# `use` capability, the audit log off), P-256 and Ed25519, beside `openssl speed` for the same
+# algorithm on the same core (the ceiling: no HTTP, no JSON, no key opened per request).
+phase_keys() {
+    "$KEYCHAIND" init --data-dir "$WORK/keychain-keys" --passphrase-file "$WORK/passphrase" \
+        --admin-token-file "$WORK/keys-admin" >>"$LOGS/init.log" 2>&1 || die "keychaind init failed (see $LOGS/init.log)"
+    local port url pid admin user
+    port=$(free_port)
+    url=http://127.0.0.1:$port
+    start_server keychain-keys "$url/v1/health" "$KEYCHAIND" serve --data-dir "$WORK/keychain-keys" --allow-root \
+        --listen "127.0.0.1:$port" --passphrase-file "$WORK/passphrase" --threads 1
+    pid=$SERVER_PID
+    admin=$(<"$WORK/keys-admin")
+    TOKEN=$admin no_auto_lock "$url"
+    user=$(curl -sS -f -H "Authorization: Bearer $admin" -d '{"name":"signer","accessGroups":["default"],"capabilities":["use"]}' \
+        "$url/v1/tokens" | "$PY" -c 'import json, sys; print(json.load(sys.stdin)["token"])') || die "cannot create the signer's token"
+    local -A refs=()
+    local type
+    for type in ec ed25519; do
+        refs[$type]=$(curl -sS -f -H "Authorization: Bearer $admin" \
+            -d "{\"keyType\":\"$type\",\"privateKeyAttrs\":{\"isPermanent\":true,\"isExtractable\":false}}" "$url/v1/keys" |
+            "$PY" -c 'import json, sys; print(json.load(sys.stdin)["privateKeyItem"]["persistentRef"])') ||
+            die "cannot make the $type key"
+    done
+    # openssl speed's signatures a second on the server core, for each algorithm.
+    local speed
+    speed=$(taskset -c "$SERVER_CORE" openssl speed -seconds "$DURATION" ecdsap256 2>/dev/null |
+        awk '$1 == "256" && $4 == "(nistp256)" { print $(NF-1) }')
+    fact openssl_ecdsap256_sign_per_s "${speed:-}"
+    speed=$(taskset -c "$SERVER_CORE" openssl speed -seconds "$DURATION" ed25519 2>/dev/null |
+        awk '$1 == "253" && $4 == "(Ed25519)" { print $(NF-1) }')
+    fact openssl_ed25519_sign_per_s "${speed:-}"
+    fact openssl_version "$(openssl version | awk '{ print $2 }')"
+    KEYCHAIND_TOKEN=$user warm_up "$url/" "$BENCH/sign.lua" "${refs[ec]}" ecdsaSignatureMessageX962SHA256
+    local round
+    for ((round = 1; round <= WRITE_PAIRS; round++)); do
+        log "  round $round of $WRITE_PAIRS"
+        KEYCHAIND_TOKEN=$user run_wrk Ksp256 "$round" "$pid" "$url/" "$BENCH/sign.lua" "${refs[ec]}" \
+            ecdsaSignatureMessageX962SHA256
+        KEYCHAIND_TOKEN=$user run_wrk Ksed "$round" "$pid" "$url/" "$BENCH/sign.lua" "${refs[ed25519]}" \
+            edDSASignatureMessageCurve25519SHA512
+    done
+    stop_server keychain-keys
+    rm -rf "$WORK/keychain-keys"
+}
+
 phase_start_and_unlock() {
     local starts=3 i code seconds startups=() unlocks=()
     printf '{"passphrase":"%s"}' "$(<"$WORK/passphrase")" >"$WORK/unlock.json"
@@ -1118,6 +1165,12 @@ main() {
     fi
     if [[ ${BENCH_ONLY:-} == failover ]]; then
         phase_failover
+        end_run "$began"
+        return
+    fi
+    if [[ ${BENCH_ONLY:-} == keys ]]; then
+        log "Ks: signatures over HTTP beside openssl speed"
+        phase_keys
         end_run "$began"
         return
     fi
@@ -1271,6 +1324,9 @@ main() {
 
     log "Kv and Ov: Vault's KV version 2 GET on keychaind and on OpenBao"
     phase_vault
+
+    log "Ks: signatures over HTTP beside openssl speed"
+    phase_keys
 
     log "the event stream: lock-to-event latency, 1,000 subscribers' memory, B with 100 subscribers"
     phase_events
