@@ -52,6 +52,9 @@ public final class Keychain: Sendable {
     let pump: EventPump?
     /// Who opens the log's events for the pump.
     let eventOpener = EventOpener()
+    /// The public keys of Ed25519 keys signed with, by their sealed bytes' nonce: a signature
+    /// then costs one scalar multiplication, not two (`Keychain+KeyUse.swift`).
+    let ed25519PublicKeys = Mutex<[[UInt8]: [UInt8]]>([:])
     /// `configuration.name`.
     public let name: String
     /// Whether this is the `default` keychain, whose references carry no name.

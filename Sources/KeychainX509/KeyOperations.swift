@@ -44,10 +44,22 @@ public enum KeyOperations {
     ///
     /// RSA-PSS salts with as many random bytes as the hash has and masks with MGF1 of the same
     /// hash, as Apple does; it needs a modulus of at least 16 × the hash's length + 9 bits.
+    ///
+    /// Ed25519 signs with libsodium, the seed never leaving `sodium_malloc` memory; `publicKey`,
+    /// the key's own public key when the caller knows it, spares deriving it again.
     public static func sign(
-        _ data: [UInt8], algorithm: KeyAlgorithm, privateKey: SecureBytes, type: KeyMaterial.Algorithm
+        _ data: [UInt8], algorithm: KeyAlgorithm, privateKey: SecureBytes, type: KeyMaterial.Algorithm,
+        publicKey: [UInt8]? = nil
     ) throws(CertificateError) -> [UInt8] {
         try algorithm.check(.sign, type: type, role: .private)
+        if algorithm == .edDSASignatureMessageCurve25519SHA512 {
+            do {
+                let known = try publicKey ?? Ed25519.publicKey(seed: privateKey)
+                return try Ed25519.sign(data, seed: privateKey, publicKey: known)
+            } catch {
+                throw .malformed("not a 32-byte Ed25519 private key")
+            }
+        }
         return try createSignature(data, algorithm: algorithm, key: try loadPrivate(privateKey, type: type))
     }
 

@@ -119,6 +119,12 @@ import Testing
         let signature = try Self.bytes(signed, "signature")
         #expect(signature.count == 64)
         #expect(try Self.opensslVerifies(data, signature, spki: Self.ed25519Prefix + publicKey, ed25519: true))
+        // Again, with the public key the first signature derived and kept: Ed25519 is deterministic.
+        let again = try f.call(
+            "POST", "/v1/keys/sign",
+            json:
+                #"{"query":{"label":"ed"},"algorithm":"edDSASignatureMessageCurve25519SHA512","data":"\#(Base64.encode(data))"}"#)
+        #expect(try Self.bytes(again, "signature") == signature)
     }
 
     /// A private key that is not permanent is answered once: it is kept nowhere.

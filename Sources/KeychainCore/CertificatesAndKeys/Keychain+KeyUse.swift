@@ -3,6 +3,7 @@ public import KeychainCrypto
 import KeychainStorage
 public import KeychainX509
 import Logging
+import Synchronization
 
 /// A private key `generateKeyPair` made, on its way to its item: its bytes only in
 /// `sodium_malloc` memory.
@@ -164,7 +165,9 @@ extension Keychain {
         do {
             switch use {
             case .sign(let data):
-                result = .data(try KeyOperations.sign(data, algorithm: algorithm, privateKey: key, type: type))
+                let publicKey = type == .ed25519 ? try knownPublicKey(item, key) : nil
+                result = .data(
+                    try KeyOperations.sign(data, algorithm: algorithm, privateKey: key, type: type, publicKey: publicKey))
             case .verify(let data, let signature):
                 let publicKey = try Self.publicKey(of: key, type: type, role: role)
                 result = .verified(
@@ -260,6 +263,22 @@ extension Keychain {
             throw .decode("valueData: the stored secret failed authentication")
         }
     }
+
+    /// An Ed25519 private key's public key, derived from it once and then kept by the nonce of
+    /// its sealed bytes (a public key is no secret; a changed key is sealed anew, with a new nonce).
+    private func knownPublicKey(_ item: DecodedItem, _ key: SecureBytes) throws(CertificateError) -> [UInt8] {
+        let nonce = Array((item.record.secret ?? []).prefix(25))
+        if let known = ed25519PublicKeys.withLock({ $0[nonce] }) { return known }
+        let derived = try KeyOperations.publicKey(of: key, type: .ed25519)
+        ed25519PublicKeys.withLock { keys in
+            if keys.count >= Self.maxKnownPublicKeys { keys.removeAll(keepingCapacity: true) }
+            keys[nonce] = derived
+        }
+        return derived
+    }
+
+    /// Beyond this many Ed25519 keys in use, the public keys kept are forgotten and derived again.
+    static let maxKnownPublicKeys = 1024
 
     /// The public half of a key item's bytes: the bytes themselves for a public key.
     private static func publicKey(of key: SecureBytes, type: KeyMaterial.Algorithm, role: KeyMaterial.Role)
