@@ -78,18 +78,22 @@ public enum AEAD {
     }
 
     /// Opens a frame sealed by `seal` straight into `sodium_malloc` memory: for key material,
-    /// which never passes through an array.
+    /// which never passes through an array. The buffer is `SecureBytesPool.shared`'s: the caller
+    /// hands it back there when done.
     public static func openSecure(_ frame: [UInt8], key: SecureBytes, associatedData: [UInt8]) throws(CryptoError)
         -> SecureBytes
     {
         guard key.count == keyLength else { throw .invalidLength("key") }
         guard frame.count >= 1 + nonceLength + tagLength, frame[0] == currentVersion else { throw .malformedCiphertext }
         Sodium.ensureInitialized()
-        let opened = try SecureBytes(count: frame.count - 1 - nonceLength - tagLength)
+        let opened = try SecureBytesPool.shared.take(count: frame.count - 1 - nonceLength - tagLength)
         let status = associatedData.withUnsafeBytes { ad in
             opened.withUnsafeMutableBytes { out in open(frame, key: key, associatedData: ad, into: out) }
         }
-        guard status == 0 else { throw .authenticationFailed }
+        guard status == 0 else {
+            SecureBytesPool.shared.recycle(opened)
+            throw .authenticationFailed
+        }
         return opened
     }
 

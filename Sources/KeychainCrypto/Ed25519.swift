@@ -33,7 +33,8 @@ public enum Ed25519 {
         guard seed.count == seedLength else { throw .invalidLength("seed") }
         guard publicKey.count == publicKeyLength else { throw .invalidLength("publicKey") }
         Sodium.ensureInitialized()
-        let secret = try SecureBytes(count: Int(crypto_sign_SECRETKEYBYTES))
+        let secret = try SecureBytesPool.shared.take(count: Int(crypto_sign_SECRETKEYBYTES))
+        defer { SecureBytesPool.shared.recycle(secret) }
         secret.withUnsafeMutableBytes { k in
             seed.withUnsafeBytes { k.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: seedLength) }
             publicKey.withUnsafeBytes {

@@ -1,4 +1,5 @@
 internal import CSodium
+import Synchronization
 
 /// Key material in `sodium_malloc` memory: guarded pages, `mlock`ed, zeroed when freed.
 ///
@@ -77,4 +78,29 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible {
     }
 
     public var description: String { "SecureBytes(\(count) bytes)" }
+}
+
+/// `SecureBytes` of a few sizes kept for reuse, zeroed in between: allocating `sodium_malloc`
+/// memory takes five system calls (mmap, two mprotects, mlock, and munmap when freed), more than
+/// the signature a key is opened for. A buffer handed back is zeroed before anyone takes it.
+public final class SecureBytesPool: Sendable {
+    public static let shared = SecureBytesPool()
+
+    /// Buffers kept, at most, for each size.
+    static let perSize = 16
+    private let buffers = Mutex<[Int: [SecureBytes]]>([:])
+
+    /// A zeroed buffer of `count` bytes: a kept one, or a new one.
+    public func take(count: Int) throws(CryptoError) -> SecureBytes {
+        if let kept = buffers.withLock({ $0[count]?.popLast() }) { return kept }
+        return try SecureBytes(count: count)
+    }
+
+    /// Zeroes `bytes` and keeps it for the next `take` of its size, unless enough are kept.
+    public func recycle(_ bytes: SecureBytes) {
+        bytes.wipe()
+        buffers.withLock { kept in
+            if kept[bytes.count, default: []].count < Self.perSize { kept[bytes.count, default: []].append(bytes) }
+        }
+    }
 }

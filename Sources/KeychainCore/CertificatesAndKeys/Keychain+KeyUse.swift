@@ -161,6 +161,7 @@ extension Keychain {
             throw .param("algorithm: \(algorithm.rawValue) does not fit a \(role.rawValue) \(type.rawValue) key")
         }
         let key = try openKey(item, barrier: barrier)
+        defer { SecureBytesPool.shared.recycle(key) }
         let result: KeyUseResult
         do {
             switch use {
@@ -205,6 +206,7 @@ extension Keychain {
         let (type, role) = try Self.keyKind(item)
         guard role != .symmetric else { throw .param("keyClass: a symmetric key has no public key") }
         let key = try openKey(item, barrier: barrier)
+        defer { SecureBytesPool.shared.recycle(key) }
         do {
             return (type, try Self.publicKey(of: key, type: type, role: role), item.record.ref)
         } catch {
@@ -249,8 +251,8 @@ extension Keychain {
         return (type, role)
     }
 
-    /// Opens a key item's bytes into `sodium_malloc` memory; 423 while its protection class is
-    /// locked. Counts as reading a secret for the auto-lock.
+    /// Opens a key item's bytes into `sodium_malloc` memory (the pool's: the caller recycles
+    /// them); 423 while its protection class is locked. Counts as reading a secret for the auto-lock.
     private func openKey(_ item: DecodedItem, barrier: Barrier) throws(KeychainError) -> SecureBytes {
         guard let sealed = item.record.secret else { throw .decode("valueData: a stored key item has no key") }
         guard let classKey = barrier.classKey(for: item.protection) else { throw Self.locked("key") }
