@@ -35,7 +35,7 @@ public enum KeyAlgorithm: String, Sendable, CaseIterable {
     }
 
     /// Apple's SecKeyIsAlgorithmSupported: whether a key of `type` and `role` can do `operation` with this algorithm.
-    /// sign/decrypt/keyExchange need a private key; verify/encrypt a public key (a private key also works: its public part is used).
+    /// sign/decrypt/keyExchange need a private key; verify/encrypt a public key.
     ///
     /// As Apple's adaptors have it, ECIES and ECDH take X25519 keys as well as EC ones; Ed25519
     /// keys only sign and verify. Key-size limits (PSS and OAEP on a small RSA modulus) are the
@@ -48,7 +48,8 @@ public enum KeyAlgorithm: String, Sendable, CaseIterable {
             return role == .private
         case (.ecdsa, .verify), (.rsaSignature, .verify), (.edDSA, .verify), (.rsaEncryption, .encrypt),
             (.ecies, .encrypt):
-            return true
+            // As Apple's: a private key neither verifies nor encrypts (si-41 `testsupportedalgos`).
+            return role == .public
         default:
             return false
         }
