@@ -30,6 +30,9 @@ public struct APIConfiguration: Sendable {
 
     public init() {}
 
+    /// The path segments no mount may take, for messages: `items, keychain, … or keys`.
+    public static var reservedMountNames: String { Route.reservedNames }
+
     /// The mounts of `mount=group` entries; `nil` names the entry at fault: a mount is one path
     /// segment that no route of the API takes, a group is not empty, and no mount comes twice.
     public static func kvMounts(_ entries: [String]) -> Result<[String: String], KVMountError> {

@@ -359,6 +359,12 @@ extension Route {
         "items", "keychain", "keychains", "tokens", "health", "events", "sys", "auth", "keys",
     ]
 
+    /// The reserved segments, for messages: `items, keychain, … or keys`.
+    static var reservedNames: String {
+        let names = reservedSegments.map(\.description)
+        return names.dropLast().joined(separator: ", ") + " or " + names.last!
+    }
+
     private static func namedKeychain(_ segment: Slice<UnsafeBufferPointer<UInt8>>) -> Route? {
         segment.isEmpty ? nil : .namedKeychain(name: String(decoding: segment, as: UTF8.self))
     }

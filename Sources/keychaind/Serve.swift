@@ -115,8 +115,8 @@ extension Keychaind {
                 case .success(let parsed): api.kvMounts = parsed
                 case .failure(let error):
                     throw ValidationError(
-                        "--\(Setting.kvMounts.flag): \(error.entry) is not mount=group, one path segment (not items, keychain, "
-                            + "tokens, health, events, sys or auth) and a group, each mount once")
+                        "--\(Setting.kvMounts.flag): \(error.entry) is not mount=group, one path segment (not "
+                            + APIConfiguration.reservedMountNames + ") and a group, each mount once")
                 }
             }
             // Access lines straight into the writer the logger writes through (makeLogger).
