@@ -138,9 +138,10 @@ import Testing
 @Suite struct KVMountSettingTests {
     @Test func mountsAreOneFreeSegmentEachWithAGroup() throws {
         #expect(try APIConfiguration.kvMounts(["secret=default", "team=apps"]).get() == ["secret": "default", "team": "apps"])
-        for bad in ["items=x", "sys=x", "a/b=x", "=x", "x=", "x", "secret=a"] {
+        for bad in ["items=x", "sys=x", "keys=x", "keychains=x", "a/b=x", "=x", "x=", "x", "secret=a"] {
             let entries = bad == "secret=a" ? ["secret=default", bad] : [bad]
             #expect(throws: KVMountError.self, "\(bad)") { try APIConfiguration.kvMounts(entries).get() }
         }
+        #expect(APIConfiguration.reservedMountNames == "items, keychain, keychains, tokens, health, events, sys, auth or keys")
     }
 }
