@@ -38,40 +38,45 @@ enum KeyAction: String, Sendable, CaseIterable {
 extension KeychainResponder {
     static let keyUseKeys: Set<String> = [
         "persistentRef", "query", "algorithm", "data", "signature", "plaintext", "ciphertext", "peerPublicKey",
-        "requestedSize", "sharedInfo",
+        "requestedSize", "sharedInfo", "publicKey", "keyType",
     ]
 
     /// `POST /v1/keys`.
     func generateKey(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         var common = try Self.bodyObject(request)
-        guard case .string(let typeName)? = Self.take(&common, "keyType") else {
+        guard case .string(let typeName)? = try Self.take(&common, Self.keyTypeSpellings) else {
             throw .param("keyType: required: ec, ed25519, x25519 or rsa")
         }
-        guard let type = KeyMaterial.Algorithm(rawValue: typeName), type != KeyMaterial.Algorithm.aes else {
+        guard case .string(let canonical)? = Self.keyTypes.value(named: typeName),
+            let type = KeyMaterial.Algorithm(rawValue: canonical), type != KeyMaterial.Algorithm.aes
+        else {
             throw .param("keyType: \(typeName) is not ec, ed25519, x25519 or rsa")
         }
         let bits: Int
-        switch Self.take(&common, "keySizeInBits") {
+        switch try Self.take(&common, ["keySizeInBits", "kSecAttrKeySizeInBits", "bsiz"]) {
         case nil: bits = type == .rsa ? 2048 : 256
         case .int(let value)?: bits = Int(clamping: value)
         default: throw .param("keySizeInBits: expected a number of bits")
         }
         var perKey: [String: JSONObject] = [:]
-        for name in ["privateKeyAttrs", "publicKeyAttrs"] {
-            switch Self.take(&common, name) {
+        for (name, constant) in [("privateKeyAttrs", "private"), ("publicKeyAttrs", "public")] {
+            switch try Self.take(&common, [name, "kSec" + name.prefix(1).uppercased() + name.dropFirst(), constant]) {
             case nil: perKey[name] = [:]
             case .object(let attributes)?: perKey[name] = attributes
             default: throw .param("\(name): expected an object of the key's attributes")
             }
         }
-        for name in ["class", "keyClass", "valueData", "keychain"] where common[name] != nil {
-            throw .param("\(name): a generated key's \(name) is not given")
+        // The keychain is chosen with `useKeychain`; these the generation itself decides.
+        let decided: Set<String> = ["class", "keyClass", "keyType", "valueData", "keySizeInBits"]
+        for key in common.keys {
+            guard let name = Schema.key(named: key, for: .key)?.name, decided.contains(name) else { continue }
+            throw .param("\(key): a generated key's \(name) is not given")
         }
         func query(_ name: String, keyClass: String) throws(KeychainError) -> ItemQuery {
             var object = common
             for (key, value) in perKey[name]! {
-                guard !["class", "keyClass", "keyType", "valueData", "keySizeInBits"].contains(key) else {
-                    throw .param("\(name).\(key): a generated key's \(key) is not given")
+                if let given = Schema.key(named: key, for: .key)?.name, decided.contains(given) {
+                    throw .param("\(name).\(key): a generated key's \(given) is not given")
                 }
                 object[key] = value
             }
@@ -121,7 +126,11 @@ extension KeychainResponder {
         for key in body.keys where !Self.keyUseKeys.contains(key) {
             throw .param("\(key): unknown key; a key operation takes \(Self.keyUseKeys.sorted().joined(separator: ", "))")
         }
-        let query = try Self.keyQuery(body)
+        let given = body["publicKey"] != nil || body["keyType"] != nil
+        if given && action != .verify && action != .encrypt {
+            throw .param("publicKey: only verify and encrypt take a public key given in the request")
+        }
+        let query = given ? ItemQuery() : try Self.keyQuery(body)
         if action == .publicKey {
             let ((type, publicKey, ref), keychain) = try firstHolding(query, token: token) { (keychain) throws(KeychainError) in
                 try keychain.copyPublicKey(query, token: token)
@@ -162,6 +171,9 @@ extension KeychainResponder {
                 sharedInfo: body["sharedInfo"] == nil ? [] : try bytes("sharedInfo"))
         case .publicKey: fatalError("answered above")
         }
+        if given {
+            return try Self.useGivenPublicKey(body, use, algorithm: algorithm, token: token)
+        }
         let ((result, ref), keychain) = try firstHolding(query, token: token) { (keychain) throws(KeychainError) in
             try keychain.useKey(query, use, algorithm: algorithm, token: token)
         }
@@ -185,11 +197,68 @@ extension KeychainResponder {
         return response
     }
 
-    /// `object[key]`, removed from `object`.
-    private static func take(_ object: inout JSONObject, _ key: String) -> JSON? {
+    /// Verifies or encrypts with the public key the request gives (`publicKey`, `keyType`): a key
+    /// in the caller's hands, as a SecKey made with SecKeyCreateWithData is. Nothing of the
+    /// keychain is read, so there is no lock to check and no reference to audit; it still takes `use`.
+    private static func useGivenPublicKey(
+        _ body: JSONObject, _ use: KeyUse, algorithm: KeyAlgorithm, token: AccessToken
+    ) throws(KeychainError) -> HTTPResponse {
+        guard token.has(.use) else {
+            throw .missingEntitlement("token: the token lacks the use capability needed to \(use.flag.verb) with a key")
+        }
+        if body["persistentRef"] != nil || body["query"] != nil {
+            throw .param("publicKey: a key is named by persistentRef, by a query, or given, not two of them")
+        }
+        guard case .string(let typeName)? = body["keyType"] else { throw .param("keyType: required with a given publicKey") }
+        guard case .string(let canonical)? = keyTypes.value(named: typeName),
+            let type = KeyMaterial.Algorithm(rawValue: canonical), type != .aes
+        else { throw .param("keyType: \(typeName) is not ec, ed25519, x25519 or rsa") }
+        guard case .string(let text)? = body["publicKey"], let publicKey = Base64.decodeCanonical(text) else {
+            throw .param("publicKey: expected a public key in Apple's external representation, base64 in a string")
+        }
+        do { _ = try KeyMaterial(publicKey, algorithm: type, role: .public) } catch {
+            throw .param("publicKey: not a public \(type.rawValue) key in Apple's external representation: \(error.message)")
+        }
+        guard algorithm.isSupported(use.operation, type: type, role: .public) else {
+            throw .param("algorithm: \(algorithm.rawValue) does not fit a public \(type.rawValue) key")
+        }
+        do throws(CertificateError) {
+            switch use {
+            case .verify(let data, let signature):
+                let verified = try KeyOperations.verify(
+                    data, signature: signature, algorithm: algorithm, publicKey: publicKey, type: type)
+                return json(200, .object(["verified": .bool(verified)]))
+            case .encrypt(let plaintext):
+                let ciphertext = try KeyOperations.encrypt(plaintext, algorithm: algorithm, publicKey: publicKey, type: type)
+                return json(200, .object(["ciphertext": .string(Base64.encodeToString(bytes: ciphertext))]))
+            default:
+                throw CertificateError.mismatch("only verify and encrypt take a given public key")
+            }
+        } catch {
+            throw .param(error.message.hasPrefix("algorithm:") ? error.message : "\(use.input): \(error.message)")
+        }
+    }
+
+    /// The value of the one of `spellings` that `object` has, removed from `object`;
+    /// errSecParam when it has two.
+    private static func take(_ object: inout JSONObject, _ spellings: [String]) throws(KeychainError) -> JSON? {
+        let present = spellings.filter { object[$0] != nil }
+        guard present.count <= 1 else { throw .param("\(present[1]): the same key as \(present[0])") }
+        guard let key = present.first else { return nil }
         defer { object[key] = nil }
         return object[key]
     }
+
+    /// `keyType` as its name, Apple's constant (`kSecAttrKeyType`) or its short name (`type`).
+    private static let keyTypeSpellings = Schema.key(canonical: "keyType")!.spellings
+
+    /// The key types by name, Apple's constant and raw value (`ec`, `kSecAttrKeyTypeEC`, `73`).
+    private static let keyTypes: Enumeration = {
+        guard case .enumeration(let values) = Schema.key(canonical: "keyType")!.type else {
+            fatalError("keyType is an enumeration")
+        }
+        return values
+    }()
 
     /// `body` in the first of the query's keychains that holds a match (the token's search list
     /// unless the query names one), and that keychain.

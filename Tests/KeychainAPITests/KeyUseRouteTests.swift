@@ -219,4 +219,98 @@ import Testing
             json: #"{"persistentRef":"\#(ref)","algorithm":"ecdsaSignatureMessageX962SHA256","data":"eA=="}"#
         ).expectError(423, -25308)
     }
+
+    @Test func applesSpellingsMakeTheSameKeyPair() throws {
+        let f = try APIFixture()
+        let made = try f.call(
+            "POST", "/v1/keys",
+            json: #"{"type":"73","bsiz":384,"private":{"perm":true,"labl":"apple"},"kSecPublicKeyAttrs":{"isPermanent":true}}"#)
+        #expect(made.status == 201, "\(made.text)")
+        let attributes = try #require(made.json["privateKeyItem"]?.objectValue?["attributes"]?.objectValue, "\(made.text)")
+        #expect(attributes["keyType"] == "ec")
+        #expect(attributes["keySizeInBits"] == 384)
+        #expect(attributes["label"] == "apple")
+        #expect(made.json["publicKeyItem"]?.objectValue?["attributes"]?.objectValue?["keyClass"] == "public")
+        #expect(try Self.bytes(made, "publicKey").count == 97)
+        let rsa = try f.call("POST", "/v1/keys", json: #"{"kSecAttrKeyType":"kSecAttrKeyTypeRSA"}"#)
+        #expect(rsa.json["keyType"] == "rsa", "\(rsa.text)")
+
+        // Two spellings of one key, or a key the generation decides, in any spelling: refused, nothing kept.
+        try f.call("POST", "/v1/keys", json: #"{"keyType":"ec","type":"73","private":{"perm":true}}"#)
+            .expectError(400, -50, naming: "type")
+        try f.call("POST", "/v1/keys", json: #"{"keyType":"ec","private":{"perm":true,"kcls":"1"}}"#)
+            .expectError(400, -50, naming: "kcls")
+        try f.call("POST", "/v1/keys", json: #"{"keyType":"ec","kSecClass":"keys","private":{"perm":true}}"#)
+            .expectError(400, -50, naming: "kSecClass")
+        let all = try f.call("POST", "/v1/items/search", json: #"{"class":"key","matchLimit":"all"}"#)
+        #expect(all.items.count == 2, "the P-384 pair alone: \(all.text)")
+    }
+
+    @Test func aPublicKeyGivenInTheRequestVerifiesAndEncrypts() throws {
+        let f = try APIFixture()
+        let made = try Self.generateP256(f)
+        let publicKey = Base64.encode(try Self.bytes(made, "publicKey"))
+        let ref = try #require(made.json["privateKeyItem"]?.objectValue?["persistentRef"]?.stringValue, "\(made.text)")
+        let data = Base64.encode(Array("given".utf8))
+        let signed = try f.call(
+            "POST", "/v1/keys/sign",
+            json: #"{"persistentRef":"\#(ref)","algorithm":"ecdsaSignatureMessageX962SHA256","data":"\#(data)"}"#)
+        let signature = Base64.encode(try Self.bytes(signed, "signature"))
+        func verify(_ message: String, token: String? = nil) throws -> RawResponse {
+            try f.call(
+                "POST", "/v1/keys/verify",
+                json: #"""
+                    {"publicKey":"\#(publicKey)","keyType":"ec","algorithm":"ecdsaSignatureMessageX962SHA256",
+                     "data":"\#(message)","signature":"\#(signature)"}
+                    """#, headers: token.map(Self.bearer))
+        }
+        let verified = try verify(data)
+        #expect(verified.json["verified"] == .bool(true), "\(verified.text)")
+        #expect(try verify(Base64.encode(Array("other".utf8))).json["verified"] == .bool(false))
+
+        // ECIES to the given key opens with the kept private key.
+        let sealed = try f.call(
+            "POST", "/v1/keys/encrypt",
+            json: #"""
+                {"publicKey":"\#(publicKey)","keyType":"73","algorithm":"eciesEncryptionCofactorVariableIVX963SHA256AESGCM",
+                 "plaintext":"\#(data)"}
+                """#)
+        #expect(sealed.status == 200, "\(sealed.text)")
+        let opened = try f.call(
+            "POST", "/v1/keys/decrypt",
+            json: #"""
+                {"persistentRef":"\#(ref)","algorithm":"eciesEncryptionCofactorVariableIVX963SHA256AESGCM",
+                 "ciphertext":"\#(Base64.encode(try Self.bytes(sealed, "ciphertext")))"}
+                """#)
+        #expect(opened.json["plaintext"] == .string(data), "\(opened.text)")
+
+        // It takes `use`; it signs nothing, names no other key, and must be a key of its type.
+        let reader = try f.token(groups: ["default"], capabilities: ["read"])
+        try verify(data, token: reader).expectError(403, -34018, naming: "token")
+        try f.call(
+            "POST", "/v1/keys/sign",
+            json: #"{"publicKey":"\#(publicKey)","keyType":"ec","algorithm":"ecdsaSignatureMessageX962SHA256","data":"\#(data)"}"#
+        ).expectError(400, -50, naming: "publicKey")
+        try f.call(
+            "POST", "/v1/keys/verify",
+            json: #"""
+                {"persistentRef":"\#(ref)","publicKey":"\#(publicKey)","keyType":"ec",
+                 "algorithm":"ecdsaSignatureMessageX962SHA256","data":"\#(data)","signature":"\#(signature)"}
+                """#
+        ).expectError(400, -50, naming: "publicKey")
+        try f.call(
+            "POST", "/v1/keys/verify",
+            json: #"""
+                {"publicKey":"\#(publicKey)","keyType":"ed25519","algorithm":"ecdsaSignatureMessageX962SHA256",
+                 "data":"\#(data)","signature":"\#(signature)"}
+                """#
+        ).expectError(400, -50, naming: "publicKey")
+        try f.call(
+            "POST", "/v1/keys/verify",
+            json: #"""
+                {"publicKey":"\#(publicKey)","keyType":"ec","algorithm":"rsaSignatureMessagePSSSHA256",
+                 "data":"\#(data)","signature":"\#(signature)"}
+                """#
+        ).expectError(400, -50, naming: "algorithm")
+    }
 }

@@ -45,7 +45,7 @@ public enum KeyUse: Sendable {
     }
 
     /// The key's usage flag that allows it (`kSecAttrCan…`), and what it allows, for messages.
-    var flag: (name: String, verb: String) {
+    public var flag: (name: String, verb: String) {
         switch self {
         case .sign: ("canSign", "sign")
         case .verify: ("canVerify", "verify")
@@ -56,7 +56,7 @@ public enum KeyUse: Sendable {
     }
 
     /// The request's key whose bytes the operation reads, for messages.
-    var input: String {
+    public var input: String {
         switch self {
         case .sign, .verify: "data"
         case .encrypt: "plaintext"
