@@ -42,6 +42,8 @@ public let errSecWrongSecVersion: OSStatus = -25310
 public let errSecDecode: OSStatus = -26275
 /// -34018: A required entitlement isn't present.
 public let errSecMissingEntitlement: OSStatus = -34018
+/// -67808: A cryptographic verification failure has occurred.
+public let errSecVerifyFailed: OSStatus = -67808
 
 /// What went wrong, as Keychain Services says it: the OSStatus, its `errSec…` name, and the
 /// server's message, which names the key at fault. Never carries a secret or a token.
@@ -141,6 +143,7 @@ enum OSStatusText {
         ),
         errSecDecode: ("errSecDecode", "Unable to decode the provided data."),
         errSecMissingEntitlement: ("errSecMissingEntitlement", "A required entitlement isn't present."),
+        errSecVerifyFailed: ("errSecVerifyFailed", "A cryptographic verification failure has occurred."),
     ]
 
     static func name(_ status: OSStatus) -> String? { table[status]?.name }

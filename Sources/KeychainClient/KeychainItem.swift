@@ -175,7 +175,7 @@ public struct KeychainItem: Sendable, Equatable {
         }
         if let data { out[kSecValueData] = data }
         if let persistentRef { out[kSecValuePersistentRef] = Data(persistentRef.utf8) }
-        if let reference { out[kSecValueRef] = reference }
+        if let reference = secKey.map({ $0 as Any }) ?? reference { out[kSecValueRef] = reference }
         return out
     }
 }

@@ -13,8 +13,9 @@ extension KeychainClient {
     /// the shape ``SecItemCopyMatching(_:)`` gives it, or `nil` when it asks for nothing.
     @discardableResult
     public func SecItemAdd(_ attributes: [String: Any]) async throws(KeychainError) -> sending Any? {
-        let object = try QueryDictionary.json(attributes)
-        let returns = QueryDictionary.returns(object)
+        let asked = try QueryDictionary.json(attributes)
+        let returns = QueryDictionary.returns(asked)
+        let object = QueryDictionary.namingKeys(asked)
         cache?.removeAll()
         let answer = try await self.object(.post("/v1/items", object))
         guard returns.any, let wire = answer["items"]?.arrayValue?.first?.objectValue else { return nil }
@@ -32,8 +33,9 @@ extension KeychainClient {
     /// No `kSecReturn…` key answers `nil` once the item is known to exist. Throws
     /// `errSecItemNotFound` when nothing matches.
     public func SecItemCopyMatching(_ query: [String: Any]) async throws(KeychainError) -> sending Any? {
-        let object = try QueryDictionary.json(query)
-        let returns = QueryDictionary.returns(object)
+        let asked = try QueryDictionary.json(query)
+        let returns = QueryDictionary.returns(asked)
+        let object = QueryDictionary.namingKeys(asked)
         if QueryDictionary.limitsToOne(object) {
             if returns.dataOnly { return try await cachedSecret(object) ?? Data() }
             let item = try await firstItem(object)
@@ -226,6 +228,7 @@ enum QueryDictionary {
             if isPersistentRefKey(key), let text = String(data: v, encoding: .utf8) { return .string(text) }
             return .string(v.base64EncodedString())
         case let v as [UInt8]: return .string(Data(v).base64EncodedString())
+        case let v as [String: Any]: return .object(try json(v))
         case let v as [Any]:
             var array: [JSON] = []
             for element in v { array.append(try self.value(element, key: key)) }
@@ -250,6 +253,17 @@ enum QueryDictionary {
     static func first(_ object: JSONObject, _ names: String...) -> JSON? {
         for name in names { if let value = object[name] { return value } }
         return nil
+    }
+
+    /// `object`, asking for the persistent reference too when it asks for `returnRef`: a key's
+    /// SecKey names the key by it. The answer's shape still follows the caller's return keys.
+    static func namingKeys(_ object: JSONObject) -> JSONObject {
+        let spellings = [kSecReturnPersistentRef, "kSecReturnPersistentRef", "returnPersistentRef"]
+        guard returns(object).ref, !returns(object).persistentRef else { return object }
+        var object = object
+        for name in spellings { object[name] = nil }
+        object["returnPersistentRef"] = .bool(true)
+        return object
     }
 
     static func returns(_ object: JSONObject) -> Returns {
@@ -278,13 +292,13 @@ enum QueryDictionary {
             case (true, false, false, false): return item.data ?? Data()
             case (false, false, false, true): return Data((item.persistentRef ?? "").utf8)
             case (false, false, true, false):
-                return item.reference ?? ItemReference(certificate: nil, key: nil, keyType: nil, keyClass: nil)
+                return item.secKey ?? item.reference ?? ItemReference(certificate: nil, key: nil, keyType: nil, keyClass: nil)
             default:
                 var dictionary = attributes ? item.appleAttributes : [:]
                 if !attributes {
                     if data, let value = item.data { dictionary[kSecValueData] = value }
                     if persistentRef, let value = item.persistentRef { dictionary[kSecValuePersistentRef] = Data(value.utf8) }
-                    if ref, let value = item.reference { dictionary[kSecValueRef] = value }
+                    if ref, let value = item.secKey.map({ $0 as Any }) ?? item.reference { dictionary[kSecValueRef] = value }
                 }
                 if !persistentRef { dictionary[kSecValuePersistentRef] = nil }
                 return dictionary

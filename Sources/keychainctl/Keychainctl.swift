@@ -21,7 +21,8 @@ struct Keychainctl: AsyncParsableCommand {
             DeleteGenericPassword.self, DeleteInternetPassword.self, CreateKeychain.self, DeleteKeychain.self,
             ListKeychains.self, DefaultKeychain.self, LockKeychain.self, UnlockKeychain.self,
             ShowKeychainInfo.self, SetKeychainSettings.self, DumpKeychain.self, AddCertificates.self, FindCertificate.self,
-            FindIdentity.self, Import.self, Export.self, Token.self, Run.self, Events.self,
+            FindIdentity.self, Import.self, Export.self, CreateKeypair.self, Sign.self, Verify.self, Encrypt.self, Decrypt.self,
+            KeyExchange.self, PublicKey.self, Token.self, Run.self, Events.self,
         ])
 
     /// Parses the arguments as `security` reads them, runs the verb, and exits with its status.
@@ -110,10 +111,12 @@ extension ToolFailure: CustomStringConvertible {
 }
 
 /// Calls `body`, reporting a KeychainError as `function`'s failure.
-func calling<T>(_ function: String, _ body: () async throws(KeychainError) -> T) async throws(SecurityFailure) -> T {
+func calling<T>(_ function: String, exitCode: Int32? = nil, _ body: () async throws(KeychainError) -> T)
+    async throws(SecurityFailure) -> T
+{
     do {
         return try await body()
     } catch {
-        throw SecurityFailure(function, error)
+        throw SecurityFailure(function, error, exitCode: exitCode)
     }
 }

@@ -230,6 +230,67 @@ check "export -f pkcs12 writes a PKCS#12 openssl reads" bash -c \
 kc import-pem import "$tmp/ca.pem"
 check "importing a certificate the keychain has is errSecDuplicateItem, exit 1" bash -c "[[ \$(<'$tmp/import-pem.status') == 1 && \$(<'$tmp/import-pem.err') == 'keychainctl: SecKeychainItemImport: The specified item already exists in the keychain.' ]]"
 
+# --- keys used in place -------------------------------------------------------------------------
+kc keypair create-keypair -a ec -s 256 --tag deploy -H "deploy key"
+check "create-keypair exits 0 and prints the public key hash with -H" bash -c \
+    "[[ \$(<'$tmp/keypair.status') == 0 && \$(head -1 '$tmp/keypair.out') == '-----BEGIN PUBLIC KEY HASH-----' ]]"
+kc pub public-key --tag deploy -l "deploy key" -o "$tmp/deploy.pem"
+kc pub-raw public-key --tag deploy -r
+check "public-key writes a PEM public key openssl reads" openssl pkey -pubin -in "$tmp/deploy.pem" -noout
+check "public-key -r is Apple's external representation (65 bytes for P-256)" bash -c \
+    "[[ \$(stat -c %s '$tmp/pub-raw.out') == 65 && \$(head -c1 '$tmp/pub-raw.out' | od -An -tx1 | tr -d ' ') == 04 ]]"
+check "the hash -H printed is SHA-1 of that public key" bash -c \
+    "[[ \$(sed '1d;\$d' '$tmp/keypair.out' | base64 -d | od -An -tx1 | tr -d ' \n') == \$(sha1sum <'$tmp/pub-raw.out' | cut -c1-40) ]]"
+printf 'release 1.2.3' >"$tmp/msg"
+kc sign sign -a ecdsaSignatureMessageX962SHA256 --tag deploy -i "$tmp/msg" -o "$tmp/msg.sig"
+check "sign exits 0 and prints nothing with -o" bash -c "[[ \$(<'$tmp/sign.status') == 0 && ! -s '$tmp/sign.out' ]]"
+check "openssl verifies keychainctl's ECDSA signature" bash -c \
+    "openssl dgst -sha256 -verify '$tmp/deploy.pem' -signature '$tmp/msg.sig' '$tmp/msg' | grep -q 'Verified OK'"
+kc verify verify -a ecdsaSignatureMessageX962SHA256 --tag deploy -s "$tmp/msg.sig" -i "$tmp/msg"
+check "verify with the kept public key exits 0" status_is verify 0
+printf 'release 6.6.6' >"$tmp/other"
+kc verify-bad verify -a ecdsaSignatureMessageX962SHA256 --tag deploy -s "$tmp/msg.sig" -i "$tmp/other"
+check "a signature that does not verify exits 1" status_is verify-bad 1
+check "and says so as Keychain Services does" err_is verify-bad \
+    "keychainctl: SecKeyVerifySignature: A cryptographic verification failure has occurred."
+openssl genpkey -algorithm ed25519 -out "$tmp/ed.key" 2>/dev/null
+openssl pkey -in "$tmp/ed.key" -pubout -out "$tmp/ed.pem"
+openssl pkeyutl -sign -rawin -inkey "$tmp/ed.key" -in "$tmp/msg" -out "$tmp/ed.sig"
+kc verify-file verify -a edDSASignatureMessageCurve25519SHA512 --public-key "$tmp/ed.pem" -s "$tmp/ed.sig" -i "$tmp/msg"
+check "verify --public-key checks openssl's Ed25519 signature" status_is verify-file 0
+kc rsa create-keypair -a rsa --tag crypt "crypt key"
+kc rsa-pub public-key --tag crypt -o "$tmp/rsa.pem"
+printf 'the database password' >"$tmp/plain"
+openssl pkeyutl -encrypt -pubin -inkey "$tmp/rsa.pem" -pkeyopt rsa_padding_mode:oaep -pkeyopt rsa_oaep_md:sha256 \
+    -pkeyopt rsa_mgf1_md:sha256 -in "$tmp/plain" -out "$tmp/rsa.ct"
+kc decrypt decrypt -a rsaEncryptionOAEPSHA256 --tag crypt -i "$tmp/rsa.ct"
+check "decrypt opens openssl's RSA-OAEP ciphertext with the kept key" out_is decrypt "the database password"
+kc encrypt encrypt -a eciesEncryptionCofactorVariableIVX963SHA256AESGCM --public-key "$tmp/deploy.pem" -i "$tmp/plain" -o "$tmp/ecies.ct"
+kc ecies-open decrypt -a eciesEncryptionCofactorVariableIVX963SHA256AESGCM --tag deploy -i "$tmp/ecies.ct"
+check "encrypt to a public key file, decrypt with the kept key" out_is ecies-open "the database password"
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$tmp/peer.key" 2>/dev/null
+openssl pkey -in "$tmp/peer.key" -pubout -out "$tmp/peer.pem"
+kc derive key-exchange -a ecdhKeyExchangeStandard --tag deploy --peer "$tmp/peer.pem" -o "$tmp/ours"
+openssl pkeyutl -derive -inkey "$tmp/peer.key" -peerkey "$tmp/deploy.pem" -out "$tmp/theirs"
+check "key-exchange agrees with openssl's ECDH" cmp "$tmp/ours" "$tmp/theirs"
+kc sign-none sign -a ecdsaSignatureMessageX962SHA256 --tag no-such-key -i "$tmp/msg"
+check "signing with no such key exits 44, as security's not found" status_is sign-none 44
+check "and says so as Keychain Services does" err_is sign-none \
+    "keychainctl: SecKeyCreateSignature: The specified item could not be found in the keychain."
+kc keypair-size create-keypair -a ec -s 192
+check "create-keypair with a size the server does not make exits 1 naming keySizeInBits" bash -c \
+    "[[ \$(<'$tmp/keypair-size.status') == 1 ]] && grep -q keySizeInBits '$tmp/keypair-size.err'"
+kc keypair-dsa create-keypair -a dsa
+check "create-keypair -a dsa is a usage error (exit 2)" status_is keypair-dsa 2
+kc signer-token token create --name signer --group '*' --capability use
+sed -n 2p "$tmp/signer-token.out" >"$tmp/signer"
+kc signer-sign sign -a ecdsaSignatureMessageX962SHA256 --tag deploy -i "$tmp/msg" -o "$tmp/signer.sig" --token-file "$tmp/signer"
+check "a token with use alone signs" bash -c "[[ \$(<'$tmp/signer-sign.status') == 0 && -s '$tmp/signer.sig' ]]"
+kc signer-pub public-key --tag deploy -r --token-file "$tmp/signer"
+check "and copies the public key" cmp "$tmp/signer-pub.out" "$tmp/pub-raw.out"
+kc signer-find find-generic-password -s db.example.com -w --token-file "$tmp/signer"
+check "but reads no secret (exit 30: errSecMissingEntitlement)" status_is signer-find 30
+
 # --- tokens -----------------------------------------------------------------------------------
 kc token-create token create --name reader --group apps --capability read --capability list
 token_id=$(sed -n 1p "$tmp/token-create.out")
