@@ -180,7 +180,6 @@ enum AppleTestData {
         BBRl/jLRaCkzijEVC0A88cMXEK/y1wQIsoplhS3M11oCAggA
         """)
 
-    /// OSX/sec/Security/Regressions/secitem/si-61-pkcs12.h `ec521_host_pfx` (password "test!123").
     /// OSX/sec/Security/Regressions/secitem/si-61-pkcs12.h `ECDSA_fails_import_p12` (password "test"):
     /// one P-256 identity whose certificate and private key bags each appear twice.
     static let si61ECDSAFailsImportP12 = bytes(
@@ -268,6 +267,7 @@ enum AppleTestData {
         ZA==
         """)
 
+    /// OSX/sec/Security/Regressions/secitem/si-61-pkcs12.h `ec521_host_pfx` (password "test!123").
     static let si61EC521HostPFX = bytes(
         """
         MIIFeAIBAzCCBT4GCSqGSIb3DQEHAaCCBS8EggUrMIIFJzCCA68GCSqGSIb3DQEHBqCCA6AwggOcAgEAMIIDlQYJKoZIhvcNAQcB
@@ -289,6 +289,54 @@ enum AppleTestData {
         pnaHGai5Blpv1Bsl2HU+OkfeVljU8SHkG9yqgkDzUDqcs5OVp0H8lEFoJyAiLySzrnFlO5uyaZW79baJEPwMukMWKEppPHXcf5Ui
         AFG+aAf2tAAYrG1tydlmpuMIW1Q34HnNpSMamt3x35e/vuBTgA5jMSUwIwYJKoZIhvcNAQkVMRYEFBHavGarhoDlSXRH2lqEMWkK
         SaNmMDEwITAJBgUrDgMCGgUABBSlTo1nAZ8bVWNUpwl8GnZIzRSEyAQIvQiGLOl3q68CAggA
+        """)
+
+    /// OSX/sec/Security/Regressions/secitem/si-61-pkcs12.h `ECDSA_fails_import_priv_only`: the
+    /// P-256 private key of `ECDSA_fails_import_p12` as SEC1 DER with its scalar alone (no curve,
+    /// no public key).
+    static let si61ECDSAFailsImportPrivOnly = bytes("MCUCAQEEIHn0OFw14Ze/xznBLkBSn9HwE6aUxdw7FFsIESjFtsTX")
+
+    /// OSX/sec/Security/Regressions/secitem/si-41-sececkey.c `EC_P256_KeyDER`: a P-256 private key
+    /// as SEC1 DER without its curve: the scalar (bytes 7..<39) and the X9.63 public point (bytes
+    /// 44..<109).
+    static let si41ECP256KeyDER = bytes(
+        """
+        MGsCAQEEIIaHeVnRxjxQJDCkr4kd0ZQjVnlGk3IxOSTmAZbI6/OIoUQDQgAEjPrXivG5rdc6M7WarVINFNZrNVZ51nQqN34vM6ar
+        7jUAcIKJnPyXxIlcFlCtYFWmcO4HG/7k8KBjwHMkl5IExw==
+        """)
+
+    /// OSX/sec/Security/Regressions/secitem/si-41-sececkey.c `EC_P256_SigDER` (also kc-41's): an
+    /// X9.62 DER signature by `EC_P256_KeyDER` over the 24 bytes of `EC_SigDigest`.
+    static let si41ECP256SigDER = bytes(
+        "MEUCIEs3f0XQXaZTs2JvMtv89juE+lrZF2cDc0gMrYkTaWGzAiEA1iOv2X1yujuQwSN92yzRDbu0D2cm/z+mR6QTDeBF1Ws=")
+
+    /// OSX/sec/Security/Regressions/secitem/si-41-sececkey.c `EC_P256_SigRaw` (also kc-41's): the
+    /// same signature's r and s, 32 bytes each.
+    static let si41ECP256SigRaw = bytes(
+        "Szd/RdBdplOzYm8y2/z2O4T6WtkXZwNzSAytiRNpYbPWI6/ZfXK6O5DBI33bLNENu7QPZyb/P6ZHpBMN4EXVaw==")
+
+    /// OSX/libsecurity_keychain/regressions/kc-41-sececkey.m `EC_P256_KeyDER_priv`: `EC_P256_KeyDER`'s
+    /// key as OpenSSL's SEC1 DER, with its curve.
+    static let kc41ECP256KeyDERPrivate = bytes(
+        """
+        MHcCAQEEIIaHeVnRxjxQJDCkr4kd0ZQjVnlGk3IxOSTmAZbI6/OIoAoGCCqGSM49AwEHoUQDQgAEjPrXivG5rdc6M7WarVINFNZr
+        NVZ51nQqN34vM6ar7jUAcIKJnPyXxIlcFlCtYFWmcO4HG/7k8KBjwHMkl5IExw==
+        """)
+
+    /// OSX/libsecurity_keychain/regressions/kc-41-sececkey.m `EC_P256_KeyDER_pub`: its public key as
+    /// a SubjectPublicKeyInfo.
+    static let kc41ECP256KeyDERPublic = bytes(
+        """
+        MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEjPrXivG5rdc6M7WarVINFNZrNVZ51nQqN34vM6ar7jUAcIKJnPyXxIlcFlCtYFWm
+        cO4HG/7k8KBjwHMkl5IExw==
+        """)
+
+    /// OSX/libsecurity_keychain/regressions/kc-41-sececkey.m `EC_P256_SigDER_LargeInt`:
+    /// `EC_P256_SigDER` with r 72 bytes longer than it should be.
+    static let kc41ECP256SigDERLargeInt = bytes(
+        """
+        MIGNAmgiAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+        AABLN39F0F2mU7NibzLb/PY7hPpa2RdnA3NIDK2JE2lhswIhANYjr9l9cro7kMEjfdss0Q27tA9nJv8/pkekEw3gRdVr
         """)
 
     /// OSX/libsecurity_keychain/regressions/kc-keychain-file-helpers.c `test_keychain`, bytes 38788..<39817:

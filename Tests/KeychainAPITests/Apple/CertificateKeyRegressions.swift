@@ -159,9 +159,8 @@ import Testing
     /// Intended difference: keychaind keeps EC keys on P-256, P-384 and P-521 (docs/certificates-keys-identities.md, Keys:
     /// "ANSI X9.63 on P-256, P-384, P-521"); a P-192 or P-224 key is bytes that are no key of
     /// the type, errSecUnknownFormat naming `valueData`, and is not stored, where Apple adds it.
-    /// Left out: signing, key wrapping (`testkeywrap`), `testkeyexchange`, `testsignformat`,
-    /// `testsupportedalgos`, `testcreatewithdata`, `testcopyattributes`, `testcopypublickey`,
-    /// `testsignverify`.
+    /// The SecKey operations are KeyOperationRegressions' (si41…). Left out: key wrapping
+    /// (`testkeywrap`), `testcreatewithdata`, `testcopyattributes`.
     @Test func si41SecECKey() throws {
         let kc = AppleCalls(try APIFixture())
         let keys = TestKeys()
@@ -335,8 +334,7 @@ import Testing
     /// identity, certificate and key added, so "one identity" counts the identities in it. Apple
     /// does not check its `delete_identity` deletes; the port does.
     /// `ECDSA_fails_import_p12` holds the same certificate and the same P-256 private key twice:
-    /// one identity, as Apple's. Left out: its signature test (a SecKey operation, with
-    /// `SecKeyCreateECPrivateKey` of a bare private key: no keychain call).
+    /// one identity, as Apple's. Its signature test is KeyOperationRegressions.si61PKCS12Signature.
     @Test func si61PKCS12() throws {
         let kc = AppleCalls(try APIFixture())
         let nullPassword = try kc.importPKCS12(AppleTestData.si61UserOneP12, password: "")

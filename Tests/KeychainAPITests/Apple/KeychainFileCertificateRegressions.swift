@@ -573,9 +573,10 @@ import Testing
     /// `testnonextractable`: a permanent, non-extractable RSA-1024 pair labelled
     /// `sectests:nonextractable` has the application label on both keys, 20 bytes and equal
     /// (SecKeyCopyAttributes of the stored keys: their attributes), and both are deleted by their
-    /// refs. Left out: signing and encrypting, `testsupportedalgos`, `testcreatewithdata`,
-    /// `testcopyattributes`, `testcopypublickey`, `testsignverify`, `testkeyderivation` (PBKDF2
-    /// vectors) and `testcopypubkfromcert` (SecKey and SecCertificate calls, no keychain).
+    /// refs. The SecKey operations (signing, `testsupportedalgos`, `testcopypublickey`,
+    /// `testsignverify`) are KeyOperationRegressions' (kc40…). Left out: `testcreatewithdata`,
+    /// `testcopyattributes`, `testkeyderivation` (PBKDF2 vectors) and `testcopypubkfromcert`
+    /// (SecKey and SecCertificate calls, no keychain).
     @Test func kc40SecKey() throws {
         let kc = AppleCalls(try APIFixture())
         let keys = TestKeys()
@@ -607,9 +608,9 @@ import Testing
 
     /// `kc-41-sececkey.m` `testkeygen` and `testkeygen2` (192, 256, 384 and 521 bits on macOS),
     /// the keychain steps, as si-41's (CertificateKeyRegressions), with its intended difference: a
-    /// P-192 key is errSecUnknownFormat (docs/certificates-keys-identities.md, Keys: EC on P-256, P-384, P-521). Left out:
-    /// `testsignformat`, signing, `testkeygen3` (SecKeyCreateRandomKey, not permanent: no keychain
-    /// call) and `testkeyexchange`.
+    /// P-192 key is errSecUnknownFormat (docs/certificates-keys-identities.md, Keys: EC on P-256, P-384, P-521).
+    /// The SecKey operations (signing, `testsignformat`, `testkeygen3`, `testkeyexchange`) are
+    /// KeyOperationRegressions' (kc41…).
     @Test func kc41SecECKey() throws {
         let kc = AppleCalls(try APIFixture())
         let keys = TestKeys()
