@@ -6,7 +6,8 @@ public import KeychainCrypto
 /// deterministic (Ed25519, ECDH, the KDF, ECIES's layout).
 ///
 /// A private key comes and goes as `SecureBytes` and is read into OpenSSL's secure heap
-/// (`SecureHeap`); errors are `CertificateError`s that never quote key bytes. An algorithm that
+/// (`SecureHeap`); it is one `KeyMaterial` accepted, whose EC point is not checked against its
+/// scalar again; errors are `CertificateError`s that never quote key bytes. An algorithm that
 /// does not fit the key (`KeyAlgorithm.isSupported`) throws `.mismatch`; bad input `.malformed`.
 public enum KeyOperations {
     /// The most bytes `keyExchange` derives with an X9.63 KDF.

@@ -92,8 +92,10 @@ struct KeySize: Sendable, CustomTestStringConvertible {
         let rsa = try keys.rsa("rsa", bits: 2048)
         try keys.tool.openssl(["pkcs8", "-topk8", "-nocrypt", "-in", rsa.keyPath, "-outform", "DER", "-out", "\(rsa.keyPath).p8"])
         let pkcs8 = try TestCertificates.read("\(rsa.keyPath).p8")
+        // A scalar that does not give its point is KeyMaterial's to refuse, when the key is added.
+        #expect(throws: CertificateError.self) { try KeyMaterial(scalarChanged, algorithm: .ec, role: .private) }
         let cases: [([UInt8], KeyMaterial.Algorithm)] = [
-            (scalarChanged, .ec), (pointChanged, .ec), (Array(Self.clear(ecKey).prefix(96)), .ec), ([0x04], .ec),
+            (pointChanged, .ec), (Array(Self.clear(ecKey).prefix(96)), .ec), ([0x04], .ec),
             (pkcs8, .rsa), (rsa.privateKey + [0], .rsa), (Array(rsa.privateKey.prefix(100)), .rsa), ([0x30], .rsa),
             ([UInt8](repeating: 1, count: 31), .ed25519), ([UInt8](repeating: 1, count: 33), .x25519),
         ]
