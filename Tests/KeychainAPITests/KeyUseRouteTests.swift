@@ -139,6 +139,21 @@ import Testing
             .expectError(400, -50, naming: "isExtractable")
     }
 
+    @Test func aPairWhosePublicKeyIsThereAlreadyIs409NamingItAndKeepsNeither() throws {
+        let f = try APIFixture()
+        let body = #"""
+            {"keyType":"ec","privateKeyAttrs":{"isPermanent":true},
+             "publicKeyAttrs":{"isPermanent":true,"applicationLabel":"c2hhcmVk"}}
+            """#
+        let first = try f.call("POST", "/v1/keys", json: body)
+        let kept = try #require(first.json["publicKeyItem"]?.objectValue?["persistentRef"]?.stringValue, "\(first.text)")
+        let second = try f.call("POST", "/v1/keys", json: body)
+        second.expectError(409, -25299)
+        #expect(second.json["persistentRef"] == .string(kept), "\(second.text)")
+        let all = try f.call("POST", "/v1/items/search", json: #"{"class":"key","matchLimit":"all"}"#)
+        #expect(all.items.count == 2, "the first pair alone: \(all.text)")
+    }
+
     @Test func badRequestsAre400NamingTheKeyAtFault() throws {
         let f = try APIFixture()
         try f.call("POST", "/v1/keys", json: #"{"keyType":"dsa"}"#).expectError(400, -50, naming: "keyType")

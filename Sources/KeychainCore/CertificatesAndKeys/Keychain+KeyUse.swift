@@ -123,12 +123,14 @@ extension Keychain {
             items.append(item)
             barrier = opened
         }
-        if let first = items.first {
+        if !items.isEmpty {
             let records = items.map(\.record)
             do {
                 try transaction { writer in for record in records { _ = try writer.insert(record) } }
             } catch {
-                throw duplicateOrFailure(error, first.record)
+                // Either key may be the one already there: the error names the first that is.
+                let failures = records.map { duplicateOrFailure(error, $0) }
+                throw failures.first { $0.persistentRef != nil } ?? failures[0]
             }
         }
         for item in items { publish(.add, item: item) }
