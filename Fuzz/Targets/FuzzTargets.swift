@@ -114,8 +114,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     private static func sealedAttributes(_ bytes: [UInt8]) {
         let service = Schema.key(canonical: "service")!
         _ = SealedAttributes.hold(bytes, ExactValues(values: [(service, "x")]))
-        guard let (group, attributes) = SealedAttributes.decode(bytes) else { return }
-        if bytes.first == 1 {
+        guard let (group, attributes, access) = SealedAttributes.decode(bytes) else { return }
+        // An item with an access object is matched through `decode` (`hold` answers nil).
+        if bytes.first == 1, access == nil {
             let strings = attributes.compactMap { key, value -> (key: SchemaKey, value: String)? in
                 if case .string(let string) = value { (key, string) } else { nil }
             }
@@ -128,13 +129,16 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             }
         }
         // The legacy JSON version re-encodes in the current one: compare through a second decode.
-        let encoded = SealedAttributes.encode(group: group, attributes: attributes)
-        guard let (again, againAttributes) = SealedAttributes.decode(encoded) else {
+        let encoded = SealedAttributes.encode(group: group, attributes: attributes, access: access)
+        guard let (again, againAttributes, againAccess) = SealedAttributes.decode(encoded) else {
             preconditionFailure("sealed attributes: a decoded value does not decode once re-encoded")
         }
-        precondition(again == group && againAttributes.count == attributes.count, "sealed attributes: re-encoding changed them")
         precondition(
-            SealedAttributes.encode(group: again, attributes: againAttributes) == encoded, "sealed attributes: not stable")
+            again == group && againAttributes.count == attributes.count && againAccess == access,
+            "sealed attributes: re-encoding changed them")
+        precondition(
+            SealedAttributes.encode(group: again, attributes: againAttributes, access: againAccess) == encoded,
+            "sealed attributes: not stable")
     }
 
     private static func certificate(_ bytes: [UInt8]) {

@@ -10,7 +10,7 @@ public enum APIError {
         switch error.status {
         case -50, -25303, -25306, -25257: 400
         case -25293: error.isThrottle ? 429 : 401
-        case -34018: 403
+        case -34018, -25315: 403
         case -25300, -25294: 404
         case -25299, -25296: 409
         case -25310: 412
@@ -26,7 +26,7 @@ public enum APIError {
     /// The keys the core names that a request carries in headers, and those headers.
     static let headerKeys = [
         ("token", "Authorization"), ("expectedVersion", "If-Match"),
-        ("bundlePassphrase", KeychainResponder.bundlePassphraseHeader),
+        ("bundlePassphrase", KeychainResponder.bundlePassphraseHeader), ("prompt", KeychainResponder.promptPassphraseHeader),
     ]
 
     /// The response for `error`, with `Retry-After` when throttled.

@@ -59,6 +59,12 @@ extension KeychainResponder {
                 throw .missingEntitlement("token: the token lacks the use or read capability needed to copy a public key")
             }
         case (.keyAction(let action), _): try keychain.require(.use, token, for: action.rawValue + " with a key")
+        case (.itemAccess, "GET"):
+            guard token.has(.read) || token.has(.list) else {
+                throw .missingEntitlement("token: the token lacks the read or list capability")
+            }
+        case (.itemAccess, _): try keychain.require(.write, token, for: "change an item's access object")
+        case (.accessCreate, _): break
         case (.keychain, _), (.settings, _), (.tokenSelf, _), (.unlock, _), (.health, _), (.vaultMounts, _), (.vaultMountOf, _),
             (.vaultTokenSelf, _), (.events, _), (.keychains, _), (.namedKeychain, _), (.namedUnlock, _), (.namedSettings, _):
             break

@@ -89,8 +89,10 @@ public final class KeychainResponder: HTTPResponder {
         }
         // A locked keychain is a sealed Vault, before any token is looked at.
         if route.isVault, keychain.state != .unlocked { return .refuse(finish(head, route: route, token: nil, Self.sealed)) }
+        // The keychain's passphrase for access objects is verified as an unlock's: Argon2id.
+        let prompts = head.headers[Self.promptPassphraseHeader] != nil
         let execution: HTTPExecution =
-            if route.runsKDF(method: head.method) {
+            if route.runsKDF(method: head.method) || prompts {
                 route.transfers ? .transferWorker : .serialWorker
             } else if route.answersLater(method: head.method), Self.wantsPKCS12(head) {
                 // A PKCS#12 answer is sealed with PBKDF2: never on a polling thread.
@@ -132,6 +134,10 @@ public final class KeychainResponder: HTTPResponder {
             metrics.countAddressThrottled()
             return .refuse(finish(head, route: route, token: token, APIError.response(.unlockThrottled(retryAfter: wait))))
         }
+        if prompts, let wait = unlockThrottle.admit(throttleKey(head, keychain: promptedKeychain(token)), now: clock.now()) {
+            metrics.countAddressThrottled()
+            return .refuse(finish(head, route: route, token: token, APIError.response(.unlockThrottled(retryAfter: wait))))
+        }
         if let refusal = unauditable(head, route: route) { return .refuse(finish(head, route: route, token: token, refusal)) }
         return .proceed(execution, plan: Plan(route: route, token: token), maxBodyBytes: bodyLimit)
     }
@@ -140,9 +146,17 @@ public final class KeychainResponder: HTTPResponder {
         guard let plan = Self.plan(plan) else {
             return APIError.response(.notAvailable("request: answered without its preflight"))
         }
-        let response: HTTPResponse
+        var response: HTTPResponse
         do {
-            response = try handle(plan.route, request, token: plan.token)
+            let token = try prompting(request.head, plan.token)
+            response = try handle(plan.route, request, token: token)
+            if let token, let prompt = token.prompt, prompt.isVerified(for: promptedKeychain(token)) {
+                // The right passphrase: the address's count of attempts starts again, as an unlock's.
+                unlockThrottle.succeeded(throttleKey(request.head, keychain: promptedKeychain(token)))
+            }
+            if response.status < 300 {
+                response.touched += try applyAlwaysAllow(request.head, route: plan.route, token: token)
+            }
         } catch {
             response = APIError.response(error)
         }
@@ -156,6 +170,8 @@ public final class KeychainResponder: HTTPResponder {
             return reply(APIError.response(.notAvailable("request: answered without its preflight")))
         }
         let head = request.head
+        // A request with a prompt runs whole, here, on the worker its preflight chose.
+        if head.headers[Self.promptPassphraseHeader] != nil { return reply(respond(to: request, plan: plan)) }
         let answer = { @Sendable [self] (outcome: Result<HTTPResponse, KeychainError>) in
             let response: HTTPResponse
             switch outcome {
@@ -283,6 +299,8 @@ public final class KeychainResponder: HTTPResponder {
         case (.events, _): events(request, token!)
         case (.keys, _): try generateKey(request, token!)
         case (.keyAction(let action), _): try useKey(action, request, token!)
+        case (.itemAccess(let ref), _): try itemAccess(ref, request, token!)
+        case (.accessCreate, _): try makeAccess(request)
         default: throw .unimplemented("method: \(request.head.method) on \(route.template)")
         }
     }

@@ -118,6 +118,7 @@ public enum QueryParser {
             }
             try query.name(keychain: keychain, key: spelling)
             query.persistentRef = ref
+        case .access: query.access = try AccessObject(json: value, key: spelling)
         case .useKeychain:
             guard case .string(let name) = value else { throw .param("\(spelling): expected a keychain name") }
             try KeychainName.check(name, key: spelling)
@@ -264,7 +265,7 @@ public enum QueryParser {
         case .date:
             guard case .string(let s) = json, let ms = RFC3339.parse(s) else { throw wrongType("an RFC 3339 date-time") }
             return .int(ms)
-        case .itemClass, .matchLimit, .persistentRef, .keychainNames:
+        case .itemClass, .matchLimit, .persistentRef, .keychainNames, .accessObject:
             throw .param("\(spelling): not an attribute")
         }
     }

@@ -136,11 +136,13 @@ extension Route {
         case .lockAll: 29
         case .keys: 30
         case .keyAction(let action): 31 + KeyAction.allCases.firstIndex(of: action)!
+        case .itemAccess: 31 + KeyAction.allCases.count
+        case .accessCreate: 32 + KeyAction.allCases.count
         }
     }
 
     /// The row of a path no route has.
-    static let unmatchedMetricsIndex = 31 + KeyAction.allCases.count
+    static let unmatchedMetricsIndex = 33 + KeyAction.allCases.count
     static let metricsSlots = unmatchedMetricsIndex + 1
 
     /// Each row's `route` label: the template, and `unmatched` for paths no route has.
@@ -152,7 +154,7 @@ extension Route {
                 .kvData(mount: "", path: ""), .kvMetadata(mount: "", path: ""), .vaultMounts, .vaultMountOf(path: ""),
                 .vaultTokenSelf, .events, .keychains, .namedKeychain(name: ""), .namedLock(name: ""), .namedUnlock(name: ""),
                 .namedPassphrase(name: ""), .namedSettings(name: ""), .lockAll, .keys,
-            ] + KeyAction.allCases.map { .keyAction($0) }
+            ] + KeyAction.allCases.map { .keyAction($0) } + [.itemAccess(ref: ""), .accessCreate]
         precondition(routes.enumerated().allSatisfy { $0.offset == $0.element.metricsIndex })
         return routes.map(\.template) + ["unmatched"]
     }()

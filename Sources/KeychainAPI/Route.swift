@@ -48,6 +48,11 @@ enum Route: Sendable, Equatable {
     case keys
     /// `POST /v1/keys/{action}`: a key used in place (`KeyAction`).
     case keyAction(KeyAction)
+    /// `GET|PUT|DELETE /v1/items/{ref}/access`: an item's access object (SecKeychainItemCopyAccess,
+    /// SecKeychainItemSetAccess).
+    case itemAccess(ref: String)
+    /// `POST /v1/access`: the access object SecAccessCreate makes, for an add to carry.
+    case accessCreate
 
     var template: String {
         switch self {
@@ -82,6 +87,8 @@ enum Route: Sendable, Equatable {
         case .namedSettings: "/v1/keychains/{name}/settings"
         case .lockAll: "/v1/keychains/lock-all"
         case .keys: "/v1/keys"
+        case .itemAccess: "/v1/items/{persistentRef}/access"
+        case .accessCreate: "/v1/access"
         case .keyAction(let action): "/v1/keys/\(action.rawValue)"
         }
     }
@@ -108,7 +115,8 @@ enum Route: Sendable, Equatable {
         switch self {
         case .items: ["GET", "POST", "PATCH", "DELETE"]
         case .itemsSearch, .itemsImport, .lock, .unlock, .passphrase, .exportBundle, .importBundle, .backup: ["POST"]
-        case .namedLock, .namedUnlock, .namedPassphrase, .lockAll, .keys, .keyAction: ["POST"]
+        case .namedLock, .namedUnlock, .namedPassphrase, .lockAll, .keys, .keyAction, .accessCreate: ["POST"]
+        case .itemAccess: ["GET", "PUT", "DELETE"]
         case .keychains: ["GET", "POST"]
         case .namedKeychain: ["GET", "DELETE"]
         case .namedSettings: ["GET", "PUT"]
@@ -175,6 +183,9 @@ enum Route: Sendable, Equatable {
         case (.events, _): "subscribeEvents"
         case (.keys, _): "generateKey"
         case (.keyAction(let action), _): action.operation
+        case (.itemAccess, "GET"): "readAccess"
+        case (.itemAccess, _): "changeAccess"
+        case (.accessCreate, _): "makeAccess"
         default: "none"
         }
     }
@@ -231,7 +242,8 @@ enum Route: Sendable, Equatable {
         case (.items, "POST"), (.items, "PATCH"), (.items, "DELETE"), (.item, "PATCH"), (.item, "DELETE"),
             (.tokens, "POST"), (.token, _), (.settings, "PUT"), (.importBundle, _), (.itemsImport, _),
             (.kvData, "POST"), (.kvData, "PUT"), (.kvData, "PATCH"), (.kvData, "DELETE"), (.kvMetadata, "DELETE"),
-            (.keychains, "POST"), (.namedKeychain, "DELETE"), (.namedSettings, "PUT"), (.keys, _):
+            (.keychains, "POST"), (.namedKeychain, "DELETE"), (.namedSettings, "PUT"), (.keys, _), (.itemAccess, "PUT"),
+            (.itemAccess, "DELETE"):
             true
         default:
             false
@@ -267,6 +279,16 @@ enum Route: Sendable, Equatable {
     }
 
     private static func matchNative(_ rest: Slice<UnsafeBufferPointer<UInt8>>) -> Route? {
+        // `/v1/items/{ref}/access`: an item's access object.
+        let items: StaticString = "items/"
+        let access: StaticString = "/access"
+        if rest.starts(with: items), rest.count > items.utf8CodeUnitCount + access.utf8CodeUnitCount,
+            rest.ends(with: access)
+        {
+            let ref = rest.dropFirst(items.utf8CodeUnitCount).dropLast(access.utf8CodeUnitCount)
+            guard !ref.contains(UInt8(ascii: "/")) else { return nil }
+            return .itemAccess(ref: String(decoding: ref, as: UTF8.self))
+        }
         let keychains: StaticString = "keychains/"
         if rest.starts(with: keychains) {
             let tail = rest.dropFirst(keychains.utf8CodeUnitCount)
@@ -295,6 +317,7 @@ enum Route: Sendable, Equatable {
         }
         if first.equals("items") {
             guard let second else { return .items }
+            if second.equals("access") { return nil }
             if second.equals("search") { return .itemsSearch }
             if second.equals("import") { return .itemsImport }
             return second.isEmpty ? nil : .item(ref: String(decoding: second, as: UTF8.self))
@@ -324,6 +347,7 @@ enum Route: Sendable, Equatable {
             guard let second else { return .keys }
             return KeyAction.allCases.first { second.equals($0.rawValue) }.map { .keyAction($0) }
         }
+        if first.equals("access"), second == nil { return .accessCreate }
         if first.equals("health"), second == nil { return .health }
         if first.equals("events"), second == nil { return .events }
         return nil
@@ -380,5 +404,9 @@ extension Collection<UInt8> {
 
     fileprivate func starts(with literal: StaticString) -> Bool {
         literal.withUTF8Buffer { starts(with: $0) }
+    }
+
+    fileprivate func ends(with literal: StaticString) -> Bool {
+        literal.withUTF8Buffer { suffix($0.count).elementsEqual($0) }
     }
 }

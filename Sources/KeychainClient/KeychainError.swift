@@ -36,6 +36,8 @@ public let errSecInvalidItemRef: OSStatus = -25304
 public let errSecNoSuchClass: OSStatus = -25306
 /// -25308: User interaction is not allowed.
 public let errSecInteractionNotAllowed: OSStatus = -25308
+/// -25315: User interaction is required, but is currently not allowed.
+public let errSecInteractionRequired: OSStatus = -25315
 /// -25310: This keychain was created by a different version of the system software and cannot be opened.
 public let errSecWrongSecVersion: OSStatus = -25310
 /// -26275: Unable to decode the provided data.
@@ -140,6 +142,9 @@ enum OSStatusText {
         errSecWrongSecVersion: (
             "errSecWrongSecVersion",
             "This keychain was created by a different version of the system software and cannot be opened."
+        ),
+        errSecInteractionRequired: (
+            "errSecInteractionRequired", "User interaction is required, but is currently not allowed."
         ),
         errSecDecode: ("errSecDecode", "Unable to decode the provided data."),
         errSecMissingEntitlement: ("errSecMissingEntitlement", "A required entitlement isn't present."),

@@ -50,6 +50,10 @@ public struct KeychainError: Error, Sendable, Equatable, CustomStringConvertible
     public static func interactionNotAllowed(_ message: String) -> KeychainError {
         KeychainError(-25308, "errSecInteractionNotAllowed", message)
     }
+    /// An access object asks for the keychain's passphrase, which the request lacks (HTTP 403).
+    public static func interactionRequired(_ message: String) -> KeychainError {
+        KeychainError(-25315, "errSecInteractionRequired", message)
+    }
     /// Unlock refused before checking the passphrase, after too many failures (HTTP 429).
     public static func unlockThrottled(retryAfter: Int) -> KeychainError {
         KeychainError(

@@ -81,6 +81,30 @@ import Testing
         }
     }
 
+    /// The store hands back a guarded item's row with the attributes it had before its access
+    /// object (a rollback): the secret, sealed bound to having one, does not open unchecked.
+    @Test func aGuardedSecretDoesNotOpenWithoutItsAccessObject() throws {
+        let f = try Fixture()
+        let ref = try f.addGeneric(service: "guarded", account: "a", secret: "guarded-secret")
+        let (_, bytes) = try #require(PersistentRef.parse(ref))
+        let before = try #require(try f.keychain.store.write { try $0.items(matching: ItemFilter(ref: bytes)) }.first)
+        let access = AccessObject(entries: [
+            AccessEntry(authorizations: [.any], tokens: [], description: "", prompt: true)
+        ])
+        try f.keychain.setAccess(ref: bytes, access, token: f.admin)
+        expectError(.interactionRequired(""), naming: "prompt") {
+            _ = try f.keychain.search(["valuePersistentRef": .string(ref), "returnData": true], token: f.admin)
+        }
+        try f.keychain.store.write { writer in
+            var rolledBack = try #require(try writer.items(matching: ItemFilter(ref: bytes)).first)
+            rolledBack.attributes = before.attributes
+            try writer.replace(rolledBack)
+        }
+        expectError(.anyDecode, naming: "valueData") {
+            _ = try f.keychain.search(["valuePersistentRef": .string(ref), "returnData": true], token: f.admin)
+        }
+    }
+
     @Test func tokensAreStoredOnlyAsKeyedHashes() throws {
         let f = try Fixture()
         let issued = try f.keychain.createToken(

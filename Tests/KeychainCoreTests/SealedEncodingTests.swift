@@ -22,6 +22,25 @@ import Testing
         #expect(decoded.attributes.map(\.value) == Self.attributes.map(\.value))
     }
 
+    @Test func anAccessObjectFollowsTheAttributes() throws {
+        let access = AccessObject.standard(description: "d", trusted: ["tok_0123456789abcdef"])
+        let encoded = SealedAttributes.encode(group: "team", attributes: Self.attributes, access: access)
+        let decoded = try #require(SealedAttributes.decode(encoded))
+        #expect(decoded.access == access)
+        #expect(decoded.attributes.map(\.value) == Self.attributes.map(\.value))
+        // Exact matching leaves such an item to `decode`.
+        #expect(SealedAttributes.hold(encoded, ExactValues(values: [(Self.attributes[0].key, "db é")])) == nil)
+        // Cut inside the access object, never back to an item without one.
+        let plain = SealedAttributes.encode(group: "team", attributes: Self.attributes).count
+        for cut in (plain + 1)..<encoded.count {
+            #expect(SealedAttributes.decode(Array(encoded[..<cut])) == nil, "cut at \(cut)")
+        }
+        var writer = SealedEncoding.Writer()
+        writer.append("other")
+        writer.append("{}")
+        #expect(SealedAttributes.decode(SealedAttributes.encode(group: "team", attributes: []) + writer.bytes.dropFirst()) == nil)
+    }
+
     @Test func anythingMalformedIsRefused() {
         let encoded = SealedAttributes.encode(group: "team", attributes: Self.attributes)
         for cut in 0..<encoded.count { #expect(SealedAttributes.decode(Array(encoded[..<cut])) == nil, "cut at \(cut)") }

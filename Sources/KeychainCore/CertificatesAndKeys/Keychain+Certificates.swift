@@ -94,7 +94,8 @@ extension Keychain {
         let subjectOnly = match.issuers == nil && match.emailAddressIfPresent == nil && match.validOnDate == nil
         for record in records where record.itemClass == ItemClass.certificate.rawValue {
             guard let sealed = record.secret else { continue }
-            let der = try openSecret(sealed, of: record, barrier: barrier, key: name)
+            // Matched here, not answered: no access object is asked.
+            let der = try openSecret(sealed, of: record, barrier: barrier, key: name, for: .export, token: nil)
             if subjectOnly, let values = Certificate.subjectValues(ofDER: der) {
                 if subjectMatches(values, match, caseInsensitive: query.caseInsensitive) { matched.append(record) }
                 continue
@@ -211,7 +212,8 @@ extension Keychain {
             var parentDER: [UInt8]?
             for parent in try certificates(withSubject: certificate.issuer, token: token, barrier: barrier) {
                 guard let sealed = parent.record.secret else { continue }
-                parentDER = try openSecret(sealed, of: parent.record, barrier: barrier, key: "returnRef")
+                parentDER = try openSecret(
+                    sealed, of: parent.record, barrier: barrier, key: "returnRef", for: .export, token: token, decoded: parent)
                 break
             }
             guard let parentDER, let parent = try? Certificate(der: parentDER) else { break }

@@ -116,7 +116,9 @@ extension Keychain {
     /// certificate's (securityd merges the certificate's into the key's), class `identity`; the
     /// key's bytes as its data (when extractable) with the certificate's DER beside them; the
     /// certificate's persistent reference and version.
-    func shape(_ pair: IdentityPair, query: ItemQuery, barrier: Barrier) throws(KeychainError) -> ItemResult {
+    func shape(_ pair: IdentityPair, query: ItemQuery, barrier: Barrier, token: AccessToken?) throws(KeychainError)
+        -> ItemResult
+    {
         let certificate = pair.certificate
         var attributes: ItemAttributes?
         if query.wantsAttributes || !query.hasReturnKey {
@@ -131,7 +133,8 @@ extension Keychain {
         let extractable = Self.isExtractable(pair.key)
         func open(_ item: DecodedItem, _ name: String) throws(KeychainError) -> [UInt8]? {
             guard let sealed = item.record.secret else { return nil }
-            return try openSecret(sealed, of: item.record, barrier: barrier, key: name)
+            return try openSecret(
+                sealed, of: item.record, barrier: barrier, key: name, for: .export, token: token, decoded: item)
         }
         var secret: [UInt8]?
         var certificateData: [UInt8]?
@@ -159,6 +162,7 @@ extension Keychain {
     func identityPage(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> SearchPage {
         try checkSearch(query, token: token)
         let barrier = try barrier()
+        if query.opensSecrets { try verifyPrompt(token) }
         let (certificateQuery, keyAttributes) = Self.identitySplit(query)
         let selection = try filter(for: certificateQuery, token: token, barrier: barrier)
         let matchLimit = (query.matchLimit ?? .one).sqlLimit
@@ -215,7 +219,9 @@ extension Keychain {
             }
         }
         return SearchPage(
-            items: try pairs.map { (pair) throws(KeychainError) in try shape(pair, query: query, barrier: barrier) }, next: next)
+            items: try pairs.map { (pair) throws(KeychainError) in try shape(pair, query: query, barrier: barrier, token: token)
+            },
+            next: next)
     }
 
     // MARK: add
@@ -239,7 +245,7 @@ extension Keychain {
             certificate: certificateItem, key: key.ref == keyItem.record.ref ? keyItem : try DecodedItem(key, barrier: barrier))
         publish(.add, item: certificateItem)
         if key.ref == keyItem.record.ref { publish(.add, item: keyItem) }
-        return try shape(pair, query: query, barrier: barrier)
+        return try shape(pair, query: query, barrier: barrier, token: token)
     }
 
     /// The two rows an identity add writes, sealed, after checking the query, the token and the lock.

@@ -51,13 +51,15 @@ extension Keychain {
             var updated: [Int64: ItemRecord] = [:]
             if changesRow || !certificateChanges.attributes.isEmpty {
                 for record in try self.applyUpdate(
-                    certificates, changes: certificateChanges, expectedVersion: nil, barrier: barrier)
+                    certificates, changes: certificateChanges, expectedVersion: nil, barrier: barrier, token: token)
                 {
                     updated[record.rowID] = record
                 }
             }
             if changesRow || !keyChanges.attributes.isEmpty {
-                for record in try self.applyUpdate(keys, changes: keyChanges, expectedVersion: nil, barrier: barrier) {
+                for record in try self.applyUpdate(
+                    keys, changes: keyChanges, expectedVersion: nil, barrier: barrier, token: token)
+                {
                     updated[record.rowID] = record
                 }
             }
@@ -81,7 +83,7 @@ extension Keychain {
                     includesRef: false, keyRef: $0.key.record.ref, keychain: self.name)
             }
         }
-        return try pairs.map { (pair) throws(KeychainError) in try shape(pair, query: ItemQuery(), barrier: barrier) }
+        return try pairs.map { (pair) throws(KeychainError) in try shape(pair, query: ItemQuery(), barrier: barrier, token: nil) }
     }
 
     /// SecItemDelete of identities: each identity's certificate and private key go together. A

@@ -168,14 +168,15 @@ extension Keychain {
                     publish(.add, item: key)
                 }
                 items.append(
-                    try shape(IdentityPair(certificate: certificate, key: keyItem), query: ItemQuery(), barrier: barrier))
+                    try shape(
+                        IdentityPair(certificate: certificate, key: keyItem), query: ItemQuery(), barrier: barrier, token: nil))
             case .certificate(let item), .key(let item):
                 guard record != nil else {
                     kept += 1
                     continue
                 }
                 publish(.add, item: item)
-                items.append(try shape(item.record, query: ItemQuery(), barrier: barrier, secret: nil, decoded: item))
+                items.append(try shape(item.record, query: ItemQuery(), barrier: barrier, secret: nil, decoded: item, token: nil))
             }
         }
         return ImportResult(items: items, keptCertificates: kept)

@@ -55,6 +55,16 @@ public enum KeyUse: Sendable {
         }
     }
 
+    /// The access object's authorization it needs (`AccessTag`): verifying is encrypting's.
+    var tag: AccessTag {
+        switch self {
+        case .sign: .sign
+        case .verify, .encrypt: .encrypt
+        case .decrypt: .decrypt
+        case .keyExchange: .derive
+        }
+    }
+
     /// The request's key whose bytes the operation reads, for messages.
     public var input: String {
         switch self {
@@ -135,7 +145,7 @@ extension Keychain {
         }
         for item in items { publish(.add, item: item) }
         let answers = try items.map { (item) throws(KeychainError) in
-            try shape(item.record, query: ItemQuery(), barrier: barrier!, secret: nil, decoded: item)
+            try shape(item.record, query: ItemQuery(), barrier: barrier!, secret: nil, decoded: item, token: nil)
         }
         return GeneratedKeyPair(
             privateItem: storesPrivate ? answers.first : nil, publicItem: storesPublic ? answers.last : nil,
@@ -151,6 +161,7 @@ extension Keychain {
         -> (result: KeyUseResult, ref: [UInt8])
     {
         try require(.use, token, for: use.flag.verb + " with a key")
+        try verifyPrompt(token)
         let (item, barrier) = try keyItem(query, token: token)
         let (type, role) = try Self.keyKind(item)
         let allowed: Bool
@@ -162,7 +173,7 @@ extension Keychain {
         guard algorithm.isSupported(use.operation, type: type, role: role) else {
             throw .param("algorithm: \(algorithm.rawValue) does not fit a \(role.rawValue) \(type.rawValue) key")
         }
-        let key = try openKey(item, barrier: barrier)
+        let key = try openKey(item, barrier: barrier, for: use.tag, token: token)
         defer { SecureBytesPool.shared.recycle(key) }
         let result: KeyUseResult
         do {
@@ -207,7 +218,8 @@ extension Keychain {
         let (item, barrier) = try keyItem(query, token: token)
         let (type, role) = try Self.keyKind(item)
         guard role != .symmetric else { throw .param("keyClass: a symmetric key has no public key") }
-        let key = try openKey(item, barrier: barrier)
+        // A public key is no secret: no access object is asked.
+        let key = try openKey(item, barrier: barrier, for: nil, token: token)
         defer { SecureBytesPool.shared.recycle(key) }
         do {
             return (type, try Self.publicKey(of: key, type: type, role: role), item.record.ref)
@@ -254,12 +266,17 @@ extension Keychain {
     }
 
     /// Opens a key item's bytes into `sodium_malloc` memory (the pool's: the caller recycles
-    /// them); 423 while its protection class is locked. Counts as reading a secret for the auto-lock.
-    private func openKey(_ item: DecodedItem, barrier: Barrier) throws(KeychainError) -> SecureBytes {
+    /// them); 423 while its protection class is locked, then its access object's check of `tag`
+    /// (none for `nil`). Counts as reading a secret for the auto-lock.
+    private func openKey(_ item: DecodedItem, barrier: Barrier, for tag: AccessTag?, token: AccessToken) throws(KeychainError)
+        -> SecureBytes
+    {
         guard let sealed = item.record.secret else { throw .decode("valueData: a stored key item has no key") }
         guard let classKey = barrier.classKey(for: item.protection) else { throw Self.locked("key") }
+        if let tag { try checkAccess(item, tag, token: token) }
         if item.protection.keyClass == .whenUnlocked { noteSecretUse() }
-        let ad = Barrier.secretAD(ref: item.record.ref, itemClass: item.itemClass, group: item.record.group)
+        let ad = Barrier.secretAD(
+            ref: item.record.ref, itemClass: item.itemClass, group: item.record.group, guarded: item.access != nil)
         do { return try barrier.openSecretSecure(sealed, key: classKey, ad: ad) } catch {
             logger.error(
                 "item secret failed authentication",

@@ -11,7 +11,7 @@ public enum AttributeValue: Sendable, Equatable {
     /// The empty default a primary-key attribute takes when absent on add ("" or 0).
     static func emptyDefault(for type: ValueType) -> AttributeValue {
         switch type {
-        case .string, .enumeration, .itemClass, .persistentRef, .keychainNames: .string("")
+        case .string, .enumeration, .itemClass, .persistentRef, .keychainNames, .accessObject: .string("")
         case .bytes: .bytes([])
         case .fourCharCode, .integer, .date, .matchLimit: .int(0)
         case .bool, .synchronizable: .bool(false)

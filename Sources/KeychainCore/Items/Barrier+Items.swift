@@ -14,15 +14,20 @@ extension Barrier {
         }
     }
 
-    static func secretAD(ref: [UInt8], itemClass: ItemClass, group: [UInt8]) -> [UInt8] {
+    /// `guarded`: the item has an access object. Its secret is then sealed to a class byte with
+    /// the high bit set, so that a store that drops the object from the row cannot make the
+    /// secret open without its check.
+    static func secretAD(ref: [UInt8], itemClass: ItemClass, group: [UInt8], guarded: Bool = false) -> [UInt8] {
         var ad: [UInt8] = []
         ad.reserveCapacity(6 + ref.count + 1 + group.count)
         ad.append(contentsOf: "secret".utf8)
         ad.append(contentsOf: ref)
-        ad.append(UInt8(itemClass.rawValue))
+        ad.append(classByte(itemClass, guarded: guarded))
         ad.append(contentsOf: group)
         return ad
     }
+
+    static func classByte(_ itemClass: ItemClass, guarded: Bool) -> UInt8 { UInt8(itemClass.rawValue) | (guarded ? 0x80 : 0) }
 
     static func attributesAD(ref: [UInt8], itemClass: ItemClass, group: [UInt8], protection: Protection, sync: Bool) -> [UInt8] {
         Array("attrs".utf8) + ref + [UInt8(itemClass.rawValue), UInt8(protection.rawValue), sync ? 1 : 0] + group
@@ -30,9 +35,9 @@ extension Barrier {
 
     /// Opens a secret sealed for (`ref`, `itemClass`, `group`): `secretAD`'s bytes, built on the stack.
     func openSecret(
-        _ frame: [UInt8], key: SecureBytes, ref: [UInt8], itemClass: ItemClass, group: [UInt8]
+        _ frame: [UInt8], key: SecureBytes, ref: [UInt8], itemClass: ItemClass, group: [UInt8], guarded: Bool = false
     ) throws(CryptoError) -> [UInt8] {
-        try openSecret(frame, key: key, ref: ref, classByte: UInt8(itemClass.rawValue), group: group)
+        try openSecret(frame, key: key, ref: ref, classByte: Self.classByte(itemClass, guarded: guarded), group: group)
     }
 
     /// An attribute value's lookup digest. A string's is the digest of its case-folded form (the

@@ -11,27 +11,31 @@ struct DecodedItem {
     var protection: Protection
     /// Every attribute but accessGroup, accessible, synchronizable and the dates.
     var attributes: [(key: SchemaKey, value: AttributeValue)]
+    /// The item's access object, when it has one (docs/semantics.md, *Access objects*).
+    var access: AccessObject?
 
     static let accessibleKey = Schema.key(canonical: "accessible")!
 
     init(
         record: ItemRecord, itemClass: ItemClass, group: String, protection: Protection,
-        attributes: [(key: SchemaKey, value: AttributeValue)]
+        attributes: [(key: SchemaKey, value: AttributeValue)], access: AccessObject? = nil
     ) {
         self.record = record
         self.itemClass = itemClass
         self.group = group
         self.protection = protection
         self.attributes = attributes
+        self.access = access
     }
 
     /// Opens `record`'s attributes; errSecDecode when they fail authentication (tampering, a moved row).
     init(_ record: ItemRecord, barrier: Barrier, logger: Logger? = nil) throws(KeychainError) {
         let (itemClass, protection, plaintext) = try Self.open(record, barrier: barrier, logger: logger)
-        guard let (group, attributes) = SealedAttributes.decode(plaintext) else {
+        guard let (group, attributes, access) = SealedAttributes.decode(plaintext) else {
             throw .decode("attributes: a stored attribute is malformed")
         }
-        self.init(record: record, itemClass: itemClass, group: group, protection: protection, attributes: attributes)
+        self.init(
+            record: record, itemClass: itemClass, group: group, protection: protection, attributes: attributes, access: access)
     }
 
     /// Whether `record`'s opened attributes hold each of `exact`'s values, without decoding
@@ -42,7 +46,7 @@ struct DecodedItem {
         let plaintext = try open(record, barrier: barrier, logger: logger).plaintext
         if let held = SealedAttributes.hold(plaintext, exact) { return held }
         // Version 0, or malformed: the same opened bytes, decoded.
-        guard let (_, attributes) = SealedAttributes.decode(plaintext) else {
+        guard let (_, attributes, _) = SealedAttributes.decode(plaintext) else {
             throw .decode("attributes: a stored attribute is malformed")
         }
         return exact.accepts(attributes)
@@ -72,7 +76,7 @@ struct DecodedItem {
 
     /// Recomputes the sealed attributes, the primary-key digest and the lookup digests.
     mutating func reseal(barrier: Barrier) throws(KeychainError) {
-        let plaintext = SealedAttributes.encode(group: group, attributes: attributes)
+        let plaintext = SealedAttributes.encode(group: group, attributes: attributes, access: access)
         let ad = Barrier.attributesAD(
             ref: record.ref, itemClass: itemClass, group: record.group, protection: protection, sync: record.synchronizable)
         record.attributes = try Keychain.crypto { () throws(CryptoError) in try barrier.sealAttributes(plaintext, ad: ad) }

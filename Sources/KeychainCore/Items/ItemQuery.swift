@@ -54,6 +54,8 @@ public struct ItemQuery: Sendable {
     /// the certificate's DER and the key's bytes (`ItemReference`); nothing for a password.
     public var returnRef: Bool?
     public var valueData: [UInt8]?
+    /// The item's access object, on add (kSecAttrAccess).
+    public var access: AccessObject?
     /// An identity's certificate (DER), on add: `valueData` is then its private key.
     public var certificateData: [UInt8]?
     /// The 16 bytes of a persistent reference.
@@ -160,6 +162,9 @@ extension ItemQuery {
             ] where value != nil {
                 throw .param("\(name): return keys are allowed only in a search, an add or a delete")
             }
+        }
+        if access != nil, role != .add {
+            throw .param("access: given on add; an item's access object changes through /v1/items/{ref}/access")
         }
         if certificateData != nil, role != .add || itemClass != .identity {
             throw .param("certificateData: allowed only in an add of an identity (its certificate)")

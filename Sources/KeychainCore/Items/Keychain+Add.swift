@@ -13,7 +13,7 @@ extension Keychain {
         let (item, barrier) = try addedItem(query, token: token)
         do { try store.add(item.record) } catch { throw duplicateOrFailure(error, item.record) }
         publish(.add, item: item)
-        return try shape(item.record, query: query, barrier: barrier, secret: query.valueData, decoded: item)
+        return try shape(item.record, query: query, barrier: barrier, secret: query.valueData, decoded: item, token: token)
     }
 
     /// `add`, answered through `completion` once durable: at once, or later on the store's
@@ -41,7 +41,8 @@ extension Keychain {
                 Result { () throws(KeychainError) in
                     do { try outcome.get() } catch { throw duplicateOrFailure(error, item.record) }
                     publish(.add, item: item)
-                    return try shape(item.record, query: query, barrier: barrier, secret: query.valueData, decoded: item)
+                    return try shape(
+                        item.record, query: query, barrier: barrier, secret: query.valueData, decoded: item, token: token)
                 })
         }
     }
@@ -93,10 +94,11 @@ extension Keychain {
                 ref: Sodium.randomBytes(PersistentRef.length), itemClass: itemClass.rawValue, group: barrier.groupDigest(group),
                 protection: protection.rawValue, synchronizable: sync, created: now, modified: now, version: 1,
                 primaryKey: [], attributes: [], secret: nil, lookups: []),
-            itemClass: itemClass, group: group, protection: protection, attributes: attributes)
+            itemClass: itemClass, group: group, protection: protection, attributes: attributes, access: query.access)
         if let generated {
             guard let key = barrier.classKey(for: item.protection) else { throw Self.locked("valueData") }
-            let ad = Barrier.secretAD(ref: item.record.ref, itemClass: item.itemClass, group: item.record.group)
+            let ad = Barrier.secretAD(
+                ref: item.record.ref, itemClass: item.itemClass, group: item.record.group, guarded: item.access != nil)
             item.record.secret = try Self.crypto { () throws(CryptoError) in
                 try barrier.sealSecret(generated.secret, key: key, ad: ad)
             }

@@ -25,10 +25,15 @@ extension Keychain {
         if query.itemClass == .identity {
             return try deleteIdentities(query, token: token, barrier: barrier, expectedVersion: expectedVersion)
         }
+        try verifyPrompt(token)
         let selection = try filter(for: query, token: token, barrier: barrier)
         let deleted = try transaction { writer in
             let records = try self.matching(writer.items(matching: selection.filter), selection.exact, barrier: barrier)
             guard !records.isEmpty else { throw KeychainError.itemNotFound }
+            // Every match may be deleted, or none is.
+            for record in records {
+                try self.checkAccess(DecodedItem(record, barrier: barrier, logger: self.logger), .delete, token: token)
+            }
             if let expectedVersion, records.count == 1, records[0].version != expectedVersion {
                 throw KeychainError.preconditionFailed(
                     "expectedVersion: the item's version is \(records[0].version), not \(expectedVersion)")

@@ -175,22 +175,42 @@ extension Keychain {
     /// Beyond this many groups a search goes by lookups rather than one primary key per group.
     static let maxPrimaryKeyGroups = 32
 
+    /// Seals `item`'s secret, bound to whether it has an access object (`Barrier.secretAD`).
     func seal(_ secret: [UInt8], for item: DecodedItem, barrier: Barrier) throws(KeychainError) -> [UInt8] {
         guard let key = barrier.classKey(for: item.protection) else { throw Self.locked("valueData") }
         if item.protection.keyClass == .whenUnlocked { noteSecretUse() }
-        let ad = Barrier.secretAD(ref: item.record.ref, itemClass: item.itemClass, group: item.record.group)
+        let ad = Barrier.secretAD(
+            ref: item.record.ref, itemClass: item.itemClass, group: item.record.group, guarded: item.access != nil)
         return try Self.crypto { () throws(CryptoError) in try barrier.sealSecret(secret, key: key, ad: ad) }
     }
 
-    /// Opens a record's secret; needs only the row's clear fields, not its attributes.
-    func openSecret(_ sealed: [UInt8], of record: ItemRecord, barrier: Barrier, key name: String) throws(KeychainError) -> [UInt8]
-    {
+    /// Opens a record's secret for `tag`. Needs only the row's clear fields, unless the item
+    /// has an access object: its secret then opens only once the object allows `tag` to
+    /// `token` (`nil`: the caller has checked the item's access already). `decoded`: the
+    /// record's attributes, when the caller has them open.
+    func openSecret(
+        _ sealed: [UInt8], of record: ItemRecord, barrier: Barrier, key name: String, for tag: AccessTag,
+        token: AccessToken?, decoded: DecodedItem? = nil
+    ) throws(KeychainError) -> [UInt8] {
         guard let itemClass = ItemClass(rawValue: record.itemClass), let protection = Protection(rawValue: record.protection)
         else { throw .decode("\(name): a stored item has an unknown class or protection class") }
         guard let key = barrier.classKey(for: protection) else { throw Self.locked(name) }
         if protection.keyClass == .whenUnlocked { noteSecretUse() }
+        if decoded?.access == nil,
+            let secret = try? barrier.openSecret(sealed, key: key, ref: record.ref, itemClass: itemClass, group: record.group)
+        {
+            return secret
+        }
+        // Sealed as guarded, or tampered with: the attributes say which.
+        guard decoded != nil || !record.attributes.isEmpty else {
+            throw .decode("\(name): the item's attributes were not read to check its access object")
+        }
+        let item: DecodedItem
+        if let decoded { item = decoded } else { item = try DecodedItem(record, barrier: barrier, logger: logger) }
+        if item.access != nil, let token { try checkAccess(item, tag, token: token) }
         do {
-            return try barrier.openSecret(sealed, key: key, ref: record.ref, itemClass: itemClass, group: record.group)
+            return try barrier.openSecret(
+                sealed, key: key, ref: record.ref, itemClass: itemClass, group: record.group, guarded: item.access != nil)
         } catch {
             logger.error(
                 "item secret failed authentication",
@@ -202,9 +222,13 @@ extension Keychain {
 
     /// Shapes one record as the query's return keys ask (attributes and ref when none is given).
     /// `decoded`: the record's attributes already open (an add's), which are then not opened again.
-    func shape(_ record: ItemRecord, query: ItemQuery, barrier: Barrier, secret known: [UInt8]?, decoded: DecodedItem? = nil)
-        throws(KeychainError) -> ItemResult
-    {
+    /// `token`: whose access the item's access object checks when a secret is opened.
+    func shape(
+        _ record: ItemRecord, query: ItemQuery, barrier: Barrier, secret known: [UInt8]?, decoded: DecodedItem? = nil,
+        token: AccessToken?
+    ) throws(KeychainError) -> ItemResult {
+        // A password's secret answered is `decrypt`; a certificate's or a key's bytes, `export`.
+        let tag: AccessTag = record.itemClass < ItemClass.certificate.rawValue ? .decrypt : .export
         var decoded = decoded
         let isKey = record.itemClass == ItemClass.key.rawValue
         // A key's bytes leave only when it is extractable: its attributes say.
@@ -219,7 +243,8 @@ extension Keychain {
             if let known {
                 secret = known
             } else {
-                secret = try openSecret(sealed, of: record, barrier: barrier, key: "returnData")
+                secret = try openSecret(
+                    sealed, of: record, barrier: barrier, key: "returnData", for: tag, token: token, decoded: decoded)
             }
         }
         var reference: ItemReference?
@@ -227,7 +252,8 @@ extension Keychain {
             // The bytes the data already opened, or opened now (a certificate's, an extractable key's).
             var bytes = secret ?? known
             if bytes == nil, extractable, let sealed = record.secret, record.itemClass >= ItemClass.certificate.rawValue {
-                bytes = try openSecret(sealed, of: record, barrier: barrier, key: "returnRef")
+                bytes = try openSecret(
+                    sealed, of: record, barrier: barrier, key: "returnRef", for: tag, token: token, decoded: decoded)
             }
             if record.itemClass == ItemClass.certificate.rawValue {
                 reference = ItemReference(certificate: bytes, key: nil, keyType: nil, keyClass: nil)

@@ -124,30 +124,36 @@ extension Keychain {
         var limitEndsAnswer: Bool
         /// What the cursor is bound to, when the answer may have more than one page.
         var binding: [UInt8]?
+        /// Whose access the items' access objects check when a secret is answered.
+        var token: AccessToken? = nil
     }
 
     /// Checks the query and the token's capabilities first, then plans the page.
     private func searchPlan(_ query: ItemQuery, token: AccessToken) throws(KeychainError) -> SearchPlan {
         try checkSearch(query, token: token)
         let barrier = try barrier()
+        if query.opensSecrets { try verifyPrompt(token) }
         let selection = try filter(for: query, token: token, barrier: barrier)
         let exact = selection.exact
         var filter = selection.filter
-        // A key's data answers only when its attributes say it is extractable.
+        // A secret answers only as the item's attributes allow: a key when extractable, an item
+        // with an access object when it trusts the token. They are read (opened only for those).
         filter.readsAttributes =
-            query.wantsAttributes || !query.hasReturnKey || !exact.isEmpty
-            || (query.opensSecrets && filter.classes?.contains(ItemClass.key.rawValue) != false)
+            query.wantsAttributes || !query.hasReturnKey || !exact.isEmpty || query.opensSecrets
+            || !query.certificateMatch.isEmpty
         let matchLimit = (query.matchLimit ?? .one).sqlLimit
         let pageSize = max(1, configuration.maxAnswerItems)
         guard matchLimit.map({ $0 > 1 }) ?? true else {
             filter.limit = 1
-            return SearchPlan(filter: consume filter, exact: exact, barrier: barrier, pageLimit: 1, limitEndsAnswer: true)
+            return SearchPlan(
+                filter: consume filter, exact: exact, barrier: barrier, pageLimit: 1, limitEndsAnswer: true, token: token)
         }
         let binding = PageCursor.binding(
             token: token, filter: filter, exact: exact, matchLimit: matchLimit, certificateMatch: query.certificateMatch,
             caseInsensitive: query.caseInsensitive)
         var plan = SearchPlan(
-            filter: consume filter, exact: exact, barrier: barrier, pageLimit: pageSize, limitEndsAnswer: false, binding: binding)
+            filter: consume filter, exact: exact, barrier: barrier, pageLimit: pageSize, limitEndsAnswer: false, binding: binding,
+            token: token)
         if let text = query.pageAfter {
             let cursor = try PageCursor(opening: text, barrier: barrier, binding: binding)
             plan.filter.afterID = cursor.afterID
@@ -205,7 +211,7 @@ extension Keychain {
         var results: [ItemResult] = []
         results.reserveCapacity(count)
         for n in 0..<count {
-            results.append(try shape(records[n], query: query, barrier: barrier, secret: nil))
+            results.append(try shape(records[n], query: query, barrier: barrier, secret: nil, token: plan.token))
         }
         var next: String?
         if count < records.count, let binding = plan.binding {

@@ -22,13 +22,15 @@ extension Keychain {
         if let group = changes.accessGroup, !token.grants(group: group) { throw Self.lacksGroup(group) }
         if let secret = changes.valueData { try checkSize(secret) }
         let barrier = try barrier()
+        try verifyPrompt(token)
         if query.itemClass == .identity {
             return try updateIdentities(query, changes: changes, token: token, barrier: barrier, expectedVersion: expectedVersion)
         }
         let selection = try filter(for: query, token: token, barrier: barrier)
         let updated = try transaction { writer in
             let records = try self.matching(writer.items(matching: selection.filter), selection.exact, barrier: barrier)
-            let updated = try self.applyUpdate(records, changes: changes, expectedVersion: expectedVersion, barrier: barrier)
+            let updated = try self.applyUpdate(
+                records, changes: changes, expectedVersion: expectedVersion, barrier: barrier, token: token)
             for record in updated { try writer.replace(record) }
             try self.log(.update, records: updated, barrier: barrier, in: writer)
             return updated
@@ -43,12 +45,12 @@ extension Keychain {
             }
         }
         return try updated.map { (record) throws(KeychainError) in
-            try shape(record, query: ItemQuery(), barrier: barrier, secret: nil)
+            try shape(record, query: ItemQuery(), barrier: barrier, secret: nil, token: nil)
         }
     }
 
     /// The records as `changes` leaves them; throws without side effects.
-    func applyUpdate(_ records: [ItemRecord], changes: ItemQuery, expectedVersion: Int64?, barrier: Barrier)
+    func applyUpdate(_ records: [ItemRecord], changes: ItemQuery, expectedVersion: Int64?, barrier: Barrier, token: AccessToken)
         throws(KeychainError) -> [ItemRecord]
     {
         let now = clock.now()
@@ -60,6 +62,7 @@ extension Keychain {
         for record in records {
             var item = try DecodedItem(record, barrier: barrier)
             let old = item
+            try checkAccess(old, .update, token: token)
             for (key, value) in changes.attributes {
                 guard key.applies(to: item.itemClass) else {
                     throw .noSuchAttr(key.name, "class \(item.itemClass.name) has no such attribute")
@@ -97,7 +100,8 @@ extension Keychain {
                 if let new = changes.valueData {
                     bytes = new
                 } else if let sealed = old.record.secret {
-                    bytes = try openSecret(sealed, of: old.record, barrier: barrier, key: "valueData")
+                    bytes = try openSecret(
+                        sealed, of: old.record, barrier: barrier, key: "valueData", for: .update, token: nil, decoded: old)
                 } else {
                     throw .param("valueData: the key item has no key to check the change against")
                 }
@@ -120,7 +124,8 @@ extension Keychain {
             } else if let sealed = old.record.secret,
                 old.group != item.group || old.protection.keyClass != item.protection.keyClass
             {
-                let secret = try openSecret(sealed, of: old.record, barrier: barrier, key: "accessGroup")
+                let secret = try openSecret(
+                    sealed, of: old.record, barrier: barrier, key: "accessGroup", for: .update, token: nil, decoded: old)
                 item.record.secret = try seal(secret, for: item, barrier: barrier)
             }
             item.record.modified = max(now, item.record.created)

@@ -5,7 +5,11 @@ import KeychainJSON
 
 /// An item's sealed attributes: its access group and every attribute but those kept in its row.
 public enum SealedAttributes {
-    public static func encode(group: String, attributes: [(key: SchemaKey, value: AttributeValue)]) -> [UInt8] {
+    /// The group, the attributes, then the access object when the item has one: its JSON form,
+    /// after the field name `access`.
+    public static func encode(
+        group: String, attributes: [(key: SchemaKey, value: AttributeValue)], access: AccessObject? = nil
+    ) -> [UInt8] {
         var writer = SealedEncoding.Writer()
         writer.append(group)
         writer.append(UInt32(attributes.count))
@@ -13,12 +17,20 @@ public enum SealedAttributes {
             writer.append(key.name)
             writer.append(value)
         }
+        if let access {
+            writer.append(Self.accessField)
+            writer.append(bytes: access.json.serialized())
+        }
         return writer.bytes
     }
 
+    private static let accessField = "access"
+
     /// `nil` when the bytes are in neither version, or name an attribute this build lacks.
-    public static func decode(_ bytes: [UInt8]) -> (group: String, attributes: [(key: SchemaKey, value: AttributeValue)])? {
-        if bytes.first == SealedEncoding.legacyJSON { return decodeVersion0(bytes) }
+    public static func decode(_ bytes: [UInt8]) -> (
+        group: String, attributes: [(key: SchemaKey, value: AttributeValue)], access: AccessObject?
+    )? {
+        if bytes.first == SealedEncoding.legacyJSON { return decodeVersion0(bytes).map { ($0.group, $0.attributes, nil) } }
         guard var reader = SealedEncoding.Reader(bytes), let group = reader.string(), let count = reader.uint32() else {
             return nil
         }
@@ -29,7 +41,11 @@ public enum SealedAttributes {
             else { return nil }
             attributes.append((key, value))
         }
-        return reader.isAtEnd ? (group, attributes) : nil
+        if reader.isAtEnd { return (group, attributes, nil) }
+        guard reader.string() == Self.accessField, let text = reader.string(), reader.isAtEnd,
+            let json = try? JSON.parse(Array(text.utf8)), let access = try? AccessObject(json: json)
+        else { return nil }
+        return (group, attributes, access)
     }
 
     /// Whether the attributes hold each of `exact`'s values, compared on the bytes where they

@@ -145,7 +145,7 @@ extension Keychain {
     /// Checks the failure budget, counts the attempt, derives the key-encryption key from
     /// `passphrase` and unwraps the class keys with it; a right passphrase clears the count.
     /// From the host nothing is checked or counted. Runs Argon2id: call it inside `kdfGate`.
-    private func verifyPassphrase(_ passphrase: SecureBytes, key: String, from source: UnlockSource) throws(KeychainError)
+    func verifyPassphrase(_ passphrase: SecureBytes, key: String, from source: UnlockSource) throws(KeychainError)
         -> (keys: (whenUnlocked: SecureBytes, afterFirstUnlock: SecureBytes), limits: KDFLimits)
     {
         let counted = source == .network

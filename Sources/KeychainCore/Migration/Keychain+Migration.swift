@@ -42,11 +42,14 @@ extension Keychain {
     func bundleItem(_ record: ItemRecord, barrier: Barrier) throws(KeychainError) -> BundleItem {
         let item = try DecodedItem(record, barrier: barrier, logger: logger)
         var secret: [UInt8]?
-        if let sealed = record.secret { secret = try openSecret(sealed, of: record, barrier: barrier, key: "valueData") }
+        if let sealed = record.secret {
+            secret = try openSecret(
+                sealed, of: record, barrier: barrier, key: "valueData", for: .export, token: nil, decoded: item)
+        }
         return BundleItem(
             keychain: name, itemClass: item.itemClass, protection: item.protection, synchronizable: record.synchronizable,
             created: record.created, modified: record.modified, ref: record.ref, group: item.group,
-            attributes: item.attributes, secret: secret)
+            attributes: item.attributes, secret: secret, access: item.access)
     }
 
     // MARK: import
@@ -315,10 +318,12 @@ extension Keychain {
                 ref: item.ref, itemClass: item.itemClass.rawValue, group: barrier.groupDigest(item.group),
                 protection: item.protection.rawValue, synchronizable: item.synchronizable, created: item.created,
                 modified: item.modified, version: 1, primaryKey: [], attributes: [], secret: nil, lookups: []),
-            itemClass: item.itemClass, group: item.group, protection: item.protection, attributes: attributes)
+            itemClass: item.itemClass, group: item.group, protection: item.protection, attributes: attributes,
+            access: item.access)
         if let secret = item.secret {
             guard let key = barrier.classKey(for: item.protection) else { throw Self.locked("import") }
-            let ad = Barrier.secretAD(ref: item.ref, itemClass: item.itemClass, group: decoded.record.group)
+            let ad = Barrier.secretAD(
+                ref: item.ref, itemClass: item.itemClass, group: decoded.record.group, guarded: item.access != nil)
             decoded.record.secret = try Self.crypto { () throws(CryptoError) in try barrier.sealSecret(secret, key: key, ad: ad) }
         }
         try decoded.reseal(barrier: barrier)

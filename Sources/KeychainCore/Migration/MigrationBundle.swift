@@ -16,6 +16,8 @@ struct BundleItem {
     /// Every attribute but accessGroup, accessible, synchronizable and the dates.
     var attributes: [(key: SchemaKey, value: AttributeValue)]
     var secret: [UInt8]?
+    /// Its access object, carried as it is: token ids the destination lacks trust no token there.
+    var access: AccessObject? = nil
 }
 
 /// The migration bundle format, version 2 (docs/backups-and-migration.md, Migration bundles).
@@ -147,7 +149,7 @@ enum MigrationBundle {
             writer.append(int64: item.created)
             writer.append(int64: item.modified)
             writer.append(bytes: item.ref)
-            var attributes = SealedAttributes.encode(group: item.group, attributes: item.attributes)
+            var attributes = SealedAttributes.encode(group: item.group, attributes: item.attributes, access: item.access)
             writer.append(bytes: attributes)
             Sodium.wipe(&attributes)
             if let secret = item.secret {
@@ -298,7 +300,7 @@ enum MigrationBundle {
             guard let protection = Protection(rawValue: Int(protectionCode)) else {
                 throw .param("accessible: the bundle holds an item of an unknown protection class (\(protectionCode))")
             }
-            guard let (group, values) = SealedAttributes.decode(attributes) else {
+            guard let (group, values, access) = SealedAttributes.decode(attributes) else {
                 throw .decode("bundle: an item's attributes are malformed or name an attribute this build lacks")
             }
             var secret: [UInt8]?
@@ -309,7 +311,7 @@ enum MigrationBundle {
             items.append(
                 BundleItem(
                     keychain: keychain, itemClass: itemClass, protection: protection, synchronizable: sync == 1, created: created,
-                    modified: modified, ref: ref, group: group, attributes: values, secret: secret))
+                    modified: modified, ref: ref, group: group, attributes: values, secret: secret, access: access))
         }
         guard reader.isAtEnd else { throw malformed }
     }

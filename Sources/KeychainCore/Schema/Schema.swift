@@ -80,6 +80,7 @@ public enum Schema {
         .query("pageAfter", nil, nil, .pageAfter, .string),
         .query("useKeychain", "kSecUseKeychain", "u_Keychain", .useKeychain, .keychainNames),
         .query("matchSearchList", "kSecMatchSearchList", "m_SearchList", .matchSearchList, .keychainNames),
+        .query("access", "kSecAttrAccess", "acls", .access, .accessObject),
         .query(
             "useDataProtectionKeychain", "kSecUseDataProtectionKeychain", "u_DataProtectionKeychain",
             .useDataProtectionKeychain, .bool),

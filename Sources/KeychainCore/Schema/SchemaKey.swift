@@ -25,6 +25,8 @@ public final class SchemaKey: Sendable, Hashable, CustomStringConvertible {
         /// Which keychain an add goes to, or a search, update or delete looks in (kSecUseKeychain),
         /// and which keychains, in order, a search looks in (kSecMatchSearchList).
         case useKeychain, matchSearchList
+        /// The item's access object (kSecAttrAccess), on add.
+        case access
 
         var isAttribute: Bool {
             switch self {

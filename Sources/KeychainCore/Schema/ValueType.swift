@@ -21,4 +21,6 @@ public enum ValueType: Sendable, Equatable {
     case keychainNames
     /// A boolean, or `any` when matching.
     case synchronizable
+    /// An access object (`AccessObject`'s JSON form).
+    case accessObject
 }

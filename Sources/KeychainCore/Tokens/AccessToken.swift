@@ -27,6 +27,9 @@ public final class AccessToken: Sendable, Equatable {
     /// The keyed digests of `accessGroups` as the store holds them, computed once when the
     /// token is opened (then cached with it), so a request never hashes its token's groups.
     let groupDigests: [[UInt8]]?
+    /// The keychain's passphrase the request carries for access objects that ask for it; never
+    /// in the token cache, only on the request's copy (`prompting(_:)`).
+    public let prompt: AccessPrompt?
 
     /// The most groups a token may hold: every search of a token without `*` names each.
     public static let maxGroups = 256
@@ -44,8 +47,9 @@ public final class AccessToken: Sendable, Equatable {
     /// unless it holds every group (the operator's), which uses every keychain.
     init(
         id: String, name: String, accessGroups: [String], keychains: [String]?, capabilities: Set<Capability>,
-        expiresAt: Int64?, createdAt: Int64, groupDigests: [[UInt8]]?
+        expiresAt: Int64?, createdAt: Int64, groupDigests: [[UInt8]]?, prompt: AccessPrompt? = nil
     ) {
+        self.prompt = prompt
         self.id = id
         self.name = name
         self.accessGroups = accessGroups
@@ -66,6 +70,13 @@ public final class AccessToken: Sendable, Equatable {
             && lhs.accessGroups.map(ExactName.init) == rhs.accessGroups.map(ExactName.init)
             && lhs.keychains.map(ExactName.init) == rhs.keychains.map(ExactName.init)
             && lhs.capabilities == rhs.capabilities && lhs.expiresAt == rhs.expiresAt && lhs.createdAt == rhs.createdAt
+    }
+
+    /// This request's copy of the token, carrying `prompt`.
+    public func prompting(_ prompt: AccessPrompt) -> AccessToken {
+        AccessToken(
+            id: id, name: name, accessGroups: accessGroups, keychains: keychains, capabilities: capabilities,
+            expiresAt: expiresAt, createdAt: createdAt, groupDigests: groupDigests, prompt: prompt)
     }
 
     public func grants(group: String) -> Bool { allGroups || groupSet.contains(ExactName(group)) }

@@ -1,0 +1,250 @@
+import ExtrasBase64
+import Foundation
+import KeychainJSON
+import TestSupport
+import Testing
+
+/// Access objects on items (SecAccess, SecACL): trusted tokens, authorization tags, the owner's
+/// entry and the prompt answered with the keychain's passphrase, over HTTP.
+@Suite struct AccessObjectRouteTests {
+    struct Token {
+        let id: String
+        let secret: String
+        var bearer: [(String, String)] { [("Authorization", "Bearer \(secret)")] }
+
+        func with(_ headers: [(String, String)]) -> [(String, String)] { bearer + headers }
+    }
+
+    static func token(_ f: APIFixture, groups: [String] = ["default"], capabilities: [String]) throws -> Token {
+        let made = try f.call(
+            "POST", "/v1/tokens",
+            json: #"{"name":"t","accessGroups":\#(Self.array(groups)),"capabilities":\#(Self.array(capabilities))}"#)
+        #expect(made.status == 201, "\(made.text)")
+        return Token(
+            id: try #require(made.json["id"]?.stringValue, "\(made.text)"),
+            secret: try #require(made.json["token"]?.stringValue))
+    }
+
+    static func array(_ values: [String]) -> String { "[" + values.map { #""\#($0)""# }.joined(separator: ",") + "]" }
+
+    static let passphrase = [("X-Keychain-Prompt-Passphrase", testPassphrase)]
+    static let wrongPassphrase = [("X-Keychain-Prompt-Passphrase", "not the passphrase")]
+    static let alwaysAllow = passphrase + [("X-Keychain-Prompt", "alwaysAllow")]
+
+    /// A generic password whose access object is SecAccessCreate's, trusting `trusted`; its ref.
+    static func addGuarded(_ f: APIFixture, trusted: [Token], service: String = "db") throws -> String {
+        let made = try f.call(
+            "POST", "/v1/access", json: #"{"description":"db password","trustedTokens":\#(array(trusted.map(\.id)))}"#)
+        #expect(made.status == 200, "\(made.text)")
+        let access = String(decoding: try #require(made.json["access"]).serialized(), as: UTF8.self)
+        let added = try f.call(
+            "POST", "/v1/items",
+            json:
+                #"{"class":"genericPassword","service":"\#(service)","account":"app","valueData":"aHVudGVyMg==","access":\#(access)}"#
+        )
+        #expect(added.status == 201, "\(added.text)")
+        return try #require(added.items.first?["persistentRef"]?.stringValue, "\(added.text)")
+    }
+
+    static func read(_ f: APIFixture, _ ref: String, _ headers: [(String, String)]) throws -> RawResponse {
+        try f.call("GET", "/v1/items/\(ref)?returnData=true", headers: headers)
+    }
+
+    @Test func theStandardAccessObjectIsApplesSecAccessCreate() throws {
+        let f = try APIFixture()
+        let trusted = try Self.token(f, capabilities: ["read"])
+        let made = try f.call("POST", "/v1/access", json: #"{"description":"d","trustedTokens":["\#(trusted.id)"]}"#)
+        let list = try #require(made.json["access"]?.objectValue?["entries"]?.arrayValue, "\(made.text)")
+        let entries = list.compactMap(\.objectValue)
+        #expect(entries.count == 3)
+        #expect(entries[0]["authorizations"] == .array(["changeACL"]))
+        #expect(entries[0]["tokens"] == .array([]))
+        #expect(entries[0]["prompt"] == .bool(true))
+        #expect(entries[1]["authorizations"] == .array(["encrypt"]))
+        #expect(entries[1]["tokens"] == .string("any"))
+        #expect(entries[2]["authorizations"] == .array(["decrypt", "sign", "derive", "export"]))
+        #expect(entries[2]["tokens"] == .array([.string(trusted.id)]))
+        #expect(entries.allSatisfy { $0["description"] == .string("d") })
+        try f.call("POST", "/v1/access", json: #"{"trustedTokens":["admin"]}"#).expectError(400, -50, naming: "trustedTokens")
+    }
+
+    @Test func aTrustedTokenReadsAndAnotherNeedsThePassphrase() throws {
+        let f = try APIFixture()
+        let trusted = try Self.token(f, capabilities: ["read", "list"])
+        let other = try Self.token(f, capabilities: ["read", "list"])
+        let ref = try Self.addGuarded(f, trusted: [trusted])
+
+        let allowed = try Self.read(f, ref, trusted.bearer)
+        #expect(allowed.items.first?["valueData"] == "aHVudGVyMg==", "\(allowed.text)")
+        // Listing is free: attributes answer to any token of the group.
+        let listed = try f.call("GET", "/v1/items/\(ref)?returnAttributes=true", headers: other.bearer)
+        #expect(listed.status == 200, "\(listed.text)")
+
+        try Self.read(f, ref, other.bearer).expectError(403, -25315, naming: "X-Keychain-Prompt-Passphrase")
+        try Self.read(f, ref, other.with(Self.wrongPassphrase)).expectError(401, -25293, naming: "X-Keychain-Prompt-Passphrase")
+        // "Allow Once": this request, then the prompt again.
+        let once = try Self.read(f, ref, other.with(Self.passphrase))
+        #expect(once.items.first?["valueData"] == "aHVudGVyMg==", "\(once.text)")
+        try Self.read(f, ref, other.bearer).expectError(403, -25315)
+        // "Always Allow": the token joins the entry.
+        let always = try Self.read(f, ref, other.with(Self.alwaysAllow))
+        #expect(always.items.first?["valueData"] == "aHVudGVyMg==", "\(always.text)")
+        #expect(try Self.read(f, ref, other.bearer).items.first?["valueData"] == "aHVudGVyMg==")
+        let access = try f.call("GET", "/v1/items/\(ref)/access", headers: other.bearer)
+        let entries = try #require(access.json["access"]?.objectValue?["entries"]?.arrayValue, "\(access.text)")
+        #expect(entries[2].objectValue?["tokens"] == .array([.string(trusted.id), .string(other.id)]))
+    }
+
+    @Test func anEntryWithoutAPromptRefusesWhatItDoesNotList() throws {
+        let f = try APIFixture()
+        let trusted = try Self.token(f, capabilities: ["read", "write", "delete"])
+        let other = try Self.token(f, capabilities: ["read", "write", "delete"])
+        let ref = try f.add(service: "s")
+        let access = #"""
+            {"entries":[{"authorizations":["changeACL","update","delete","decrypt"],"tokens":["\#(trusted.id)"]}]}
+            """#
+        let set = try f.call("PUT", "/v1/items/\(ref)/access", json: access)
+        #expect(set.status == 200, "\(set.text)")
+        try Self.read(f, ref, other.with(Self.passphrase)).expectError(403, -34018, naming: "access")
+        try f.call("PATCH", "/v1/items/\(ref)", json: #"{"label":"x"}"#, headers: other.bearer).expectError(403, -34018)
+        try f.call("DELETE", "/v1/items/\(ref)", headers: other.bearer).expectError(403, -34018)
+        try f.call("PUT", "/v1/items/\(ref)/access", json: access, headers: other.bearer).expectError(403, -34018)
+        // Nothing changed: the trusted token still reads the same item, then updates and deletes it.
+        #expect(try Self.read(f, ref, trusted.bearer).items.first?["valueData"] == "c2VjcmV0")
+        #expect(try f.call("PATCH", "/v1/items/\(ref)", json: #"{"label":"x"}"#, headers: trusted.bearer).status == 200)
+        #expect(try f.call("DELETE", "/v1/items/\(ref)", headers: trusted.bearer).status == 200)
+    }
+
+    @Test func theOwnersEntryDecidesWhoChangesTheAccessObject() throws {
+        let f = try APIFixture()
+        let writer = try Self.token(f, capabilities: ["read", "write"])
+        let reader = try Self.token(f, capabilities: ["read"])
+        let ref = try Self.addGuarded(f, trusted: [])
+        let open = #"{"entries":[{"authorizations":["any"],"tokens":"any"}]}"#
+        // The standard owner trusts no token: the passphrase, or nothing.
+        try f.call("PUT", "/v1/items/\(ref)/access", json: open, headers: writer.bearer).expectError(403, -25315)
+        try f.call("DELETE", "/v1/items/\(ref)/access", headers: writer.bearer).expectError(403, -25315)
+        try f.call("PUT", "/v1/items/\(ref)/access", json: open, headers: reader.with(Self.passphrase))
+            .expectError(403, -34018, naming: "token")
+        let changed = try f.call("PUT", "/v1/items/\(ref)/access", json: open, headers: writer.with(Self.passphrase))
+        #expect(changed.status == 200, "\(changed.text)")
+        #expect(try Self.read(f, ref, reader.bearer).items.first?["valueData"] == "aHVudGVyMg==")
+        let removed = try f.call("DELETE", "/v1/items/\(ref)/access", headers: writer.bearer)
+        #expect(removed.json["access"] == .null, "\(removed.text)")
+        #expect(try f.call("GET", "/v1/items/\(ref)/access").json["access"] == .null)
+        #expect(try Self.read(f, ref, reader.bearer).items.first?["valueData"] == "aHVudGVyMg==")
+    }
+
+    @Test func aLockedKeychainRefusesFirstAndOtherGroupsSeeNothing() throws {
+        let f = try APIFixture()
+        let other = try Self.token(f, capabilities: ["read", "list"])
+        let stranger = try Self.token(f, groups: ["elsewhere"], capabilities: ["read", "list", "write"])
+        let ref = try Self.addGuarded(f, trusted: [])
+        let missing = String(ref.dropLast(4)) + "AAAA"
+        let hidden = try f.call("GET", "/v1/items/\(ref)/access", headers: stranger.bearer)
+        let none = try f.call("GET", "/v1/items/\(missing)/access", headers: stranger.bearer)
+        hidden.expectError(404, -25300)
+        #expect(hidden.body == none.body)
+        try f.call(
+            "PUT", "/v1/items/\(ref)/access", json: #"{"entries":[{"authorizations":["any"],"tokens":"any"}]}"#,
+            headers: stranger.with(Self.passphrase)
+        ).expectError(404, -25300)
+        #expect(try f.call("POST", "/v1/keychain/lock").status == 200)
+        try Self.read(f, ref, other.with(Self.passphrase)).expectError(423, -25308)
+    }
+
+    @Test func badAccessObjectsAreRefusedNamingTheKey() throws {
+        let f = try APIFixture()
+        let cases: [(String, String)] = [
+            (#"{"entries":[]}"#, "access.entries"),
+            (#"{"entries":[{"authorizations":["read"],"tokens":"any"}]}"#, "access.entries[0].authorizations"),
+            (#"{"entries":[{"authorizations":["decrypt"]}]}"#, "access.entries[0].tokens"),
+            (#"{"entries":[{"authorizations":["decrypt"],"tokens":["someone"]}]}"#, "access.entries[0].tokens"),
+            (#"{"entries":[{"authorizations":["decrypt"],"tokens":"any","prompt":"yes"}]}"#, "access.entries[0].prompt"),
+            (#"{"entries":[{"authorizations":["decrypt"],"tokens":"any"}],"owner":1}"#, "access.owner"),
+        ]
+        for (access, key) in cases {
+            try f.call(
+                "POST", "/v1/items",
+                json: #"{"class":"genericPassword","service":"s","account":"a","valueData":"eA==","access":\#(access)}"#
+            ).expectError(400, -50, naming: key)
+        }
+        let ref = try f.add(service: "t")
+        try f.call("PATCH", "/v1/items/\(ref)", json: #"{"access":{"entries":[{"authorizations":["any"],"tokens":"any"}]}}"#)
+            .expectError(400, -50, naming: "access")
+        // Nothing was added.
+        try f.call("POST", "/v1/items/search", json: #"{"class":"genericPassword","service":"s"}"#).expectError(404, -25300)
+    }
+
+    @Test func aKeysAccessObjectGuardsItsUseInPlace() throws {
+        let f = try APIFixture()
+        let signer = try Self.token(f, capabilities: ["use"])
+        let other = try Self.token(f, capabilities: ["use"])
+        let access = #"{"entries":[{"authorizations":["sign"],"tokens":["\#(signer.id)"],"prompt":true}]}"#
+        let made = try f.call(
+            "POST", "/v1/keys", json: #"{"keyType":"ed25519","privateKeyAttrs":{"isPermanent":true,"access":\#(access)}}"#)
+        let ref = try #require(made.json["privateKeyItem"]?.objectValue?["persistentRef"]?.stringValue, "\(made.text)")
+        let sign = #"{"persistentRef":"\#(ref)","algorithm":"edDSASignatureMessageCurve25519SHA512","data":"eA=="}"#
+        #expect(try f.call("POST", "/v1/keys/sign", json: sign, headers: signer.bearer).status == 200)
+        try f.call("POST", "/v1/keys/sign", json: sign, headers: other.bearer).expectError(403, -25315)
+        #expect(try f.call("POST", "/v1/keys/sign", json: sign, headers: other.with(Self.passphrase)).status == 200)
+        // Its public key is no secret: copied by any token with `use`.
+        #expect(try f.call("POST", "/v1/keys/public", json: #"{"persistentRef":"\#(ref)"}"#, headers: other.bearer).status == 200)
+    }
+
+    /// A wrong passphrase in the prompt is a wrong unlock: counted against the address and the
+    /// keychain, the address's sixth attempt throttled, for an unlock as well.
+    @Test func wrongPromptsCountAsWrongUnlocks() throws {
+        let f = try APIFixture()
+        let other = try Self.token(f, capabilities: ["read"])
+        let ref = try Self.addGuarded(f, trusted: [])
+        for _ in 1...5 { try Self.read(f, ref, other.with(Self.wrongPassphrase)).expectError(401, -25293) }
+        let throttled = try Self.read(f, ref, other.with(Self.passphrase))
+        throttled.expectError(429, -25293)
+        #expect(throttled.header("Retry-After") != nil)
+        #expect(try f.call("POST", "/v1/keychain/unlock", json: #"{"passphrase":"x"}"#, headers: []).status == 429)
+        let samples = try PrometheusText(f.call("GET", "/metrics").text)
+        #expect(samples.value("keychaind_unlock_failures_total", [:]) == 5)
+    }
+
+    /// A certificate's bytes leave under `export`, by a search, by match keys and as PEM.
+    @Test func aCertificatesAccessObjectGuardsItsExport() throws {
+        let f = try APIFixture()
+        let other = try Self.token(f, capabilities: ["read", "list"])
+        let ca = try TestCertificates().makeCA("guarded", subject: "/CN=Guarded CA/O=Acme")
+        let access = #"{"entries":[{"authorizations":["export"],"tokens":[],"prompt":true}]}"#
+        let added = try f.call(
+            "POST", "/v1/items",
+            json: #"{"class":"certificate","valueData":"\#(Base64.encode(ca.der))","access":\#(access)}"#)
+        #expect(added.status == 201, "\(added.text)")
+        let search = #"{"class":"certificate","matchSubjectContains":"Guarded","returnData":true}"#
+        try f.call("POST", "/v1/items/search", json: search, headers: other.bearer).expectError(403, -25315)
+        let found = try f.call("POST", "/v1/items/search", json: search, headers: other.with(Self.passphrase))
+        #expect(found.items.first?["valueData"] == .string(Base64.encode(ca.der)), "\(found.text)")
+        let pem = try f.call(
+            "GET", "/v1/items?class=certificate", headers: other.with(Self.passphrase) + [("Accept", "application/x-pem-file")])
+        #expect(pem.status == 200 && pem.text.hasPrefix("-----BEGIN CERTIFICATE-----"), "\(pem.text)")
+        // Matching by subject without answering the bytes asks for nothing.
+        let listed = try f.call(
+            "POST", "/v1/items/search", json: #"{"class":"certificate","matchSubjectContains":"Guarded"}"#, headers: other.bearer)
+        #expect(listed.status == 200, "\(listed.text)")
+    }
+
+    /// A migration bundle carries an item's access object as it is; token ids the other
+    /// instance lacks trust no token there, and the prompt still stands.
+    @Test func aMigrationBundleCarriesAccessObjects() throws {
+        let a = try APIFixture()
+        let trusted = try Self.token(a, capabilities: ["read"])
+        let ref = try Self.addGuarded(a, trusted: [trusted])
+        let original = try a.call("GET", "/v1/items/\(ref)/access").json["access"]
+        let exported = try MigrationRouteTests.export(a)
+        #expect(exported.status == 200, "\(exported.text)")
+        let b = try APIFixture()
+        let imported = MigrationRouteTests.importBundle(b, exported.body)
+        #expect(imported.status == 200, "\(imported.text)")
+        #expect(try b.call("GET", "/v1/items/\(ref)/access").json["access"] == original)
+        let reader = try Self.token(b, capabilities: ["read"])
+        try Self.read(b, ref, reader.bearer).expectError(403, -25315)
+        #expect(try Self.read(b, ref, reader.with(Self.passphrase)).items.first?["valueData"] == "aHVudGVyMg==")
+    }
+}
