@@ -64,7 +64,7 @@ extension KeychainResponder {
 
     /// `DELETE /v1/tokens/{id}`: 204, or 404 for an unknown id.
     func revokeToken(_ id: String, _ caller: AccessToken) throws(KeychainError) -> HTTPResponse {
-        try keychain.revokeToken(id: id, caller: caller)
+        try keychains.revokeToken(id: id, caller: caller)
         return HTTPResponse(status: 204)
     }
 }

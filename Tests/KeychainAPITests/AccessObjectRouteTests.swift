@@ -247,4 +247,23 @@ import Testing
         try Self.read(b, ref, reader.bearer).expectError(403, -25315)
         #expect(try Self.read(b, ref, reader.with(Self.passphrase)).items.first?["valueData"] == "aHVudGVyMg==")
     }
+
+    @Test func aRevokedTokenLeavesEveryEntry() throws {
+        let f = try APIFixture()
+        let kept = try Self.token(f, capabilities: ["read"])
+        let revoked = try Self.token(f, capabilities: ["read"])
+        let first = try Self.addGuarded(f, trusted: [kept, revoked], service: "one")
+        let second = try Self.addGuarded(f, trusted: [revoked], service: "two")
+        let untouched = try Self.addGuarded(f, trusted: [kept], service: "three")
+        let before = try f.call("GET", "/v1/items/\(untouched)/access").json["access"]
+        #expect(try f.call("DELETE", "/v1/tokens/\(revoked.id)").status == 204)
+        func tokens(_ ref: String) throws -> JSON? {
+            try f.call("GET", "/v1/items/\(ref)/access").json["access"]?.objectValue?["entries"]?.arrayValue?[2]
+                .objectValue?["tokens"]
+        }
+        #expect(try tokens(first) == .array([.string(kept.id)]))
+        #expect(try tokens(second) == .array([]))
+        #expect(try f.call("GET", "/v1/items/\(untouched)/access").json["access"] == before)
+        #expect(try Self.read(f, first, kept.bearer).items.first?["valueData"] == "aHVudGVyMg==")
+    }
 }

@@ -53,6 +53,27 @@ extension Keychain {
         return changed
     }
 
+    /// Removes a revoked token from every entry of every access object here; the number of
+    /// items changed. Read while locked too: only attributes change.
+    public func forgetToken(_ id: String) throws(KeychainError) -> Int {
+        let barrier = try barrier()
+        var filter = ItemFilter(limit: Self.scanBatch)
+        var changed = 0
+        while true {
+            let batch: [ItemRecord]
+            do { batch = try store.items(matching: filter) } catch { throw map(error) }
+            guard let last = batch.last else { return changed }
+            filter.afterID = last.rowID
+            for record in batch {
+                guard let access = try DecodedItem(record, barrier: barrier, logger: logger).access,
+                    access.forgetting(id) != nil
+                else { continue }
+                try changeAccess(ref: record.ref) { $0.flatMap { $0.forgetting(id) ?? $0 } }
+                changed += 1
+            }
+        }
+    }
+
     /// The access object of the item `ref` names (SecKeychainItemCopyAccess): `nil` when it has
     /// none. Takes `read` or `list`, as the item's attributes do.
     public func access(ref: [UInt8], token: AccessToken) throws(KeychainError) -> AccessObject? {
@@ -103,7 +124,8 @@ extension Keychain {
             var item = old
             item.access = change(old.access)
             guard item.access != old.access else { return nil }
-            if let sealed = old.record.secret {
+            // The secret is bound to whether the item has an access object, not to its entries.
+            if let sealed = old.record.secret, (old.access == nil) != (item.access == nil) {
                 let secret = try self.openSecret(
                     sealed, of: old.record, barrier: barrier, key: "access", for: .changeACL, token: nil, decoded: old)
                 item.record.secret = try self.seal(secret, for: item, barrier: barrier)

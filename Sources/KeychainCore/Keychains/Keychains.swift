@@ -183,6 +183,20 @@ public final class Keychains: Sendable {
     /// the keychains, and the last lock event made (delivered in order: the last one delivered
     /// means every one was).
     @discardableResult
+    /// Revokes the token `id` (`Keychain.revokeToken`), then removes it from every access object
+    /// of every keychain. A failure there is logged, not answered: the token is revoked, and a
+    /// revoked id, never issued again, trusts nothing.
+    public func revokeToken(id: String, caller: AccessToken?) throws(KeychainError) {
+        try self.default.revokeToken(id: id, caller: caller)
+        for keychain in all {
+            do { _ = try keychain.forgetToken(id) } catch {
+                logger.warning(
+                    "a revoked token is left in access objects",
+                    metadata: ["keychain": "\(keychain.name)", "error": "\(error.message)"])
+            }
+        }
+    }
+
     public func lockAll(for token: AccessToken? = nil) throws(KeychainError) -> (keychains: [Keychain], lastEvent: UInt64?) {
         let keychains = token.map(searchList(for:)) ?? all
         var last: UInt64?
