@@ -368,7 +368,8 @@ extension KeychainResponder {
 
     /// An error answer in Vault's shape, `{"errors": […]}`, with Vault's status: 404 with no
     /// message for a missing path (and one the token may not see), 403 "permission denied" for a
-    /// refused token or capability, 503 "Vault is sealed" while locked, 400 with the message for
+    /// refused token or capability (with the message when an access object's prompt would pass),
+    /// 503 "Vault is sealed" while locked, 400 with the message for
     /// a bad request or a `cas` that does not match.
     static func vaultError(_ response: HTTPResponse) -> HTTPResponse {
         // Already Vault's (sealed), or not the API's error shape: as it is.
@@ -380,6 +381,8 @@ extension KeychainResponder {
             switch Int32(truncatingIfNeeded: status) {
             case KeychainError.itemNotFound.status: (404, [])
             case -34018, -25293: response.status == 429 ? (429, [message]) : (403, ["permission denied"])
+            // An access object's prompt: refused as Vault refuses, saying which header would do.
+            case -25315: (403, [message])
             case -25308: (503, ["Vault is sealed"])
             case -25310, -25299: (400, [casMismatch.message])
             case -4: (response.status == 501 ? 404 : response.status, [message])

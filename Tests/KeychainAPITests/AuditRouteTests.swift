@@ -82,6 +82,32 @@ import Testing
         #expect(!text.contains(data) && !text.contains(signature))
     }
 
+    /// "Always Allow" is a line of its own, naming the item and the token; the passphrase is in
+    /// no line.
+    @Test func alwaysAllowIsALineAndThePassphraseIsInNone() throws {
+        let s = try Scene()
+        let made = s.call("POST", "/v1/tokens", json: #"{"name":"other","accessGroups":["default"],"capabilities":["read"]}"#)
+        let other = try #require(made.json["token"]?.stringValue, "\(made.text)")
+        let otherID = try #require(made.json["id"]?.stringValue)
+        let access = #"{"entries":[{"authorizations":["decrypt"],"tokens":[],"prompt":true}]}"#
+        let added = s.call(
+            "POST", "/v1/items", json: #"{"class":"genericPassword","service":"s","valueData":"eA==","access":\#(access)}"#)
+        let ref = try #require(added.items.first?["persistentRef"]?.stringValue, "\(added.text)")
+        let read = s.call(
+            "GET", "/v1/items/\(ref)?returnData=true",
+            headers: [
+                ("Authorization", "Bearer \(other)"), ("X-Keychain-Prompt-Passphrase", testPassphrase),
+                ("X-Keychain-Prompt", "alwaysAllow"),
+            ])
+        #expect(read.status == 200, "\(read.text)")
+        let lines = try s.lines()
+        #expect(lines.map { $0["operation"]?.stringValue } == ["createToken", "add", "alwaysAllow", "search"])
+        #expect(lines[2]["refs"]?.arrayValue == [.string(ref)])
+        #expect(lines[2]["token"]?.objectValue?["id"]?.stringValue == otherID)
+        let text = String(decoding: FileManager.default.contents(atPath: s.path) ?? Data(), as: UTF8.self)
+        #expect(!text.contains(testPassphrase))
+    }
+
     @Test func eachRouteGivesOneLineWithWhoWhatAndTheOutcome() throws {
         let s = try Scene()
         let secret = "c3VwZXItc2VjcmV0LXZhbHVl"  // base64 of "super-secret-value"

@@ -34,6 +34,32 @@ import Testing
         #expect(try JSON.parse(try #require(Base64.decode(secret))) == .object(["user": "app", "password": "hunter2"]))
     }
 
+    /// A KV secret's access object holds on Vault's path: a token it does not trust reads
+    /// nothing, in Vault's shape, and a new version keeps the object.
+    @Test func anAccessObjectHoldsOnTheKVPath() throws {
+        _ = try kv("POST", "/v1/secret/data/guarded", json: #"{"data":{"password":"hunter2"}}"#)
+        let found = try fixture.call("GET", "/v1/items?service=guarded&account=&accessGroup=default")
+        let ref = try #require(found.items.first?["persistentRef"]?.stringValue, "\(found.text)")
+        let access = #"{"entries":[{"authorizations":["decrypt","update","changeACL"],"tokens":[],"prompt":true}]}"#
+        #expect(try fixture.call("PUT", "/v1/items/\(ref)/access", json: access).status == 200)
+        let reader = try fixture.token(groups: ["default"], capabilities: ["read", "write", "list"])
+        let refused = try kv("GET", "/v1/secret/data/guarded", token: reader)
+        #expect(refused.status == 403, "\(refused.text)")
+        #expect(refused.json["errors"]?.arrayValue?.isEmpty == false)
+        let prompted = try fixture.call(
+            "GET", "/v1/secret/data/guarded",
+            headers: [("X-Vault-Token", reader), ("X-Keychain-Prompt-Passphrase", testPassphrase)])
+        #expect(prompted.json["data"]?.objectValue?["data"] == .object(["password": "hunter2"]), "\(prompted.text)")
+        let write = #"{"data":{"password":"rotated"}}"#
+        let unwritten = try kv("POST", "/v1/secret/data/guarded", json: write, token: reader)
+        #expect(unwritten.status == 403, "\(unwritten.text)")
+        let written = try fixture.call(
+            "POST", "/v1/secret/data/guarded", json: write,
+            headers: [("X-Vault-Token", reader), ("X-Keychain-Prompt-Passphrase", testPassphrase)])
+        #expect(written.status == 200, "\(written.text)")
+        #expect(try kv("GET", "/v1/secret/data/guarded", token: reader).status == 403)
+    }
+
     @Test func casWritesOnlyOverTheVersionItNames() throws {
         #expect(try kv("POST", "/v1/secret/data/c", json: #"{"data":{"a":"1"},"options":{"cas":0}}"#).status == 200)
         let again = try kv("POST", "/v1/secret/data/c", json: #"{"data":{"a":"2"},"options":{"cas":0}}"#)
