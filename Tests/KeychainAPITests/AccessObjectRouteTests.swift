@@ -266,4 +266,55 @@ import Testing
         #expect(try f.call("GET", "/v1/items/\(untouched)/access").json["access"] == before)
         #expect(try Self.read(f, first, kept.bearer).items.first?["valueData"] == "aHVudGVyMg==")
     }
+
+    /// Each key operation asks its own tag: `decrypt`, `derive`, and `encrypt` (for encrypting and
+    /// verifying) on the public key's item.
+    @Test func eachKeyOperationAsksItsTag() throws {
+        let f = try APIFixture()
+        let user = try Self.token(f, capabilities: ["use"])
+        func only(_ tag: String) -> String { #"{"entries":[{"authorizations":["\#(tag)"],"tokens":"any"}]}"# }
+        let made = try f.call(
+            "POST", "/v1/keys",
+            json: #"""
+                {"keyType":"ec","privateKeyAttrs":{"isPermanent":true,"access":\#(only("derive"))},
+                 "publicKeyAttrs":{"isPermanent":true,"access":\#(only("decrypt"))}}
+                """#)
+        let privateRef = try #require(made.json["privateKeyItem"]?.objectValue?["persistentRef"]?.stringValue, "\(made.text)")
+        let publicRef = try #require(made.json["publicKeyItem"]?.objectValue?["persistentRef"]?.stringValue)
+        let publicKey = try #require(made.json["publicKey"]?.stringValue)
+        let ecies = "eciesEncryptionCofactorVariableIVX963SHA256AESGCM"
+        // The private key derives (its entry allows it) but neither signs nor decrypts.
+        let derived = try f.call(
+            "POST", "/v1/keys/exchange",
+            json: #"{"persistentRef":"\#(privateRef)","algorithm":"ecdhKeyExchangeStandard","peerPublicKey":"\#(publicKey)"}"#,
+            headers: user.bearer)
+        #expect(derived.status == 200, "\(derived.text)")
+        try f.call(
+            "POST", "/v1/keys/sign",
+            json: #"{"persistentRef":"\#(privateRef)","algorithm":"ecdsaSignatureMessageX962SHA256","data":"eA=="}"#,
+            headers: user.bearer
+        ).expectError(403, -34018, naming: "access")
+        // The public key's entry allows decrypt only: encrypting and verifying with it are refused.
+        try f.call(
+            "POST", "/v1/keys/encrypt", json: #"{"persistentRef":"\#(publicRef)","algorithm":"\#(ecies)","plaintext":"eA=="}"#,
+            headers: user.bearer
+        ).expectError(403, -34018, naming: "access")
+        try f.call(
+            "POST", "/v1/keys/verify",
+            json: #"""
+                {"persistentRef":"\#(publicRef)","algorithm":"ecdsaSignatureMessageX962SHA256","data":"eA==","signature":"MAA="}
+                """#, headers: user.bearer
+        ).expectError(403, -34018, naming: "access")
+        // A ciphertext made with the key given in the request: the private key may not decrypt it.
+        let sealed = try f.call(
+            "POST", "/v1/keys/encrypt",
+            json: #"{"publicKey":"\#(publicKey)","keyType":"ec","algorithm":"\#(ecies)","plaintext":"eA=="}"#,
+            headers: user.bearer)
+        let ciphertext = try #require(sealed.json["ciphertext"]?.stringValue, "\(sealed.text)")
+        try f.call(
+            "POST", "/v1/keys/decrypt",
+            json: #"{"persistentRef":"\#(privateRef)","algorithm":"\#(ecies)","ciphertext":"\#(ciphertext)"}"#,
+            headers: user.bearer
+        ).expectError(403, -34018, naming: "access")
+    }
 }
