@@ -67,6 +67,8 @@ public final class KeychainClient: Sendable {
         while true {
             let failure: KeychainError
             let sent: Result<Response, KeychainError>
+            var request = request
+            if let prompt = Self.prompt { request.headers += prompt.headers }
             do { sent = .success(try await transport.send(request, token: configuration.token)) } catch { sent = .failure(error) }
             switch sent {
             case .success(let response):

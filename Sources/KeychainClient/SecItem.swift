@@ -229,6 +229,7 @@ enum QueryDictionary {
             return .string(v.base64EncodedString())
         case let v as [UInt8]: return .string(Data(v).base64EncodedString())
         case let v as [String: Any]: return .object(try json(v))
+        case let v as SecAccess: return v.json
         case let v as [Any]:
             var array: [JSON] = []
             for element in v { array.append(try self.value(element, key: key)) }
