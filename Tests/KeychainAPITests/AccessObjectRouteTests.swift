@@ -317,4 +317,17 @@ import Testing
             headers: user.bearer
         ).expectError(403, -34018, naming: "access")
     }
+
+    /// The standard object names no `update` or `delete`: its owner allows them, with the passphrase.
+    @Test func anUpdateOrDeleteNoEntryNamesIsTheOwners() throws {
+        let f = try APIFixture()
+        let trusted = try Self.token(f, capabilities: ["read", "write", "delete"])
+        let ref = try Self.addGuarded(f, trusted: [trusted])
+        try f.call("PATCH", "/v1/items/\(ref)", json: #"{"label":"x"}"#, headers: trusted.bearer).expectError(403, -25315)
+        try f.call("DELETE", "/v1/items/\(ref)", headers: trusted.bearer).expectError(403, -25315)
+        let updated = try f.call("PATCH", "/v1/items/\(ref)", json: #"{"label":"x"}"#, headers: trusted.with(Self.passphrase))
+        #expect(updated.status == 200, "\(updated.text)")
+        #expect(try f.call("DELETE", "/v1/items/\(ref)", headers: trusted.with(Self.passphrase)).status == 200)
+        try f.call("GET", "/v1/items/\(ref)").expectError(404, -25300)
+    }
 }

@@ -95,9 +95,12 @@ public struct AccessObject: Sendable, Equatable {
         case denied
     }
 
+    /// An update or a delete that no entry names is the owner's (`changeACL`) to allow.
     public func decide(_ tag: AccessTag, for tokenID: String) -> Decision {
+        let named = entries.contains { $0.allows(tag) }
+        let asked = named || (tag != .update && tag != .delete) ? tag : .changeACL
         var prompting: Int?
-        for (index, entry) in entries.enumerated() where entry.allows(tag) {
+        for (index, entry) in entries.enumerated() where entry.allows(asked) {
             if entry.trusts(tokenID) { return .allowed }
             if entry.prompt, prompting == nil { prompting = index }
         }
