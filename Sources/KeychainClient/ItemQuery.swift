@@ -104,6 +104,8 @@ public struct NewItemOptions: Sendable {
     public var accessible: String?
     /// More attributes, by canonical name.
     public var attributes: [String: AttributeValue] = [:]
+    /// The new item's access object (kSecAttrAccess); `nil` for none.
+    public var access: SecAccess?
 
     /// Options with the given values; `nil` leaves each to the server's default.
     public init(
@@ -120,5 +122,6 @@ public struct NewItemOptions: Sendable {
         if let label { object["label"] = .string(label) }
         if let accessGroup { object["accessGroup"] = .string(accessGroup) }
         if let accessible { object["accessible"] = .string(accessible) }
+        if let access { object["access"] = access.json }
     }
 }

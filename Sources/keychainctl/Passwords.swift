@@ -108,6 +108,29 @@ struct StorageOptions: ParsableArguments {
     @Option(name: .customLong("accessible"), help: "The protection class (default whenUnlocked).") var accessible: String?
 }
 
+/// security's `-A` and `-T`: who may use the new item without the keychain's password. Tokens
+/// stand for applications: `-T` names a token id (repeatable; `-T ""` trusts none), and the item
+/// gets SecAccessCreate's access object; `-A`, or neither, leaves it to its group's tokens.
+struct AccessOptions: ParsableArguments {
+    @Flag(name: .customShort("A"), help: "Allow any token of the item's group to use it (no access object).")
+    var anyToken = false
+    @Option(name: .customShort("T"), help: "A token id trusted to use the item without the keychain's password (repeatable).")
+    var trusted: [String] = []
+
+    func validate() throws {
+        if anyToken, !trusted.isEmpty { throw ValidationError("-A and -T cannot be combined") }
+    }
+
+    /// The access object, when `-T` asks for one.
+    func access(_ client: KeychainClient, description: String) async throws -> SecAccess? {
+        guard !trusted.isEmpty else { return nil }
+        let ids = trusted.filter { !$0.isEmpty }
+        return try await calling("SecAccessCreate") { () async throws(KeychainError) in
+            try await client.SecAccessCreate(description, ids)
+        }
+    }
+}
+
 struct AddGenericPassword: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add-generic-password", abstract: "Add a generic password item.")
@@ -115,6 +138,7 @@ struct AddGenericPassword: AsyncParsableCommand {
     @OptionGroup var generic: GenericAttributes
     @OptionGroup var password: NewPassword
     @Flag(name: .customShort("U"), help: "Update item if it already exists.") var update = false
+    @OptionGroup var access: AccessOptions
     @OptionGroup var storage: StorageOptions
     @Argument(help: "The keychain to add it to (default: the token's default keychain).") var keychain: String?
     @OptionGroup var connection: ConnectionOptions
@@ -134,9 +158,10 @@ struct AddGenericPassword: AsyncParsableCommand {
         extra["service"] = .string(service)
         if let value = generic.generic { extra["generic"] = .data(Data(value.utf8)) }
         // security labels a new password with its service.
-        let options = NewItemOptions(
+        var options = NewItemOptions(
             label: attributes.label ?? service, accessGroup: storage.accessGroup, accessible: storage.accessible,
             attributes: extra)
+        options.access = try await access.access(client, description: options.label ?? service)
         _ = try await calling("SecKeychainItemCreateFromContent (<default>)") { () async throws(KeychainError) in
             try await client.addGenericPassword(
                 service: service, account: attributes.account!, password: secret, options: options, replacing: update)
@@ -151,6 +176,7 @@ struct AddInternetPassword: AsyncParsableCommand {
     @OptionGroup var internet: InternetAttributes
     @OptionGroup var password: NewPassword
     @Flag(name: .customShort("U"), help: "Update item if it already exists.") var update = false
+    @OptionGroup var access: AccessOptions
     @OptionGroup var storage: StorageOptions
     @Argument(help: "The keychain to add it to (default: the token's default keychain).") var keychain: String?
     @OptionGroup var connection: ConnectionOptions
@@ -167,9 +193,10 @@ struct AddInternetPassword: AsyncParsableCommand {
         var extra = attributes.attributes
         extra.merge(internet.attributes) { $1 }
         if let keychain { extra["useKeychain"] = .string(keychain) }
-        let options = NewItemOptions(
+        var options = NewItemOptions(
             label: attributes.label ?? internet.server, accessGroup: storage.accessGroup, accessible: storage.accessible,
             attributes: extra)
+        options.access = try await access.access(client, description: options.label ?? internet.server ?? "")
         let internet = internet
         _ = try await calling("SecKeychainAddInternetPassword <NULL>") { () async throws(KeychainError) in
             try await client.addInternetPassword(
@@ -180,17 +207,33 @@ struct AddInternetPassword: AsyncParsableCommand {
     }
 }
 
+/// `operation`, and again with the keychain's password typed on the terminal when the item's
+/// access object asks for it (errSecInteractionRequired), as macOS's dialog asks.
+func askingOnTerminal<T>(_ operation: () async -> Result<T, KeychainError>) async throws -> Result<T, KeychainError> {
+    let first = await operation()
+    guard case .failure(let error) = first, error.status == errSecInteractionRequired, Terminal.standardInputIsTerminal else {
+        return first
+    }
+    let passphrase = try Terminal.secret(prompt: "password to allow access to the item: ")
+    return await KeychainClient.withPrompt(passphrase: passphrase) { await operation() }
+}
+
 /// Finds the first item of `query` and prints it as `security` does: the attributes on standard
 /// output and, with `-g`, `password: …` on standard error; with `-w`, the bare password only.
 func findAndPrint(_ query: ItemQuery, showPassword: Bool, passwordOnly: Bool, connection: ConnectionOptions) async throws {
     let client = try connection.client()
+    let wantsData = showPassword || passwordOnly
+    func fetch() async -> Result<KeychainItem, KeychainError> {
+        do { return .success(try await client.item(query, returnData: wantsData)) } catch { return .failure(error) }
+    }
+    let found = try await askingOnTerminal(fetch)
     let item: KeychainItem
-    do {
-        item = try await client.item(query, returnData: showPassword || passwordOnly)
-    } catch  where error.status == errSecInteractionNotAllowed && (showPassword || passwordOnly) {
+    switch found {
+    case .success(let value): item = value
+    case .failure(let error) where error.status == errSecInteractionNotAllowed && wantsData:
         // Found, but its password cannot be read (locked): security prints nothing at all.
         throw SilentFailure(exitCode: SecurityFailure("SecKeychainItemCopyContent", error).exitCode)
-    } catch {
+    case .failure(let error):
         throw SecurityFailure("SecKeychainSearchCopyNext", error)
     }
     if passwordOnly {
@@ -240,9 +283,13 @@ func deleteAndPrint(_ query: ItemQuery, connection: ConnectionOptions) async thr
     let client = try connection.client()
     let item = try await calling("SecKeychainSearchCopyNext") { () async throws(KeychainError) in try await client.item(query) }
     Terminal.out(SecurityFormat.item(item, keychain: client.keychainName))
-    try await calling("SecKeychainItemDelete") { () async throws(KeychainError) in
-        try await client.deleteItem(persistentRef: item.persistentRef ?? "")
+    func delete() async -> Result<Void, KeychainError> {
+        do { return .success(try await client.deleteItem(persistentRef: item.persistentRef ?? "")) } catch {
+            return .failure(error)
+        }
     }
+    let deleted = try await askingOnTerminal(delete)
+    if case .failure(let error) = deleted { throw SecurityFailure("SecKeychainItemDelete", error) }
     Terminal.error("password has been deleted.")
 }
 

@@ -362,6 +362,29 @@ wait "$events_pid" || true
 check "events prints each event as it happens, a line each, then stops at --count" bash -c \
     "[[ \$(cut -d' ' -f1,3,4,5 '$tmp/events.out') == \$'add keychain=default class=genericPassword accessGroup=default\ndelete keychain=default class=genericPassword accessGroup=default' ]]"
 
+# --- access objects ------------------------------------------------------------------------------
+kc trusted-token token create --name trusted --group '*' --capability read --capability write
+trusted_id=$(sed -n 1p "$tmp/trusted-token.out")
+sed -n 2p "$tmp/trusted-token.out" >"$tmp/trusted"
+kc other-token token create --name other --group '*' --capability read
+sed -n 2p "$tmp/other-token.out" >"$tmp/other"
+kc add-trusted add-generic-password -a app -s guarded.example.com -T "$trusted_id" -w guarded-pw
+check "add-generic-password -T gives the item an access object trusting that token" bash -c \
+    "[[ \$(<'$tmp/add-trusted.status') == 0 ]] && '$ctl' find-generic-password -s guarded.example.com -w --token-file '$tmp/trusted' | grep -qx guarded-pw"
+kc find-untrusted find-generic-password -s guarded.example.com -w --token-file "$tmp/other"
+check "another token, without a terminal to ask on, is refused (exit 29)" status_is find-untrusted 29
+check "and told so as Keychain Services says it" grep -qx \
+    "keychainctl: SecKeychainSearchCopyNext: User interaction is required, but is currently not allowed." "$tmp/find-untrusted.err"
+script -qec "'$ctl' find-generic-password -s guarded.example.com -w --token-file '$tmp/other'" /dev/null \
+    <"$tmp/pass" >"$tmp/find-tty.txt" 2>&1 || true
+check "on a terminal it asks for the keychain's password, and reads with it" bash -c \
+    "grep -q 'password to allow access to the item: ' '$tmp/find-tty.txt' && grep -q guarded-pw '$tmp/find-tty.txt'"
+script -qec "'$ctl' delete-generic-password -s guarded.example.com" /dev/null <"$tmp/pass" >"$tmp/delete-tty.txt" 2>&1 || true
+check "deleting it asks the owner's password on a terminal, then deletes" bash -c \
+    "grep -q 'password has been deleted.' '$tmp/delete-tty.txt' && ! '$ctl' find-generic-password -s guarded.example.com >/dev/null 2>&1"
+kc add-both add-generic-password -a app -s both.example.com -A -T "$trusted_id" -w x
+check "-A and -T together are a usage error (exit 2)" status_is add-both 2
+
 # --- completion -------------------------------------------------------------------------------
 "$ctl" --generate-completion-script bash >"$tmp/completion.bash"
 check "bash completion is a valid script naming the verbs" bash -c \
