@@ -57,32 +57,25 @@ struct CreateKeypair: AsyncParsableCommand {
 /// The key a key verb uses: the first key item of the keychain matching these, of the class the
 /// verb needs; or, for the verbs that use a public key, a public key file.
 struct KeySelection: ParsableArguments {
-    @Option(name: .customShort("l"), help: "Match on the key's label.") var label: String?
-    @Option(name: .customLong("tag"), help: "Match on the key's application tag (kSecAttrApplicationTag), as text.")
-    var tag: String?
-    @Option(name: .customLong("ref"), help: "The key item's persistent reference.") var ref: String?
-    @Option(name: .customShort("k"), help: "The keychain (default: the token's search list).") var keychain: String?
+    @OptionGroup var name: KeyName
     @Option(name: .customShort("a"), help: "The algorithm: Apple's SecKeyAlgorithm name, ecdsaSignatureMessageX962SHA256, …")
     var algorithm: String
     @Option(name: .customShort("i"), help: "The input file (default standard input).") var input: String?
     @Option(name: .customShort("o"), help: "The output file (default standard output).") var output: String?
 
     /// The key item of `keyClass` these options name.
-    func key(_ keyClass: String) throws -> SecKey {
-        if let ref {
-            guard label == nil, tag == nil, keychain == nil else {
-                throw ValidationError("--ref names the key alone: no -l, --tag or -k with it")
-            }
-            return SecKey(persistentRef: ref)
-        }
-        var query: [String: Any] = [kSecAttrKeyClass: keyClass]
-        if let label { query[kSecAttrLabel] = label }
-        if let tag { query[kSecAttrApplicationTag] = Data(tag.utf8) }
-        if let keychain { query[kSecUseKeychain] = keychain }
-        return try SecKey(query: query)
-    }
+    func key(_ keyClass: String) throws -> SecKey { try name.key(keyClass) }
 
     func readInput() throws(ToolFailure) -> Data { try readFile(input) }
+
+    /// Reads the input, runs `operation` (`function`, for errors) with `secKey` on it through the
+    /// server, and writes its output.
+    func transform(
+        _ secKey: SecKey, _ function: String, _ operation: (SecKey, Data) async throws(KeychainError) -> Data
+    ) async throws {
+        let input = try readInput()
+        try write(try await calling(function) { () async throws(KeychainError) in try await operation(secKey, input) })
+    }
 
     /// Writes `bytes` to the output file (mode 0600: a plaintext or a shared secret may be a
     /// secret), or to standard output.
@@ -91,6 +84,31 @@ struct KeySelection: ParsableArguments {
         guard FileManager.default.createFile(atPath: output, contents: bytes, attributes: [.posixPermissions: 0o600]) else {
             throw ToolFailure(message: "Error writing to \(output): \(String(cString: strerror(errno)))")
         }
+    }
+}
+
+/// A kept key, by label, application tag and keychain, or by persistent reference.
+struct KeyName: ParsableArguments {
+    @Option(name: .customShort("l"), help: "Match on the key's label.") var label: String?
+    @Option(name: .customLong("tag"), help: "Match on the key's application tag (kSecAttrApplicationTag), as text.")
+    var tag: String?
+    @Option(name: .customLong("ref"), help: "The key item's persistent reference.") var ref: String?
+    @Option(name: .customShort("k"), help: "The keychain (default: the token's search list).") var keychain: String?
+
+    /// The key item these options name, of `keyClass` when given.
+    func key(_ keyClass: String?) throws -> SecKey {
+        if let ref {
+            guard label == nil, tag == nil, keychain == nil else {
+                throw ValidationError("--ref names the key alone: no -l, --tag or -k with it")
+            }
+            return SecKey(persistentRef: ref)
+        }
+        var query: [String: Any] = [:]
+        if let keyClass { query[kSecAttrKeyClass] = keyClass }
+        if let label { query[kSecAttrLabel] = label }
+        if let tag { query[kSecAttrApplicationTag] = Data(tag.utf8) }
+        if let keychain { query[kSecUseKeychain] = keychain }
+        return try SecKey(query: query)
     }
 }
 
@@ -129,11 +147,9 @@ struct Sign: AsyncParsableCommand {
 
     func run() async throws {
         let client = try connection.client()
-        let (secKey, data) = (try key.key("private"), try key.readInput())
-        let signature = try await calling("SecKeyCreateSignature") { () async throws(KeychainError) in
+        try await key.transform(try key.key("private"), "SecKeyCreateSignature") { (secKey, data) async throws(KeychainError) in
             try await client.SecKeyCreateSignature(secKey, key.algorithm, data)
         }
-        try key.write(signature)
     }
 }
 
@@ -173,11 +189,9 @@ struct Encrypt: AsyncParsableCommand {
     func run() async throws {
         let client = try connection.client()
         let secKey = try publicKeyFile.map(publicKey(file:)) ?? key.key("public")
-        let plaintext = try key.readInput()
-        let ciphertext = try await calling("SecKeyCreateEncryptedData") { () async throws(KeychainError) in
+        try await key.transform(secKey, "SecKeyCreateEncryptedData") { (secKey, plaintext) async throws(KeychainError) in
             try await client.SecKeyCreateEncryptedData(secKey, key.algorithm, plaintext)
         }
-        try key.write(ciphertext)
     }
 }
 
@@ -189,11 +203,10 @@ struct Decrypt: AsyncParsableCommand {
 
     func run() async throws {
         let client = try connection.client()
-        let (secKey, ciphertext) = (try key.key("private"), try key.readInput())
-        let plaintext = try await calling("SecKeyCreateDecryptedData") { () async throws(KeychainError) in
+        try await key.transform(try key.key("private"), "SecKeyCreateDecryptedData") {
+            (secKey, ciphertext) async throws(KeychainError) in
             try await client.SecKeyCreateDecryptedData(secKey, key.algorithm, ciphertext)
         }
-        try key.write(plaintext)
     }
 }
 
@@ -223,26 +236,14 @@ struct KeyExchange: AsyncParsableCommand {
 struct PublicKey: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "public-key", abstract: "Print the public key of a kept key (SecKeyCopyPublicKey), PEM by default.")
-    @Option(name: .customShort("l"), help: "Match on the key's label.") var label: String?
-    @Option(name: .customLong("tag"), help: "Match on the key's application tag, as text.") var tag: String?
-    @Option(name: .customLong("ref"), help: "The key item's persistent reference.") var ref: String?
-    @Option(name: .customShort("k"), help: "The keychain (default: the token's search list).") var keychain: String?
+    @OptionGroup var name: KeyName
     @Flag(name: .customShort("r"), help: "Apple's external representation (raw bytes) instead of PEM.") var raw = false
     @Option(name: .customShort("o"), help: "The output file (default standard output).") var output: String?
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
         let client = try connection.client()
-        let secKey: SecKey
-        if let ref {
-            secKey = SecKey(persistentRef: ref)
-        } else {
-            var query: [String: Any] = [:]
-            if let label { query[kSecAttrLabel] = label }
-            if let tag { query[kSecAttrApplicationTag] = Data(tag.utf8) }
-            if let keychain { query[kSecUseKeychain] = keychain }
-            secKey = try SecKey(query: query)
-        }
+        let secKey = try name.key(nil)
         let (bytes, type) = try await calling("SecKeyCopyPublicKey") { () async throws(KeychainError) in
             let publicKey = try await client.SecKeyCopyPublicKey(secKey)
             return (try await client.SecKeyCopyExternalRepresentation(publicKey), publicKey.keyType ?? "")
