@@ -112,6 +112,14 @@ struct KeyName: ParsableArguments {
     }
 }
 
+/// A public key file given instead of a kept key, for the verbs that use a public key.
+struct GivenPublicKey: ParsableArguments {
+    @Option(name: .customLong("public-key"), help: "A public key file (PEM or DER) instead of a kept key.") var file: String?
+
+    /// The file's key, or the kept public key `selection` names.
+    func key(or selection: KeySelection) throws -> SecKey { try file.map(publicKey(file:)) ?? selection.key("public") }
+}
+
 /// The bytes of `path`, or of standard input when it is nil.
 func readFile(_ path: String?) throws(ToolFailure) -> Data {
     guard let path else { return FileHandle.standardInput.readDataToEndOfFile() }
@@ -162,13 +170,12 @@ struct Verify: AsyncParsableCommand {
             """)
     @OptionGroup var key: KeySelection
     @Option(name: .customShort("s"), help: "The signature file.") var signatureFile: String
-    @Option(name: .customLong("public-key"), help: "A public key file (PEM or DER) instead of a kept key.") var publicKeyFile:
-        String?
+    @OptionGroup var given: GivenPublicKey
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
         let client = try connection.client()
-        let secKey = try publicKeyFile.map(publicKey(file:)) ?? key.key("public")
+        let secKey = try given.key(or: key)
         let (data, signature) = (try key.readInput(), try readFile(signatureFile))
         let verified = try await calling("SecKeyVerifySignature") { () async throws(KeychainError) in
             try await client.SecKeyVerifySignature(secKey, key.algorithm, data, signature)
@@ -182,13 +189,12 @@ struct Encrypt: AsyncParsableCommand {
         abstract: "Encrypt data for a public key (SecKeyCreateEncryptedData).",
         discussion: "The key is kept, or a file given with --public-key.")
     @OptionGroup var key: KeySelection
-    @Option(name: .customLong("public-key"), help: "A public key file (PEM or DER) instead of a kept key.") var publicKeyFile:
-        String?
+    @OptionGroup var given: GivenPublicKey
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
         let client = try connection.client()
-        let secKey = try publicKeyFile.map(publicKey(file:)) ?? key.key("public")
+        let secKey = try given.key(or: key)
         try await key.transform(secKey, "SecKeyCreateEncryptedData") { (secKey, plaintext) async throws(KeychainError) in
             try await client.SecKeyCreateEncryptedData(secKey, key.algorithm, plaintext)
         }
