@@ -23,17 +23,22 @@ extension KeychainResponder {
         guard let (name, bytes) = PersistentRef.parse(ref) else { throw .itemNotFound }
         let keychain = try keychains.keychain(named: name, for: token)
         let access: AccessObject?
+        let version: Int64
         switch request.head.method {
         case "GET":
-            access = try keychain.access(ref: bytes, token: token)
+            (access, version) = try keychain.access(ref: bytes, token: token)
         case "PUT":
             access = try AccessObject(json: .object(try Self.bodyObject(request)), key: "access")
-            try keychain.setAccess(ref: bytes, access, token: token)
+            version = try keychain.setAccess(ref: bytes, access, token: token, expectedVersion: try Self.ifMatch(request))
         default:
             access = nil
-            try keychain.setAccess(ref: bytes, nil, token: token)
+            version = try keychain.setAccess(ref: bytes, nil, token: token, expectedVersion: try Self.ifMatch(request))
         }
-        var response = Self.json(200, .object(["persistentRef": .string(ref), "access": access?.json ?? .null]))
+        // The item's version, as its ETag: an edit read, changed and put back with If-Match is
+        // lost to no concurrent one.
+        var response = Self.json(
+            200, .object(["persistentRef": .string(ref), "access": access?.json ?? .null]),
+            headers: [(name: "ETag", value: "\"\(version)\"")])
         response.touched = [AuditRecord.refBytes(bytes, keychain: keychain.name)]
         return response
     }

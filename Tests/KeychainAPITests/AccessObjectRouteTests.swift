@@ -330,4 +330,22 @@ import Testing
         #expect(try f.call("DELETE", "/v1/items/\(ref)", headers: trusted.with(Self.passphrase)).status == 200)
         try f.call("GET", "/v1/items/\(ref)").expectError(404, -25300)
     }
+
+    /// An edit is read, changed and put back: `If-Match` with the ETag the read gave keeps a
+    /// concurrent change from being lost.
+    @Test func anEditNamesTheVersionItRead() throws {
+        let f = try APIFixture()
+        let ref = try f.add(service: "edited")
+        let read = try f.call("GET", "/v1/items/\(ref)/access")
+        #expect(read.header("ETag") == "\"1\"", "\(read.text)")
+        let open = #"{"entries":[{"authorizations":["any"],"tokens":"any"}]}"#
+        let first = try f.call("PUT", "/v1/items/\(ref)/access", json: open, headers: f.auth + [("If-Match", "\"1\"")])
+        #expect(first.status == 200 && first.header("ETag") == "\"2\"", "\(first.text)")
+        let closed = #"{"entries":[{"authorizations":["any"],"tokens":[]}]}"#
+        try f.call("PUT", "/v1/items/\(ref)/access", json: closed, headers: f.auth + [("If-Match", "\"1\"")])
+            .expectError(412, -25310, naming: "If-Match")
+        #expect(
+            try f.call("GET", "/v1/items/\(ref)/access").json["access"]?.objectValue?["entries"]?.arrayValue?.first?
+                .objectValue?["tokens"] == .string("any"))
+    }
 }

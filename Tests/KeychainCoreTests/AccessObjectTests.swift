@@ -47,7 +47,7 @@ import Testing
         try f.keychain.revokeToken(id: other.id, caller: f.admin)
         #expect(try f.keychain.forgetToken(other.id) == 1)
         let (_, bytes) = try #require(PersistentRef.parse(ref))
-        #expect(try f.keychain.access(ref: bytes, token: f.admin)?.entries[2].tokens == [trusted.id])
+        #expect(try f.keychain.access(ref: bytes, token: f.admin).access?.entries[2].tokens == [trusted.id])
     }
 
     /// An access object set through one replica holds on the other at once: it is in the row.

@@ -75,23 +75,32 @@ extension Keychain {
     }
 
     /// The access object of the item `ref` names (SecKeychainItemCopyAccess): `nil` when it has
-    /// none. Takes `read` or `list`, as the item's attributes do.
-    public func access(ref: [UInt8], token: AccessToken) throws(KeychainError) -> AccessObject? {
+    /// none; and the item's version, for an edit's `expectedVersion`. Takes `read` or `list`, as
+    /// the item's attributes do.
+    public func access(ref: [UInt8], token: AccessToken) throws(KeychainError) -> (access: AccessObject?, version: Int64) {
         guard token.has(.read) || token.has(.list) else {
             throw .missingEntitlement("token: the token lacks the read or list capability")
         }
-        return try visibleItem(ref: ref, token: token).access
+        let item = try visibleItem(ref: ref, token: token)
+        return (item.access, item.record.version)
     }
 
     /// Gives the item `ref` names a new access object, or none (SecKeychainItemSetAccess). Takes
     /// `write`; when the item has one already, its `changeACL` entry decides (the owner).
-    /// The item's secret is sealed again, bound to whether it now has one.
-    public func setAccess(ref: [UInt8], _ access: AccessObject?, token: AccessToken) throws(KeychainError) {
+    /// The item's secret is sealed again, bound to whether it now has one. `expectedVersion`
+    /// (If-Match): the edit applies only to that version of the item. Returns the new version.
+    @discardableResult
+    public func setAccess(ref: [UInt8], _ access: AccessObject?, token: AccessToken, expectedVersion: Int64? = nil)
+        throws(KeychainError) -> Int64
+    {
         try require(.write, token, for: "change an item's access object")
         try verifyPrompt(token)
         let item = try visibleItem(ref: ref, token: token)
+        if let expectedVersion, item.record.version != expectedVersion {
+            throw .preconditionFailed("expectedVersion: the item's version is \(item.record.version), not \(expectedVersion)")
+        }
         try checkAccess(item, .changeACL, token: token)
-        try changeAccess(ref: ref, expecting: item.record.version) { _ in access }
+        return try changeAccess(ref: ref, expecting: item.record.version) { _ in access }
     }
 
     /// The item `ref` names, when the token's groups hold it: errSecItemNotFound otherwise, the
@@ -109,11 +118,12 @@ extension Keychain {
     /// Rewrites the item `ref` names with `change`'s access object: attributes and secret sealed
     /// again, a new version, an `update` event. `expecting`: the version the change was decided
     /// on; another is errSecWrongSecVersion, as a concurrent update's.
+    @discardableResult
     private func changeAccess(
         ref: [UInt8], expecting version: Int64? = nil, _ change: @escaping (AccessObject?) -> AccessObject?
-    ) throws(KeychainError) {
+    ) throws(KeychainError) -> Int64 {
         let barrier = try barrier()
-        let changed = try transaction { writer -> ItemRecord? in
+        let (record, changed) = try transaction { writer -> (ItemRecord, Bool) in
             guard let record = try writer.items(matching: ItemFilter(ref: ref, limit: 1)).first else {
                 throw KeychainError.itemNotFound
             }
@@ -123,7 +133,7 @@ extension Keychain {
             let old = try DecodedItem(record, barrier: barrier, logger: self.logger)
             var item = old
             item.access = change(old.access)
-            guard item.access != old.access else { return nil }
+            guard item.access != old.access else { return (record, false) }
             // The secret is bound to whether the item has an access object, not to its entries.
             if let sealed = old.record.secret, (old.access == nil) != (item.access == nil) {
                 let secret = try self.openSecret(
@@ -135,8 +145,9 @@ extension Keychain {
             try item.reseal(barrier: barrier)
             try writer.replace(item.record)
             try self.log(.update, records: [item.record], barrier: barrier, in: writer)
-            return item.record
+            return (item.record, true)
         }
-        if let changed { publish(.update, records: [changed], barrier: barrier) }
+        if changed { publish(.update, records: [record], barrier: barrier) }
+        return record.version
     }
 }
