@@ -68,7 +68,8 @@ extension KeychainResponder {
             guard let target else {
                 return try keychains.importBundle(bytes, passphrase: passphrase, conflict: conflict, caller: token)
             }
-            return try target.importBundle(bytes, passphrase: passphrase, conflict: conflict, caller: token)
+            return try target.importBundle(
+                bytes, passphrase: passphrase, conflict: conflict, caller: token, tokenIDs: keychains.default.tokenIDs())
         }
         let result: BundleImport
         if let spooled = request.spooled {

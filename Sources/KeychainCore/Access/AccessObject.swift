@@ -130,6 +130,16 @@ public struct AccessObject: Sendable, Equatable {
         return changed ? copy : nil
     }
 
+    /// The object with only the token ids of `known` in its entries: an imported item's, whose
+    /// ids were another instance's tokens.
+    func keeping(_ known: Set<ExactName>) -> AccessObject {
+        var copy = self
+        for index in copy.entries.indices {
+            copy.entries[index].tokens = copy.entries[index].tokens?.filter { known.contains(ExactName($0)) }
+        }
+        return copy
+    }
+
     // MARK: JSON
 
     /// `{"entries": [{"authorizations": ["decrypt", …], "tokens": ["tok_…"] | "any",

@@ -20,7 +20,9 @@ extension Keychains {
         _ bundle: UnsafeRawBufferPointer, passphrase: SecureBytes, conflict: ConflictPolicy, caller: AccessToken?
     ) throws(KeychainError) -> BundleImport {
         try Self.requireServerAdmin(caller, for: "importing into every keychain")
-        return try Keychain.importBundle(bundle, passphrase: passphrase, conflict: conflict, deriving: self.default) {
+        return try Keychain.importBundle(
+            bundle, passphrase: passphrase, conflict: conflict, deriving: self.default, tokenIDs: self.default.tokenIDs()
+        ) {
             (name: String?) throws(KeychainError) -> Keychain in
             let name = name ?? KeychainName.default
             guard let keychain = keychain(named: name) else {

@@ -66,27 +66,35 @@ extension Keychain {
     /// puts each in its own), a collision under `fail` (errSecDuplicateItem), and under
     /// `replace` an item whose ref and primary key belong to two different items here
     /// (errSecDuplicateItem). Needs an admin of every group and the keychain unlocked. Runs Argon2id.
-    public func importBundle(_ bundle: [UInt8], passphrase: SecureBytes, conflict: ConflictPolicy, caller: AccessToken?)
-        throws(KeychainError) -> BundleImport
-    {
+    /// `tokenIDs`: the server's tokens, which its items' access objects may keep trusting (the
+    /// default keychain holds them; `nil`: this keychain's own).
+    public func importBundle(
+        _ bundle: [UInt8], passphrase: SecureBytes, conflict: ConflictPolicy, caller: AccessToken?, tokenIDs: [String]? = nil
+    ) throws(KeychainError) -> BundleImport {
         try bundle.withUnsafeBytes { bytes in
             Result { () throws(KeychainError) in
-                try importBundle(bytes, passphrase: passphrase, conflict: conflict, caller: caller)
+                try importBundle(bytes, passphrase: passphrase, conflict: conflict, caller: caller, tokenIDs: tokenIDs)
             }
         }.get()
     }
 
+    /// The ids of the tokens this keychain's store holds (the default keychain's: the server's).
+    public func tokenIDs() throws(KeychainError) -> [String] {
+        try snapshot { try $0.tokens().map(\.id) }
+    }
+
     /// `importBundle` of bytes wherever they lie: a spooled upload's mapped file.
     public func importBundle(
-        _ bundle: UnsafeRawBufferPointer, passphrase: SecureBytes, conflict: ConflictPolicy, caller: AccessToken?
-    )
-        throws(KeychainError) -> BundleImport
-    {
+        _ bundle: UnsafeRawBufferPointer, passphrase: SecureBytes, conflict: ConflictPolicy, caller: AccessToken?,
+        tokenIDs: [String]? = nil
+    ) throws(KeychainError) -> BundleImport {
         try requireKeychainAdmin(caller, for: "importing a bundle")
         // Locked is answered before Argon2id runs, as for an empty bundle.
         _ = try unlockedBarrier("import")
         var from: String?
-        return try Self.importBundle(bundle, passphrase: passphrase, conflict: conflict, deriving: self) {
+        let known: [String]
+        if let tokenIDs { known = tokenIDs } else { known = try self.tokenIDs() }
+        return try Self.importBundle(bundle, passphrase: passphrase, conflict: conflict, deriving: self, tokenIDs: known) {
             (name: String?) throws(KeychainError) -> Keychain in
             if let name, let first = from, !first.isSameBytes(as: name) {
                 throw .param(
@@ -106,8 +114,10 @@ extension Keychain {
     /// one transaction per keychain.
     static func importBundle(
         _ bundle: UnsafeRawBufferPointer, passphrase: SecureBytes, conflict: ConflictPolicy, deriving: Keychain,
-        target: (String?) throws(KeychainError) -> Keychain
+        tokenIDs: [String], target: (String?) throws(KeychainError) -> Keychain
     ) throws(KeychainError) -> BundleImport {
+        // An access object keeps trusting the tokens this server has; other ids were another's.
+        let known = Set(tokenIDs.map(ExactName.init))
         // The bundle's items, opened and sealed again, are freed when the import returns.
         defer { releaseFreedMemory() }
         try requireBundlePassphrase(passphrase)
@@ -117,6 +127,8 @@ extension Keychain {
         // secrets in clear at a time (`MigrationBundle.open` wipes them), never the whole bundle's.
         var shares: [ImportShare] = []
         var manifest = try MigrationBundle.open(bundle, key: key, header: header) { (item: BundleItem) throws(KeychainError) in
+            var item = item
+            item.access = item.access?.keeping(known)
             let keychain = try target(item.keychain)
             guard let index = shares.firstIndex(where: { $0.keychain === keychain }) else {
                 shares.append(ImportShare(keychain: keychain, barrier: try keychain.unlockedBarrier("import")))
