@@ -16,7 +16,7 @@ extension Keychain {
         case .allowed:
             return
         case .denied:
-            throw .missingEntitlement("access: the item's access object allows \(tag.rawValue) to no entry this token passes")
+            throw .missingEntitlement("access: no entry of the item's access object allows \(tag.rawValue) to this token")
         case .passphrase(let entry):
             // Verified before the operation began (`verifyPrompt`): never inside its transaction.
             guard let prompt = token.prompt, prompt.isVerified(for: name) else {
