@@ -58,16 +58,7 @@ extension KeychainResponder {
         var trusted: [String] = []
         switch body["trustedTokens"] {
         case nil: break
-        case .array(let ids)?:
-            guard ids.count <= AccessObject.maxTokens else {
-                throw .param("trustedTokens: at most \(AccessObject.maxTokens) tokens")
-            }
-            for id in ids {
-                guard case .string(let text) = id, AccessObject.isTokenID(text) else {
-                    throw .param("trustedTokens: each is a token id (tok_ and 16 hex digits)")
-                }
-                trusted.append(text)
-            }
+        case .array(let ids)?: trusted = try AccessObject.tokenIDs(ids, key: "trustedTokens")
         default: throw .param("trustedTokens: expected an array of token ids")
         }
         guard description.utf8.count <= AccessObject.maxDescriptionBytes else {

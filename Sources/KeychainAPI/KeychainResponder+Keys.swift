@@ -47,11 +47,7 @@ extension KeychainResponder {
         guard case .string(let typeName)? = try Self.take(&common, Self.keyTypeSpellings) else {
             throw .param("keyType: required: ec, ed25519, x25519 or rsa")
         }
-        guard case .string(let canonical)? = Self.keyTypes.value(named: typeName),
-            let type = KeyMaterial.Algorithm(rawValue: canonical), type != KeyMaterial.Algorithm.aes
-        else {
-            throw .param("keyType: \(typeName) is not ec, ed25519, x25519 or rsa")
-        }
+        let type = try Self.pairType(typeName)
         let bits: Int
         switch try Self.take(&common, ["keySizeInBits", "kSecAttrKeySizeInBits", "bsiz"]) {
         case nil: bits = type == .rsa ? 2048 : 256
@@ -210,9 +206,7 @@ extension KeychainResponder {
             throw .param("publicKey: a key is named by persistentRef, by a query, or given, not two of them")
         }
         guard case .string(let typeName)? = body["keyType"] else { throw .param("keyType: required with a given publicKey") }
-        guard case .string(let canonical)? = keyTypes.value(named: typeName),
-            let type = KeyMaterial.Algorithm(rawValue: canonical), type != .aes
-        else { throw .param("keyType: \(typeName) is not ec, ed25519, x25519 or rsa") }
+        let type = try pairType(typeName)
         guard case .string(let text)? = body["publicKey"], let publicKey = Base64.decodeCanonical(text) else {
             throw .param("publicKey: expected a public key in Apple's external representation, base64 in a string")
         }
@@ -251,6 +245,14 @@ extension KeychainResponder {
 
     /// `keyType` as its name, Apple's constant (`kSecAttrKeyType`) or its short name (`type`).
     private static let keyTypeSpellings = Schema.key(canonical: "keyType")!.spellings
+
+    /// The asymmetric key type `name` spells, by name, Apple's constant or raw value.
+    private static func pairType(_ name: String) throws(KeychainError) -> KeyMaterial.Algorithm {
+        guard case .string(let canonical)? = keyTypes.value(named: name), let type = KeyMaterial.Algorithm(rawValue: canonical),
+            type != .aes
+        else { throw .param("keyType: \(name) is not ec, ed25519, x25519 or rsa") }
+        return type
+    }
 
     /// The key types by name, Apple's constant and raw value (`ec`, `kSecAttrKeyTypeEC`, `73`).
     private static let keyTypes: Enumeration = {

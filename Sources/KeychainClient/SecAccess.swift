@@ -127,12 +127,10 @@ extension KeychainClient {
     }
 
     private static func accessPath(_ persistentRef: Data) throws(KeychainError) -> String {
-        guard let ref = String(data: persistentRef, encoding: .utf8), !ref.isEmpty,
-            ref.utf8.allSatisfy({
-                $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0)
-                    || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
-            })
-        else { throw .param("persistentRef: not a persistent reference") }
+        // A persistent reference needs no escaping: one that would is none.
+        guard let ref = String(data: persistentRef, encoding: .utf8), !ref.isEmpty, Transport.percentEncoded(ref) == ref else {
+            throw .param("persistentRef: not a persistent reference")
+        }
         return "/v1/items/\(ref)/access"
     }
 

@@ -192,16 +192,7 @@ public struct AccessObject: Sendable, Equatable {
             let tokens: [String]?
             switch fields["tokens"] {
             case .string(let text)? where text.isSameBytes(as: "any"): tokens = nil
-            case .array(let ids)?:
-                guard ids.count <= Self.maxTokens else { throw .param("\(at).tokens: at most \(Self.maxTokens) tokens") }
-                var list: [String] = []
-                for id in ids {
-                    guard case .string(let text) = id, Self.isTokenID(text) else {
-                        throw .param("\(at).tokens: each is a token id (tok_ and 16 hex digits)")
-                    }
-                    if !list.contains(where: { $0.isSameBytes(as: text) }) { list.append(text) }
-                }
-                tokens = list
+            case .array(let ids)?: tokens = try Self.tokenIDs(ids, key: "\(at).tokens")
             case nil: throw .param("\(at).tokens: required: an array of token ids, or \"any\"")
             default: throw .param("\(at).tokens: expected an array of token ids, or \"any\"")
             }
@@ -224,6 +215,20 @@ public struct AccessObject: Sendable, Equatable {
             entries.append(AccessEntry(authorizations: tags, tokens: tokens, description: description, prompt: prompt))
         }
         self.init(entries: entries)
+    }
+
+    /// A list of token ids, each once: at most `maxTokens`, each of a token id's form;
+    /// errSecParam naming `key` otherwise.
+    public static func tokenIDs(_ ids: [JSON], key: String) throws(KeychainError) -> [String] {
+        guard ids.count <= maxTokens else { throw .param("\(key): at most \(maxTokens) tokens") }
+        var list: [String] = []
+        for id in ids {
+            guard case .string(let text) = id, isTokenID(text) else {
+                throw .param("\(key): each is a token id (tok_ and 16 hex digits)")
+            }
+            if !list.contains(where: { $0.isSameBytes(as: text) }) { list.append(text) }
+        }
+        return list
     }
 
     /// `tok_` and 16 lowercase hex digits: a token id's form.
