@@ -45,7 +45,8 @@ extension KeychainResponder {
         return response
     }
 
-    /// `POST /v1/keychain/import?conflict=fail|skip|replace`, the bundle as the body: imports
+    /// `POST /v1/keychain/import?conflict=fail|skip|replace&tokenMap=tok_old:tok_new…`, the
+    /// bundle as the body: imports
     /// it whole or not at all; answers the counts and the bundle's manifest. Into the keychain
     /// `?keychain=` names (else the token's default), or with `?keychain=*` each item into the
     /// keychain the bundle names it with (a server admin's). The body arrives
@@ -53,23 +54,30 @@ extension KeychainResponder {
     func importBundle(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         try keychain.requireKeychainAdmin(token, for: "importing a bundle")
         var conflict = ConflictPolicy.fail
+        var pairs: [String] = []
         for item in request.head.queryItems where item.name != Self.keychainParameter {
-            guard item.name == "conflict" else { throw .param("\(item.name): unknown parameter") }
-            guard let policy = ConflictPolicy(rawValue: item.value) else {
-                throw .param("conflict: expected fail, skip or replace")
+            switch item.name {
+            case "conflict":
+                guard let policy = ConflictPolicy(rawValue: item.value) else {
+                    throw .param("conflict: expected fail, skip or replace")
+                }
+                conflict = policy
+            case "tokenMap": pairs.append(item.value)
+            default: throw .param("\(item.name): unknown parameter")
             }
-            conflict = policy
         }
         guard !request.hasNoBody else { throw .param("body: expected a migration bundle, got an empty body") }
         let passphrase = try Self.bundlePassphrase(request.head)
         let every = Self.namesEveryKeychain(request.head)
         let target = every ? nil : try targetKeychain(request.head, token: token)
+        // The server's tokens live in the default keychain, whichever keychain receives the items.
+        let tokens = try ImportedTokens(known: keychains.default.tokenIDs(), pairs: pairs, key: "tokenMap")
         func importBundle(_ bytes: UnsafeRawBufferPointer) throws(KeychainError) -> BundleImport {
             guard let target else {
-                return try keychains.importBundle(bytes, passphrase: passphrase, conflict: conflict, caller: token)
+                return try keychains.importBundle(
+                    bytes, passphrase: passphrase, conflict: conflict, caller: token, tokens: tokens)
             }
-            return try target.importBundle(
-                bytes, passphrase: passphrase, conflict: conflict, caller: token, tokenIDs: keychains.default.tokenIDs())
+            return try target.importBundle(bytes, passphrase: passphrase, conflict: conflict, caller: token, tokens: tokens)
         }
         let result: BundleImport
         if let spooled = request.spooled {

@@ -16,6 +16,10 @@ extension Keychaind {
         var conflict: String = "fail"
         @Option(help: "Read the keychain's passphrase from this file (default: prompt).") var passphraseFile: String?
         @Option(help: "Read the bundle's passphrase from this file (default: prompt).") var bundlePassphraseFile: String?
+        @Option(
+            name: .customLong("map-token"),
+            help: "tok_old:tok_new: an access object trusting the bundle's token tok_old trusts tok_new here (repeatable).")
+        var tokenMap: [String] = []
 
         func run() throws {
             guard let policy = ConflictPolicy(rawValue: conflict) else {
@@ -27,11 +31,13 @@ extension Keychaind {
             let (keychains, keychain) = try choice.open(
                 store, passphraseFiles: [passphraseFile, bundlePassphraseFile].compactMap(\.self))
             defer { keychains.close() }
+            let tokens = try ImportedTokens(known: keychains.default.tokenIDs(), pairs: tokenMap, key: "--map-token")
             let passphrase = try passphraseFile.map(PassphraseInput.fromFile) ?? PassphraseInput.prompt("Keychain passphrase: ")
             try keychain.unlock(passphrase: passphrase, from: .host)
             let bundlePassphrase =
                 try bundlePassphraseFile.map(PassphraseInput.fromFile) ?? PassphraseInput.prompt("Bundle passphrase: ")
-            let result = try keychain.importBundle([UInt8](data), passphrase: bundlePassphrase, conflict: policy, caller: nil)
+            let result = try keychain.importBundle(
+                [UInt8](data), passphrase: bundlePassphrase, conflict: policy, caller: nil, tokens: tokens)
             print("imported \(result.imported), skipped \(result.skipped), replaced \(result.replaced)")
         }
     }

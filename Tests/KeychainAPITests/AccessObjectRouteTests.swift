@@ -257,6 +257,36 @@ import Testing
         #expect(try Self.read(b, ref, reader.with(Self.passphrase)).items.first?["valueData"] == "aHVudGVyMg==")
     }
 
+    /// `tokenMap=tok_old:tok_new` on import: an entry trusting the bundle's token trusts this
+    /// server's instead. A map naming no token here, or one id twice, imports nothing.
+    @Test func anImportMapsTokenIDsItIsGiven() throws {
+        let a = try APIFixture()
+        let trusted = try Self.token(a, capabilities: ["read"])
+        let ref = try Self.addGuarded(a, trusted: [trusted])
+        let bundle = try MigrationRouteTests.export(a).body
+
+        let b = try APIFixture()
+        let successor = try Self.token(b, capabilities: ["read"])
+        let unknown = "tok_0123456789abcdef"
+        let refusals: [(String, String)] = [
+            ("tokenMap=\(trusted.id):\(unknown)", "is no token of this server"),
+            ("tokenMap=\(trusted.id)", "expected tok_old:tok_new"),
+            ("tokenMap=\(trusted.id):\(successor.id)&tokenMap=\(trusted.id):\(successor.id)", "is mapped twice"),
+        ]
+        for (query, message) in refusals {
+            let refused = MigrationRouteTests.importBundle(b, bundle, query: query)
+            refused.expectError(400, -50, naming: "tokenMap")
+            #expect(refused.json["message"]?.stringValue?.contains(message) == true, "\(refused.text)")
+        }
+        try b.call("GET", "/v1/items/\(ref)/access").expectError(404, -25300)
+
+        let mapped = MigrationRouteTests.importBundle(b, bundle, query: "tokenMap=\(trusted.id):\(successor.id)")
+        #expect(mapped.status == 200, "\(mapped.text)")
+        let entries = try b.call("GET", "/v1/items/\(ref)/access").json["access"]?.objectValue?["entries"]?.arrayValue
+        #expect(entries?[2].objectValue?["tokens"] == .array([.string(successor.id)]))
+        #expect(try Self.read(b, ref, successor.bearer).items.first?["valueData"] == "aHVudGVyMg==")
+    }
+
     @Test func aRevokedTokenLeavesEveryEntry() throws {
         let f = try APIFixture()
         let kept = try Self.token(f, capabilities: ["read"])

@@ -51,10 +51,10 @@ import Testing
 
     static func importBundle(
         _ f: APIFixture, _ bundle: [UInt8], conflict: String? = nil, passphrase: String = bundlePassphrase,
-        token: String? = nil
+        token: String? = nil, query: String = ""
     ) -> RawResponse {
         InProcessClient(f.responder).request(
-            "POST", "/v1/keychain/import" + (conflict.map { "?conflict=\($0)" } ?? ""),
+            "POST", "/v1/keychain/import" + (conflict.map { "?conflict=\($0)" } ?? (query.isEmpty ? "" : "?" + query)),
             headers: [
                 ("Authorization", "Bearer \(token ?? f.adminToken)"), (passphraseHeader, passphrase),
                 ("Content-Type", "application/octet-stream"),

@@ -436,6 +436,9 @@ printf 'the bundle passphrase\n' >"$mig/pass-bundle"
 chmod 0600 "$mig"/pass-*
 "$bin" init --data-dir "$mig/a" --passphrase-file "$mig/pass-a" --admin-token-file "$mig/admin-a" >/dev/null
 "$bin" init --data-dir "$mig/b" --passphrase-file "$mig/pass-b" --admin-token-file "$mig/admin-b" >/dev/null
+token_id() { "$bin" token list --data-dir "$1" | sed -nE 's/.*"id":"(tok_[0-9a-f]{16})".*/\1/p' | head -1; }
+id_a=$(token_id "$mig/a")
+id_b=$(token_id "$mig/b")
 port=$(free_port)
 start_keychaind "$mig/serve-a.log" "$bin" serve --data-dir "$mig/a" --listen "127.0.0.1:$port" --passphrase-file "$mig/pass-a"
 wait_http "http://127.0.0.1:$port/v1/health" "$server_pid" -f || true
@@ -444,7 +447,8 @@ add_item() {
         sed -nE 's/.*"persistentRef":"([^"]+)".*/\1/p'
 }
 # valueData: "MIGRATE-ME-PLEASE" and "STAY-HERE-PLEASE".
-ref_moved=$(add_item '{"class":"genericPassword","service":"moved.example","accessGroup":"g1","valueData":"TUlHUkFURS1NRS1QTEVBU0U=","returnPersistentRef":true}')
+# The moved item's access object trusts A's admin alone: B's admin reads it only through the map.
+ref_moved=$(add_item '{"class":"genericPassword","service":"moved.example","accessGroup":"g1","valueData":"TUlHUkFURS1NRS1QTEVBU0U=","returnPersistentRef":true,"access":{"entries":[{"authorizations":["any"],"tokens":["'"$id_a"'"]}]}}')
 ref_kept=$(add_item '{"class":"genericPassword","service":"kept.example","accessible":"whenUnlockedThisDeviceOnly","valueData":"U1RBWS1IRVJFLVBMRUFTRQ==","returnPersistentRef":true}')
 # The same bundle through A's server, as curl downloads it: streamed, chunked.
 curl -s --max-time 30 -D "$mig/http-export.head" -o "$mig/http-bundle" -X POST "http://127.0.0.1:$port/v1/keychain/export" \
@@ -471,7 +475,10 @@ printf "\\x$(printf %02x $((byte ^ 1)))" | dd of="$mig/tampered" bs=1 seek="$mid
 import_b=(--data-dir "$mig/b" --passphrase-file "$mig/pass-b" --bundle-passphrase-file "$mig/pass-bundle")
 check "a tampered bundle is refused with errSecAuthFailed" \
     bash -c "! '$bin' import --from '$mig/tampered' ${import_b[*]} >'$mig/tampered.out' 2>&1 && grep -q errSecAuthFailed '$mig/tampered.out'"
-check "import into B" bash -c "'$bin' import --from '$mig/bundle' ${import_b[*]} | grep -q 'imported 1, skipped 0, replaced 0'"
+check "an import mapping a token B lacks is refused, naming --map-token" \
+    bash -c "! '$bin' import --from '$mig/bundle' ${import_b[*]} --map-token '$id_a:tok_0123456789abcdef' >'$mig/map.out' 2>&1 && grep -q -- '--map-token: tok_0123456789abcdef is no token of this server' '$mig/map.out'"
+check "import into B, A's admin mapped to B's" \
+    bash -c "'$bin' import --from '$mig/bundle' ${import_b[*]} --map-token '$id_a:$id_b' | grep -q 'imported 1, skipped 0, replaced 0'"
 check "import again with --conflict fail is refused" \
     bash -c "! '$bin' import --from '$mig/bundle' ${import_b[*]} --conflict fail >'$mig/dup.out' 2>&1 && grep -q errSecDuplicateItem '$mig/dup.out'"
 check "import again with --conflict skip skips it" \
@@ -482,7 +489,7 @@ port=$(free_port)
 start_keychaind "$mig/serve-b.log" "$bin" serve --data-dir "$mig/b" --listen "127.0.0.1:$port" --passphrase-file "$mig/pass-b"
 wait_http "http://127.0.0.1:$port/v1/health" "$server_pid" -f || true
 auth_b="Authorization: Bearer $(cat "$mig/admin-b")"
-check "B serves the moved item under its persistent ref, with its secret" \
+check "B serves the moved item under its persistent ref, with its secret, to the admin its map names" \
     bash -c "curl -s -H '$auth_b' 'http://127.0.0.1:$port/v1/items/$ref_moved?returnData=true' | grep -q '\"valueData\":\"TUlHUkFURS1NRS1QTEVBU0U=\"'"
 check "B has no ThisDeviceOnly item of A's (404)" \
     test "$(curl -s -o /dev/null -w '%{http_code}' -H "$auth_b" "http://127.0.0.1:$port/v1/items/$ref_kept")" = 404

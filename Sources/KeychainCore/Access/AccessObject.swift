@@ -130,12 +130,18 @@ public struct AccessObject: Sendable, Equatable {
         return changed ? copy : nil
     }
 
-    /// The object with only the token ids of `known` in its entries: an imported item's, whose
-    /// ids were another instance's tokens.
-    func keeping(_ known: Set<ExactName>) -> AccessObject {
+    /// The object as `tokens` receives it: an imported item's, whose ids were perhaps another
+    /// instance's tokens. Each id is renamed as the map says, then kept only if it is known here.
+    func importing(_ tokens: ImportedTokens) -> AccessObject {
         var copy = self
         for index in copy.entries.indices {
-            copy.entries[index].tokens = copy.entries[index].tokens?.filter { known.contains(ExactName($0)) }
+            guard let ids = copy.entries[index].tokens else { continue }
+            var kept: [String] = []
+            for id in ids {
+                let id = tokens.renamed[ExactName(id)] ?? id
+                if tokens.known.contains(ExactName(id)), !kept.contains(where: { $0.isSameBytes(as: id) }) { kept.append(id) }
+            }
+            copy.entries[index].tokens = kept
         }
         return copy
     }
@@ -236,5 +242,39 @@ public struct AccessObject: Sendable, Equatable {
         let bytes = Array(text.utf8)
         guard bytes.count == 20, bytes.starts(with: Array("tok_".utf8)) else { return false }
         return bytes[4...].allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+}
+
+/// The tokens an import's access objects may trust: the importing server's, and a map from
+/// another instance's token ids to this one's (`tokenMap`, `tok_old:tok_new`).
+public struct ImportedTokens: Sendable {
+    var known: Set<ExactName>
+    var renamed: [ExactName: String] = [:]
+
+    /// The most pairs a map may hold.
+    public static let maxPairs = 1024
+
+    /// `known` alone: ids not among them are dropped.
+    public init(known: [String]) {
+        self.known = Set(known.map(ExactName.init))
+    }
+
+    /// `known` with the pairs `old:new` given under `key`: each old id once, each new one a
+    /// token of this server.
+    public init(known: [String], pairs: [String], key: String) throws(KeychainError) {
+        self.init(known: known)
+        guard pairs.count <= Self.maxPairs else { throw .param("\(key): at most \(Self.maxPairs) pairs") }
+        for pair in pairs {
+            let halves = pair.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard halves.count == 2, AccessObject.isTokenID(halves[0]), AccessObject.isTokenID(halves[1]) else {
+                throw .param("\(key): expected tok_old:tok_new, two token ids (tok_ and 16 hex digits)")
+            }
+            guard self.known.contains(ExactName(halves[1])) else {
+                throw .param("\(key): \(halves[1]) is no token of this server")
+            }
+            guard renamed.updateValue(halves[1], forKey: ExactName(halves[0])) == nil else {
+                throw .param("\(key): \(halves[0]) is mapped twice")
+            }
+        }
     }
 }

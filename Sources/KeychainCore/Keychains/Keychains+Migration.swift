@@ -17,11 +17,14 @@ extension Keychains {
     /// written. Every keychain's collisions are checked before any is written; each keychain's
     /// share is then written in a transaction of its own. Needs a server admin.
     public func importBundle(
-        _ bundle: UnsafeRawBufferPointer, passphrase: SecureBytes, conflict: ConflictPolicy, caller: AccessToken?
+        _ bundle: UnsafeRawBufferPointer, passphrase: SecureBytes, conflict: ConflictPolicy, caller: AccessToken?,
+        tokens: ImportedTokens? = nil
     ) throws(KeychainError) -> BundleImport {
         try Self.requireServerAdmin(caller, for: "importing into every keychain")
+        let known: ImportedTokens
+        if let tokens { known = tokens } else { known = ImportedTokens(known: try self.default.tokenIDs()) }
         return try Keychain.importBundle(
-            bundle, passphrase: passphrase, conflict: conflict, deriving: self.default, tokenIDs: self.default.tokenIDs()
+            bundle, passphrase: passphrase, conflict: conflict, deriving: self.default, tokens: known
         ) {
             (name: String?) throws(KeychainError) -> Keychain in
             let name = name ?? KeychainName.default

@@ -179,10 +179,6 @@ public final class Keychains: Sendable {
         }
     }
 
-    /// Locks every keychain of `token`'s search list, or every keychain (SecKeychainLockAll):
-    /// the keychains, and the last lock event made (delivered in order: the last one delivered
-    /// means every one was).
-    @discardableResult
     /// Revokes the token `id` (`Keychain.revokeToken`), then removes it from every access object
     /// of every keychain. A failure there is logged, not answered: the token is revoked, and a
     /// revoked id, never issued again, trusts nothing.
@@ -197,6 +193,10 @@ public final class Keychains: Sendable {
         }
     }
 
+    /// Locks every keychain of `token`'s search list, or every keychain (SecKeychainLockAll):
+    /// the keychains, and the last lock event made (delivered in order: the last one delivered
+    /// means every one was).
+    @discardableResult
     public func lockAll(for token: AccessToken? = nil) throws(KeychainError) -> (keychains: [Keychain], lastEvent: UInt64?) {
         let keychains = token.map(searchList(for:)) ?? all
         var last: UInt64?

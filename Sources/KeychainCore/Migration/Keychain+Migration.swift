@@ -66,14 +66,15 @@ extension Keychain {
     /// puts each in its own), a collision under `fail` (errSecDuplicateItem), and under
     /// `replace` an item whose ref and primary key belong to two different items here
     /// (errSecDuplicateItem). Needs an admin of every group and the keychain unlocked. Runs Argon2id.
-    /// `tokenIDs`: the server's tokens, which its items' access objects may keep trusting (the
-    /// default keychain holds them; `nil`: this keychain's own).
+    /// `tokens`: the server's tokens, which its items' access objects may keep trusting, and a
+    /// map from another instance's ids (`nil`: this keychain's own tokens, no map).
     public func importBundle(
-        _ bundle: [UInt8], passphrase: SecureBytes, conflict: ConflictPolicy, caller: AccessToken?, tokenIDs: [String]? = nil
+        _ bundle: [UInt8], passphrase: SecureBytes, conflict: ConflictPolicy, caller: AccessToken?,
+        tokens: ImportedTokens? = nil
     ) throws(KeychainError) -> BundleImport {
         try bundle.withUnsafeBytes { bytes in
             Result { () throws(KeychainError) in
-                try importBundle(bytes, passphrase: passphrase, conflict: conflict, caller: caller, tokenIDs: tokenIDs)
+                try importBundle(bytes, passphrase: passphrase, conflict: conflict, caller: caller, tokens: tokens)
             }
         }.get()
     }
@@ -86,15 +87,15 @@ extension Keychain {
     /// `importBundle` of bytes wherever they lie: a spooled upload's mapped file.
     public func importBundle(
         _ bundle: UnsafeRawBufferPointer, passphrase: SecureBytes, conflict: ConflictPolicy, caller: AccessToken?,
-        tokenIDs: [String]? = nil
+        tokens: ImportedTokens? = nil
     ) throws(KeychainError) -> BundleImport {
         try requireKeychainAdmin(caller, for: "importing a bundle")
         // Locked is answered before Argon2id runs, as for an empty bundle.
         _ = try unlockedBarrier("import")
         var from: String?
-        let known: [String]
-        if let tokenIDs { known = tokenIDs } else { known = try self.tokenIDs() }
-        return try Self.importBundle(bundle, passphrase: passphrase, conflict: conflict, deriving: self, tokenIDs: known) {
+        let known: ImportedTokens
+        if let tokens { known = tokens } else { known = ImportedTokens(known: try tokenIDs()) }
+        return try Self.importBundle(bundle, passphrase: passphrase, conflict: conflict, deriving: self, tokens: known) {
             (name: String?) throws(KeychainError) -> Keychain in
             if let name, let first = from, !first.isSameBytes(as: name) {
                 throw .param(
@@ -114,10 +115,8 @@ extension Keychain {
     /// one transaction per keychain.
     static func importBundle(
         _ bundle: UnsafeRawBufferPointer, passphrase: SecureBytes, conflict: ConflictPolicy, deriving: Keychain,
-        tokenIDs: [String], target: (String?) throws(KeychainError) -> Keychain
+        tokens: ImportedTokens, target: (String?) throws(KeychainError) -> Keychain
     ) throws(KeychainError) -> BundleImport {
-        // An access object keeps trusting the tokens this server has; other ids were another's.
-        let known = Set(tokenIDs.map(ExactName.init))
         // The bundle's items, opened and sealed again, are freed when the import returns.
         defer { releaseFreedMemory() }
         try requireBundlePassphrase(passphrase)
@@ -128,7 +127,8 @@ extension Keychain {
         var shares: [ImportShare] = []
         var manifest = try MigrationBundle.open(bundle, key: key, header: header) { (item: BundleItem) throws(KeychainError) in
             var item = item
-            item.access = item.access?.keeping(known)
+            // An access object keeps trusting the tokens this server has, or those it maps to.
+            item.access = item.access?.importing(tokens)
             let keychain = try target(item.keychain)
             guard let index = shares.firstIndex(where: { $0.keychain === keychain }) else {
                 shares.append(ImportShare(keychain: keychain, barrier: try keychain.unlockedBarrier("import")))
