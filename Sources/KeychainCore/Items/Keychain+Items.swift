@@ -187,7 +187,8 @@ extension Keychain {
     /// Opens a record's secret for `tag`. Needs only the row's clear fields, unless the item
     /// has an access object: its secret then opens only once the object allows `tag` to
     /// `token` (`nil`: the caller has checked the item's access already). `decoded`: the
-    /// record's attributes, when the caller has them open.
+    /// record's attributes, when the caller has them open. A record read without them is read
+    /// again, whole, when its secret is sealed as guarded (or tampered with).
     func openSecret(
         _ sealed: [UInt8], of record: ItemRecord, barrier: Barrier, key name: String, for tag: AccessTag,
         token: AccessToken?, decoded: DecodedItem? = nil
@@ -201,9 +202,15 @@ extension Keychain {
         {
             return secret
         }
-        // Sealed as guarded, or tampered with: the attributes say which.
-        guard decoded != nil || !record.attributes.isEmpty else {
-            throw .decode("\(name): the item's attributes were not read to check its access object")
+        // Sealed as guarded, or tampered with: the attributes say which. A row read without them
+        // is read again, its secret with it (a newer version, if one was written meanwhile), in
+        // the group the search found it in.
+        if decoded == nil, record.attributes.isEmpty {
+            guard let whole = try snapshot({ try $0.items(matching: ItemFilter(ref: record.ref, limit: 1)).first }),
+                whole.itemClass == record.itemClass, whole.group == record.group, let resealed = whole.secret,
+                !whole.attributes.isEmpty
+            else { throw .itemNotFound }
+            return try openSecret(resealed, of: whole, barrier: barrier, key: name, for: tag, token: token)
         }
         let item: DecodedItem
         if let decoded { item = decoded } else { item = try DecodedItem(record, barrier: barrier, logger: logger) }

@@ -136,11 +136,11 @@ extension Keychain {
         let selection = try filter(for: query, token: token, barrier: barrier)
         let exact = selection.exact
         var filter = selection.filter
-        // A secret answers only as the item's attributes allow: a key when extractable, an item
-        // with an access object when it trusts the token. They are read (opened only for those).
+        // A key's data answers only when its attributes say it is extractable. An item with an
+        // access object has its row read again, whole, when its secret is opened (`openSecret`).
         filter.readsAttributes =
-            query.wantsAttributes || !query.hasReturnKey || !exact.isEmpty || query.opensSecrets
-            || !query.certificateMatch.isEmpty
+            query.wantsAttributes || !query.hasReturnKey || !exact.isEmpty
+            || (query.opensSecrets && filter.classes?.contains(ItemClass.key.rawValue) != false)
         let matchLimit = (query.matchLimit ?? .one).sqlLimit
         let pageSize = max(1, configuration.maxAnswerItems)
         guard matchLimit.map({ $0 > 1 }) ?? true else {
