@@ -160,11 +160,11 @@ struct SetKeychainSettings: AsyncParsableCommand {
 struct DumpKeychain: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dump-keychain", abstract: "Dump the contents of the keychain: every item the token may see.")
-    @Flag(name: .customShort("a"), help: "Dump access control lists of items (keychaind items have none).") var acl = false
+    @Flag(name: .customShort("a"), help: "Dump access control lists of items (their access objects).") var acl = false
     @Flag(name: .customShort("d"), help: "Dump (decrypted) data of items.") var data = false
     @Flag(name: .customShort("i"), help: "Interactive access control list editing (not on a server).") var interactive = false
     @Flag(name: .customShort("r"), help: "Dump the raw (encrypted) data of items (the decrypted data here).") var raw = false
-    @Argument(help: "The keychain (the server's one keychain).") var keychain: String?
+    @Argument(help: "The keychain (default: the token's search list).") var keychain: String?
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
@@ -175,13 +175,25 @@ struct DumpKeychain: AsyncParsableCommand {
         let name = client.keychainName
         for itemClass in [ItemClass.genericPassword, .internetPassword, .certificate, .key] {
             do {
-                for try await item in client.items(ItemQuery(itemClass), returnData: data || raw) {
+                for try await item in client.items(
+                    ItemQuery(itemClass).searching(keychain.map { [$0] } ?? []), returnData: data || raw)
+                {
                     Terminal.out(SecurityFormat.item(item, keychain: name, showData: data || raw))
+                    if acl { Terminal.out(try await access(of: item, client)) }
                     progress.advance()
                 }
-            } catch {
+            } catch let error as KeychainError {
                 throw SecurityFailure("SecKeychainSearchCopyNext", error)
             }
         }
+    }
+
+    /// The item's access object, as `security` prints it.
+    private func access(of item: KeychainItem, _ client: KeychainClient) async throws -> String {
+        let ref = Data((item.persistentRef ?? "").utf8)
+        let access = try await calling("SecKeychainItemCopyAccess") { () async throws(KeychainError) in
+            try await client.SecKeychainItemCopyAccess(ref)
+        }
+        return AccessFormat.lines(access)
     }
 }

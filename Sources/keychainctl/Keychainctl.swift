@@ -18,7 +18,8 @@ struct Keychainctl: AsyncParsableCommand {
             """,
         subcommands: [
             AddGenericPassword.self, AddInternetPassword.self, FindGenericPassword.self, FindInternetPassword.self,
-            DeleteGenericPassword.self, DeleteInternetPassword.self, CreateKeychain.self, DeleteKeychain.self,
+            DeleteGenericPassword.self, DeleteInternetPassword.self, SetGenericPasswordAccess.self,
+            SetInternetPasswordAccess.self, CreateKeychain.self, DeleteKeychain.self,
             ListKeychains.self, DefaultKeychain.self, LockKeychain.self, UnlockKeychain.self,
             ShowKeychainInfo.self, SetKeychainSettings.self, DumpKeychain.self, AddCertificates.self, FindCertificate.self,
             FindIdentity.self, Import.self, Export.self, CreateKeypair.self, Sign.self, Verify.self, Encrypt.self, Decrypt.self,

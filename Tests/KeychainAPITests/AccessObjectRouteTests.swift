@@ -1,6 +1,7 @@
 import ExtrasBase64
 import Foundation
 import KeychainJSON
+import KeychainX509
 import TestSupport
 import Testing
 
@@ -228,6 +229,27 @@ import Testing
         let listed = try f.call(
             "POST", "/v1/items/search", json: #"{"class":"certificate","matchSubjectContains":"Guarded"}"#, headers: other.bearer)
         #expect(listed.status == 200, "\(listed.text)")
+    }
+
+    /// An identity's access object is on both its rows: its PKCS#12 and PEM answers and its
+    /// private key's bytes ask for `export`.
+    @Test func anIdentitysAccessObjectGuardsItsPKCS12AndPEM() throws {
+        let f = try APIFixture()
+        let other = try Self.token(f, groups: ["*"], capabilities: ["read", "list"])
+        let access = #"{"entries":[{"authorizations":["export"],"tokens":[],"prompt":true}]}"#
+        #expect(try IdentityRouteTests.addIdentity(f, extra: #","label":"guarded","access":\#(access)"#).status == 201)
+        let p12 = [("Accept", "application/x-pkcs12"), (IdentityRouteTests.passphraseHeader, "p12 out")]
+        let pem = [("Accept", "application/x-pem-file")]
+        let path = "/v1/items?class=identity&label=guarded"
+        try f.call("GET", path, headers: other.with(p12)).expectError(403, -25315)
+        try f.call("GET", path, headers: other.with(pem)).expectError(403, -25315)
+        try f.call("POST", "/v1/items/search", json: #"{"class":"key","returnData":true}"#, headers: other.bearer)
+            .expectError(403, -25315)
+        let exported = try f.call("GET", path, headers: other.with(p12 + Self.passphrase))
+        #expect(exported.status == 200, "\(exported.text)")
+        #expect(try PKCS12.parse(exported.body, password: "p12 out").key.external == IdentityRouteTests.material.leafKey)
+        let answered = try f.call("GET", path, headers: other.with(pem + Self.passphrase))
+        #expect(answered.status == 200 && answered.text.contains("-----BEGIN PRIVATE KEY-----"), "\(answered.text)")
     }
 
     /// A migration bundle carries an item's access object. Imported where its tokens exist (a

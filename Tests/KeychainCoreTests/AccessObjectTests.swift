@@ -38,16 +38,26 @@ import Testing
         #expect(try Self.read(f.keychain, ref, Self.prompted(other)) == Array("secret".utf8))
         expectError(.interactionRequired("")) { _ = try Self.read(f.keychain, ref, other) }
 
+        // "Always Allow" is an update of the item: its subscribers are told so.
         let always = try Self.prompted(other, always: true)
         #expect(try Self.read(f.keychain, ref, always) == Array("secret".utf8))
+        let subscriber = f.keychain.events.subscribe(after: nil) {}
         #expect(try f.keychain.applyAlwaysAllow(token: always).count == 1)
         #expect(try Self.read(f.keychain, ref, other) == Array("secret".utf8))
+        var seen: [KeychainEvent] = []
+        #expect(
+            eventually {
+                if case .events(let events) = subscriber.next() { seen += events }
+                return !seen.isEmpty
+            })
+        let (_, refBytes) = try #require(PersistentRef.parse(ref))
+        #expect(seen.map(\.name) == [.update])
+        #expect(seen.first?.persistentRef == refBytes)
 
         // Revoking `other` takes it out again, on this store.
         try f.keychain.revokeToken(id: other.id, caller: f.admin)
         #expect(try f.keychain.forgetToken(other.id) == 1)
-        let (_, bytes) = try #require(PersistentRef.parse(ref))
-        #expect(try f.keychain.access(ref: bytes, token: f.admin).access?.entries[2].tokens == [trusted.id])
+        #expect(try f.keychain.access(ref: refBytes, token: f.admin).access?.entries[2].tokens == [trusted.id])
     }
 
     /// An access object set through one replica holds on the other at once: it is in the row.

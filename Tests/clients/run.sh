@@ -384,6 +384,38 @@ check "deleting it asks the owner's password on a terminal, then deletes" bash -
     "grep -q 'password has been deleted.' '$tmp/delete-tty.txt' && ! '$ctl' find-generic-password -s guarded.example.com >/dev/null 2>&1"
 kc add-both add-generic-password -a app -s both.example.com -A -T "$trusted_id" -w x
 check "-A and -T together are a usage error (exit 2)" status_is add-both 2
+kc add-later add-generic-password -a app -s later.example.com -w later-pw
+kc set-trusted set-generic-password-access -s later.example.com -T "$trusted_id"
+check "set-generic-password-access -T gives an item SecAccessCreate's object" bash -c \
+    "[[ \$(<'$tmp/set-trusted.status') == 0 ]] && ! '$ctl' find-generic-password -s later.example.com -w --token-file '$tmp/other' >/dev/null 2>&1"
+kc dump-acl dump-keychain -a
+check "dump-keychain -a prints the access object as security does" bash -c \
+    "grep -A14 -x 'access: 3 entries' '$tmp/dump-acl.out' | diff - <(printf '%s\n' 'access: 3 entries' '    entry 0:' \
+        '        authorizations (1): change_acl' '        require-password' '        description: later.example.com' '        applications (0):' \
+        '    entry 1:' '        authorizations (1): encrypt' \"        don't-require-password\" '        description: later.example.com' \
+        '        applications: <null>' '    entry 2:' '        authorizations (4): decrypt sign derive export_clear' \
+        '        require-password' '        description: later.example.com')"
+check "and its trusted token where security prints applications" bash -c \
+    "grep -A2 -x '        applications (1):' '$tmp/dump-acl.out' | grep -qx '            0: $trusted_id'"
+check "and says so of an item without one" grep -qx 'no access control for this item' "$tmp/dump-acl.out"
+printf '{"entries":[{"authorizations":["any"],"tokens":"any"}]}' >"$tmp/open-access.json"
+kc set-owner-refused set-generic-password-access -s later.example.com --from "$tmp/open-access.json"
+check "changing it takes the owner's password: without a terminal, exit 29" status_is set-owner-refused 29
+script -qec "'$ctl' set-generic-password-access -s later.example.com --from '$tmp/open-access.json'" /dev/null \
+    <"$tmp/pass" >"$tmp/set-tty.txt" 2>&1 || true
+check "on a terminal it asks for it, then sets the object from the file" bash -c \
+    "grep -q 'password to allow access to the item: ' '$tmp/set-tty.txt' && \
+     '$ctl' find-generic-password -s later.example.com -w --token-file '$tmp/other' | grep -qx later-pw"
+kc set-any set-generic-password-access -s later.example.com -A
+kc dump-after dump-keychain -a
+check "-A removes the access object" bash -c \
+    "[[ \$(<'$tmp/set-any.status') == 0 ]] && ! grep -q '^access: ' '$tmp/dump-after.out'"
+printf '{"entries":[{"authorizations":["any"],"tokens":7}]}' >"$tmp/bad-access.json"
+kc set-bad set-generic-password-access -s later.example.com --from "$tmp/bad-access.json"
+check "a malformed access file exits 1 naming the field" bash -c \
+    "[[ \$(<'$tmp/set-bad.status') == 1 ]] && grep -q -- '--from: entries\[0\].tokens' '$tmp/set-bad.err'"
+kc set-none set-generic-password-access -s later.example.com
+check "set-generic-password-access without -T, -A or --from is a usage error (exit 2)" status_is set-none 2
 
 # --- completion -------------------------------------------------------------------------------
 "$ctl" --generate-completion-script bash >"$tmp/completion.bash"

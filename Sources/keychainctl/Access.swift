@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+import KeychainClient
+
+/// An item's access object as `security dump-keychain -a` prints one (SecurityTool's
+/// `print_access`): each entry's authorizations by their CSSM names, whether it asks for the
+/// password, its description, and its trusted tokens in the place of applications.
+enum AccessFormat {
+    /// The CSSM names `security` prints, by keychaind's authorization.
+    static let tagNames: [String: String] = [
+        kSecACLAuthorizationAny: "any", kSecACLAuthorizationDecrypt: "decrypt", kSecACLAuthorizationEncrypt: "encrypt",
+        kSecACLAuthorizationSign: "sign", kSecACLAuthorizationDerive: "derive", kSecACLAuthorizationExportClear: "export_clear",
+        kSecACLAuthorizationKeychainItemModify: "db_modify", kSecACLAuthorizationKeychainItemDelete: "db_delete",
+        kSecACLAuthorizationChangeACL: "change_acl",
+    ]
+
+    static func lines(_ access: SecAccess?) -> String {
+        guard let access else { return "no access control for this item\n" }
+        var out = "access: \(access.entries.count) entries\n"
+        for (index, entry) in access.entries.enumerated() {
+            let tags = entry.authorizations.map { " " + (tagNames[$0] ?? $0) }.joined()
+            out += "    entry \(index):\n        authorizations (\(entry.authorizations.count)):\(tags)\n"
+            out += entry.prompt ? "        require-password\n" : "        don't-require-password\n"
+            out += "        description: \(entry.description)\n"
+            guard let tokens = entry.trustedTokens else {
+                out += "        applications: <null>\n"
+                continue
+            }
+            out += "        applications (\(tokens.count)):\n"
+            for (n, token) in tokens.enumerated() {
+                out += "            \(n): \(token)\n                requirement: none\n"
+            }
+        }
+        return out
+    }
+
+    /// An access object in the server's JSON form, read from `path` (`-` for standard input).
+    static func read(_ path: String) throws(ToolFailure) -> SecAccess {
+        let data = try readFile(path == "-" ? nil : path)
+        func bad(_ what: String) -> ToolFailure { ToolFailure(message: "--from: \(what)") }
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+            let list = object["entries"] as? [Any]
+        else { throw bad("expected a JSON object with \"entries\", as dump-keychain's server answers it") }
+        var entries: [SecACL] = []
+        for (index, element) in list.enumerated() {
+            let at = "entries[\(index)]"
+            guard let entry = element as? [String: Any] else { throw bad("\(at): expected an object") }
+            guard let tags = entry["authorizations"] as? [String] else { throw bad("\(at).authorizations: expected strings") }
+            let tokens: [String]?
+            switch entry["tokens"] {
+            case let any as String where any == "any": tokens = nil
+            case let ids as [String]: tokens = ids
+            default: throw bad("\(at).tokens: expected an array of token ids, or \"any\"")
+            }
+            guard let description = entry["description"] as? String? else { throw bad("\(at).description: expected a string") }
+            guard let prompt = entry["prompt"] as? Bool? else { throw bad("\(at).prompt: expected true or false") }
+            entries.append(
+                SecACL(authorizations: tags, trustedTokens: tokens, description: description ?? "", prompt: prompt ?? false))
+        }
+        return SecAccess(entries: entries)
+    }
+}
+
+/// What `set-…-access` gives the item: SecAccessCreate's object for `-T` tokens, none (`-A`),
+/// or one read from a file.
+struct AccessChange: ParsableArguments {
+    @Option(name: .customShort("T"), help: "A token id trusted to use the item without the keychain's password (repeatable).")
+    var trusted: [String] = []
+    @Flag(name: .customShort("A"), help: "Allow any token of the item's group to use it (remove its access object).")
+    var anyToken = false
+    @Option(name: .customLong("from"), help: "An access object in JSON, as GET /v1/items/{ref}/access answers (- for stdin).")
+    var file: String?
+
+    func validate() throws {
+        guard [!trusted.isEmpty, anyToken, file != nil].filter(\.self).count == 1 else {
+            throw ValidationError("give one of -T, -A or --from")
+        }
+    }
+
+    /// Gives the first item of `query` its new access object. The owner's entry may ask for the
+    /// keychain's password: on a terminal it is asked for, as macOS's dialog does.
+    func apply(to query: ItemQuery, connection: ConnectionOptions) async throws {
+        let client = try connection.client()
+        let item = try await calling("SecKeychainSearchCopyNext") { () async throws(KeychainError) in try await client.item(query)
+        }
+        let access: SecAccess?
+        if let file {
+            access = try AccessFormat.read(file)
+        } else if anyToken {
+            access = nil
+        } else {
+            let description = item.label ?? item.service ?? item.server ?? ""
+            access = try await calling("SecAccessCreate") { () async throws(KeychainError) in
+                try await client.SecAccessCreate(description, trusted)
+            }
+        }
+        let ref = Data((item.persistentRef ?? "").utf8)
+        func set() async -> Result<Void, KeychainError> {
+            do { return .success(try await client.SecKeychainItemSetAccess(ref, access)) } catch { return .failure(error) }
+        }
+        let result = try await askingOnTerminal(set)
+        if case .failure(let error) = result { throw SecurityFailure("SecKeychainItemSetAccess", error) }
+    }
+}
+
+struct SetGenericPasswordAccess: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set-generic-password-access",
+        abstract: "Set the access object of a generic password item (keychaind's own verb).")
+    @OptionGroup var attributes: PasswordAttributes
+    @OptionGroup var generic: GenericAttributes
+    @OptionGroup var change: AccessChange
+    @Argument(help: "The keychains to search, in order (default: the token's search list).") var keychains: [String] = []
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        try await change.apply(to: generic.query(attributes).searching(keychains), connection: connection)
+    }
+}
+
+struct SetInternetPasswordAccess: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set-internet-password-access",
+        abstract: "Set the access object of an internet password item (keychaind's own verb).")
+    @OptionGroup var attributes: PasswordAttributes
+    @OptionGroup var internet: InternetAttributes
+    @OptionGroup var change: AccessChange
+    @Argument(help: "The keychains to search, in order (default: the token's search list).") var keychains: [String] = []
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        let query = internet.apply(to: attributes.apply(to: ItemQuery(.internetPassword))).searching(keychains)
+        try await change.apply(to: query, connection: connection)
+    }
+}
