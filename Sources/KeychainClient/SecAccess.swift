@@ -97,6 +97,72 @@ public struct SecAccess: Sendable, Equatable {
     }
 }
 
+/// What an entry asks of a token it does not trust (SecKeychainPromptSelector).
+public struct SecKeychainPromptSelector: OptionSet, Sendable {
+    public let rawValue: UInt16
+
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    /// The keychain's passphrase stands in for trust (kSecKeychainPromptRequirePassphase, Apple's
+    /// spelling).
+    public static let requirePassphase = SecKeychainPromptSelector(rawValue: 0x0001)
+}
+
+// Apple's SecACL functions on values: an entry is edited in place (`inout`), and put back on
+// the item with SecKeychainItemSetAccess.
+
+/// The entries of `access`, in order (SecAccessCopyACLList).
+public func SecAccessCopyACLList(_ access: SecAccess) -> [SecACL] { access.entries }
+
+/// The entries of `access` that allow `authorization`, or every operation
+/// (SecAccessCopyMatchingACLList).
+public func SecAccessCopyMatchingACLList(_ access: SecAccess, _ authorization: String) -> [SecACL] {
+    access.entries.filter { $0.authorizations.contains(authorization) || $0.authorizations.contains(kSecACLAuthorizationAny) }
+}
+
+/// An entry's trusted tokens (`nil`: any token), description and prompt (SecACLCopyContents).
+public func SecACLCopyContents(
+    _ acl: SecACL
+) -> (applicationList: [String]?, description: String, promptSelector: SecKeychainPromptSelector) {
+    (acl.trustedTokens, acl.description, acl.prompt ? .requirePassphase : [])
+}
+
+/// Sets an entry's trusted tokens (`nil`: any token), description and prompt (SecACLSetContents).
+public func SecACLSetContents(
+    _ acl: inout SecACL, _ applicationList: [String]?, _ description: String, _ promptSelector: SecKeychainPromptSelector
+) {
+    acl.trustedTokens = applicationList
+    acl.description = description
+    acl.prompt = promptSelector.contains(.requirePassphase)
+}
+
+/// The `kSecACLAuthorization…` values an entry allows (SecACLCopyAuthorizations).
+public func SecACLCopyAuthorizations(_ acl: SecACL) -> [String] { acl.authorizations }
+
+/// Replaces the operations an entry allows (SecACLUpdateAuthorizations).
+public func SecACLUpdateAuthorizations(_ acl: inout SecACL, _ authorizations: [String]) {
+    acl.authorizations = authorizations
+}
+
+/// Appends an entry to `access` that allows nothing until SecACLUpdateAuthorizations gives it
+/// operations (SecACLCreateWithSimpleContents); its index in `access.entries`.
+@discardableResult
+public func SecACLCreateWithSimpleContents(
+    _ access: inout SecAccess, _ applicationList: [String]?, _ description: String,
+    _ promptSelector: SecKeychainPromptSelector
+) -> Int {
+    access.entries.append(
+        SecACL(
+            authorizations: [], trustedTokens: applicationList, description: description,
+            prompt: promptSelector.contains(.requirePassphase)))
+    return access.entries.count - 1
+}
+
+/// Removes the first entry equal to `acl` from `access` (SecACLRemove).
+public func SecACLRemove(_ access: inout SecAccess, _ acl: SecACL) {
+    if let index = access.entries.firstIndex(of: acl) { access.entries.remove(at: index) }
+}
+
 extension KeychainClient {
     /// The access object SecAccessCreate makes: an owner entry only the keychain's passphrase
     /// passes, `encrypt` for any token, and `decrypt`, `sign`, `derive` and `export` for
