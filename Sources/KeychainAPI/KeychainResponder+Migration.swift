@@ -46,10 +46,10 @@ extension KeychainResponder {
     }
 
     /// `POST /v1/keychain/import?conflict=fail|skip|replace&tokenMap=tok_old:tok_new…`, the
-    /// bundle as the body: imports
-    /// it whole or not at all; answers the counts and the bundle's manifest. Into the keychain
-    /// `?keychain=` names (else the token's default), or with `?keychain=*` each item into the
-    /// keychain the bundle names it with (a server admin's). The body arrives
+    /// bundle as the body: imports it whole or not at all; answers the counts and the bundle's
+    /// manifest. Into the keychain `?keychain=` names (else the token's default), or with
+    /// `?keychain=*` each item into the keychain the bundle names it with (a server admin's).
+    /// `tokenMap` renames the token ids of its access objects. The body arrives
     /// spooled to a file when the server has a spool directory (keychaind's data directory).
     func importBundle(_ request: HTTPRequest, _ token: AccessToken) throws(KeychainError) -> HTTPResponse {
         try keychain.requireKeychainAdmin(token, for: "importing a bundle")
