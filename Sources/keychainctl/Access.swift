@@ -129,7 +129,7 @@ struct SetInternetPasswordAccess: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
-        let query = internet.apply(to: attributes.apply(to: ItemQuery(.internetPassword))).searching(keychains)
+        let query = internet.query(attributes).searching(keychains)
         try await change.apply(to: query, connection: connection)
     }
 }

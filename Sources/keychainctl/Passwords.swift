@@ -50,6 +50,9 @@ struct InternetAttributes: ParsableArguments {
     @Option(name: .customShort("t"), help: "Match/set the authentication type (a four-character code, e.g. dflt).")
     var authenticationType: String?
 
+    /// `attributes` and these, matched in a query of internet passwords.
+    func query(_ attributes: PasswordAttributes) -> ItemQuery { apply(to: attributes.apply(to: ItemQuery(.internetPassword))) }
+
     func apply(to query: ItemQuery) -> ItemQuery {
         query.matching("securityDomain", securityDomain.map(AttributeValue.string)).matching(
             "path", path.map(AttributeValue.string)
@@ -273,7 +276,7 @@ struct FindInternetPassword: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
-        let query = internet.apply(to: attributes.apply(to: ItemQuery(.internetPassword))).searching(keychains)
+        let query = internet.query(attributes).searching(keychains)
         try await findAndPrint(query, showPassword: showPassword, passwordOnly: passwordOnly, connection: connection)
     }
 }
@@ -316,7 +319,7 @@ struct DeleteInternetPassword: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
-        let query = internet.apply(to: attributes.apply(to: ItemQuery(.internetPassword))).searching(keychains)
+        let query = internet.query(attributes).searching(keychains)
         try await deleteAndPrint(query, connection: connection)
     }
 }
