@@ -34,13 +34,15 @@ enum AccessFormat {
         return out
     }
 
-    /// An access object in the server's JSON form, read from `path` (`-` for standard input).
+    /// An access object in the server's JSON form, read from `path` (`-` for standard input):
+    /// the object, or the whole answer of `GET /v1/items/{ref}/access` that holds it.
     static func read(_ path: String) throws(ToolFailure) -> SecAccess {
         let data = try readFile(path == "-" ? nil : path)
         func bad(_ what: String) -> ToolFailure { ToolFailure(message: "--from: \(what)") }
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-            let list = object["entries"] as? [Any]
-        else { throw bad("expected a JSON object with \"entries\", as dump-keychain's server answers it") }
+        let parsed = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        guard let object = parsed?["access"] as? [String: Any] ?? parsed, let list = object["entries"] as? [Any] else {
+            throw bad("expected a JSON object with \"entries\", as GET /v1/items/{ref}/access answers it under \"access\"")
+        }
         var entries: [SecACL] = []
         for (index, element) in list.enumerated() {
             let at = "entries[\(index)]"
@@ -80,18 +82,18 @@ struct AccessChange: ParsableArguments {
     /// Gives the first item of `query` its new access object. The owner's entry may ask for the
     /// keychain's password: on a terminal it is asked for, as macOS's dialog does.
     func apply(to query: ItemQuery, connection: ConnectionOptions) async throws {
+        // A file that is no access object is refused before anything is asked of the server.
+        var access = try file.map(AccessFormat.read)
         let client = try connection.client()
-        let item = try await calling("SecKeychainSearchCopyNext") { () async throws(KeychainError) in try await client.item(query)
+        let item = try await calling("SecKeychainSearchCopyNext") { () async throws(KeychainError) in
+            try await client.item(query)
         }
-        let access: SecAccess?
-        if let file {
-            access = try AccessFormat.read(file)
-        } else if anyToken {
-            access = nil
-        } else {
+        if !trusted.isEmpty {
+            // As on the add verbs, `-T ""` trusts no token.
+            let ids = trusted.filter { !$0.isEmpty }
             let description = item.label ?? item.service ?? item.server ?? ""
             access = try await calling("SecAccessCreate") { () async throws(KeychainError) in
-                try await client.SecAccessCreate(description, trusted)
+                try await client.SecAccessCreate(description, ids)
             }
         }
         let ref = Data((item.persistentRef ?? "").utf8)

@@ -398,7 +398,8 @@ check "dump-keychain -a prints the access object as security does" bash -c \
 check "and its trusted token where security prints applications" bash -c \
     "grep -A2 -x '        applications (1):' '$tmp/dump-acl.out' | grep -qx '            0: $trusted_id'"
 check "and says so of an item without one" grep -qx 'no access control for this item' "$tmp/dump-acl.out"
-printf '{"entries":[{"authorizations":["any"],"tokens":"any"}]}' >"$tmp/open-access.json"
+# As GET /v1/items/{ref}/access answers it: the object under "access".
+printf '{"persistentRef":"x","access":{"entries":[{"authorizations":["any"],"tokens":"any"}]}}' >"$tmp/open-access.json"
 kc set-owner-refused set-generic-password-access -s later.example.com --from "$tmp/open-access.json"
 check "changing it takes the owner's password: without a terminal, exit 29" status_is set-owner-refused 29
 script -qec "'$ctl' set-generic-password-access -s later.example.com --from '$tmp/open-access.json'" /dev/null \
