@@ -28,7 +28,12 @@ package final class Barrier: Sendable {
     private struct ClassKeys {
         var whenUnlocked: SecureBytes?
         var afterFirstUnlock: SecureBytes?
+        /// What was made of key material for reuse (`keep`): dropped with the `whenUnlocked` key.
+        var kept: [[UInt8]: any AnyObject & Sendable] = [:]
     }
+
+    /// The most objects `keep` holds at once.
+    package static let maxKept = 32
 
     /// Meta keys under which wrapped keys are stored.
     package enum MetaKey {
@@ -66,8 +71,38 @@ package final class Barrier: Sendable {
     /// Drops the `whenUnlocked` key and zeroes it (`sodium_free` zeroes when the last in-flight
     /// user releases it; with none, that is now).
     package func lock() {
-        classKeys.withLock { $0.whenUnlocked = nil }
+        classKeys.withLock {
+            $0.whenUnlocked = nil
+            $0.kept.removeAll()
+        }
     }
+
+    // MARK: kept objects
+
+    /// The object kept under `id`, if the barrier is unlocked and keeps one.
+    package func kept(_ id: [UInt8]) -> (any AnyObject & Sendable)? {
+        classKeys.withLock { $0.whenUnlocked == nil ? nil : $0.kept[id] }
+    }
+
+    /// Keeps `object`, made of key material (a private key loaded for use), under `id` until the
+    /// barrier locks or `forgetKept` runs: only while unlocked, and at most `maxKept` (when full,
+    /// all go). `id` names every input of the material's authentication, so that an item whose
+    /// row changed reaches the material only by opening it again.
+    package func keep(_ object: any AnyObject & Sendable, as id: [UInt8]) {
+        classKeys.withLock {
+            guard $0.whenUnlocked != nil else { return }
+            if $0.kept.count >= Self.maxKept { $0.kept.removeAll() }
+            $0.kept[id] = object
+        }
+    }
+
+    /// Drops every kept object (a key item was changed or deleted).
+    package func forgetKept() {
+        classKeys.withLock { $0.kept.removeAll() }
+    }
+
+    /// How many objects are kept.
+    package var keptCount: Int { classKeys.withLock { $0.kept.count } }
 
     /// Unwraps the passphrase-protected class keys without installing them; fails on a wrong passphrase.
     package static func unwrapClassKeys(kek: SecureBytes, wrappedWhenUnlocked: [UInt8], wrappedAfterFirstUnlock: [UInt8])

@@ -41,6 +41,25 @@ public enum KeyOperations {
         try publicExternal(try loadPrivate(privateKey, type: type), type: type)
     }
 
+    /// A private key read into OpenSSL once, for several operations: its secret parts are in
+    /// OpenSSL's secure heap (`SecureHeap`), as during one operation.
+    public static func load(_ privateKey: SecureBytes, type: KeyMaterial.Algorithm) throws(CertificateError)
+        -> LoadedPrivateKey
+    {
+        LoadedPrivateKey(handle: try loadPrivate(privateKey, type: type), type: type)
+    }
+
+    /// SecKeyCreateSignature with a loaded RSA or EC key (`sign(_:algorithm:privateKey:type:publicKey:)`).
+    public static func sign(_ data: [UInt8], algorithm: KeyAlgorithm, key: LoadedPrivateKey) throws(CertificateError)
+        -> [UInt8]
+    {
+        try algorithm.check(.sign, type: key.type, role: .private)
+        guard algorithm != .edDSASignatureMessageCurve25519SHA512 else {
+            throw .mismatch("algorithm: an Ed25519 key signs from its seed, not loaded")
+        }
+        return try createSignature(data, algorithm: algorithm, key: key.handle)
+    }
+
     /// SecKeyCreateSignature. For Digest algorithms `data` is the digest and its length must equal the hash's (else .malformed naming the data length). ECDSA signatures are X9.62 DER (ECDSA-Sig-Value), Ed25519 the raw 64 bytes.
     ///
     /// RSA-PSS salts with as many random bytes as the hash has and masks with MGF1 of the same
@@ -61,7 +80,7 @@ public enum KeyOperations {
                 throw .malformed("not a 32-byte Ed25519 private key")
             }
         }
-        return try createSignature(data, algorithm: algorithm, key: try loadPrivate(privateKey, type: type))
+        return try sign(data, algorithm: algorithm, key: load(privateKey, type: type))
     }
 
     /// SecKeyVerifySignature: false for a signature that does not verify (including malformed DER); throws only when the algorithm does not fit the key or the data/key is malformed.
@@ -95,11 +114,18 @@ public enum KeyOperations {
         _ ciphertext: [UInt8], algorithm: KeyAlgorithm, privateKey: SecureBytes, type: KeyMaterial.Algorithm
     ) throws(CertificateError) -> [UInt8] {
         try algorithm.check(.decrypt, type: type, role: .private)
-        let key = try loadPrivate(privateKey, type: type)
+        return try decrypt(ciphertext, algorithm: algorithm, key: load(privateKey, type: type))
+    }
+
+    /// SecKeyCreateDecryptedData with a loaded key.
+    public static func decrypt(_ ciphertext: [UInt8], algorithm: KeyAlgorithm, key: LoadedPrivateKey) throws(CertificateError)
+        -> [UInt8]
+    {
+        try algorithm.check(.decrypt, type: key.type, role: .private)
         if algorithm.family == .ecies {
-            return try eciesDecrypt(ciphertext, algorithm: algorithm, key: key, type: type)
+            return try eciesDecrypt(ciphertext, algorithm: algorithm, key: key.handle, type: key.type)
         }
-        return try rsaDecrypt(ciphertext, algorithm: algorithm, key: key)
+        return try rsaDecrypt(ciphertext, algorithm: algorithm, key: key.handle)
     }
 
     /// SecKeyCopyKeyExchangeResult: ECDH (EC) or X25519 with the peer's public key (external representation). Standard/Cofactor without X963: the raw shared secret (requestedSize and sharedInfo ignored). With X963SHAn: ANSI X9.63 KDF(shared secret, sharedInfo) to requestedSize bytes (requestedSize 1...some sane bound, e.g. 1024).
@@ -111,10 +137,22 @@ public enum KeyOperations {
         requestedSize: Int, sharedInfo: [UInt8]
     ) throws(CertificateError) -> [UInt8] {
         try algorithm.check(.keyExchange, type: type, role: .private)
+        return try keyExchange(
+            key: load(privateKey, type: type), peerPublicKey: peerPublicKey, algorithm: algorithm,
+            requestedSize: requestedSize, sharedInfo: sharedInfo)
+    }
+
+    /// SecKeyCopyKeyExchangeResult with a loaded key.
+    public static func keyExchange(
+        key loaded: LoadedPrivateKey, peerPublicKey: [UInt8], algorithm: KeyAlgorithm, requestedSize: Int,
+        sharedInfo: [UInt8]
+    ) throws(CertificateError) -> [UInt8] {
+        let type = loaded.type
+        let key = loaded.handle
+        try algorithm.check(.keyExchange, type: type, role: .private)
         if algorithm.hash != nil, !(1...maxDerivedBytes).contains(requestedSize) {
             throw .malformed("requestedSize: \(requestedSize) is not between 1 and \(maxDerivedBytes)")
         }
-        let key = try loadPrivate(privateKey, type: type)
         let peer: PKeyHandle
         do { peer = try loadPublic(peerPublicKey, type: type) } catch { throw .malformed("peer public key: \(error.message)") }
         if type == .ec, try curve(of: peer).bits != (try curve(of: key)).bits {
@@ -125,5 +163,17 @@ public enum KeyOperations {
         let derived = try secureBytes(count: requestedSize)
         try x963KDF(hash, secret: secret, sharedInfo: sharedInfo, into: derived)
         return derived.withUnsafeBytes { Array($0) }
+    }
+}
+
+/// A private key loaded into OpenSSL (`KeyOperations.load`). OpenSSL lets one key object serve
+/// operations on several threads at once; nothing here changes it after it is made.
+public final class LoadedPrivateKey: @unchecked Sendable {
+    let handle: PKeyHandle
+    public let type: KeyMaterial.Algorithm
+
+    init(handle: PKeyHandle, type: KeyMaterial.Algorithm) {
+        self.handle = handle
+        self.type = type
     }
 }

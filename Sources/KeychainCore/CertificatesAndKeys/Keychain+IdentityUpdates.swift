@@ -76,6 +76,7 @@ extension Keychain {
             return (reopenedPairs, changed)
         }
         publish(.update, records: changed, barrier: barrier)
+        forgetLoadedKeys(of: changed, barrier: barrier)
         guard token.has(.read) || token.has(.list) else {
             return pairs.map {
                 ItemResult(
@@ -110,6 +111,7 @@ extension Keychain {
             return ordered.map { rows[$0]! }
         }
         for item in deleted { publish(.delete, item: item) }
+        forgetLoadedKeys(of: deleted.map(\.record), barrier: barrier)
         return deleted.map(\.record.ref)
     }
 }

@@ -65,6 +65,14 @@ public enum KeyUse: Sendable {
         }
     }
 
+    /// Whether it needs the private key: verifying and encrypting take the public one.
+    var usesPrivateKey: Bool {
+        switch self {
+        case .sign, .decrypt, .keyExchange: true
+        case .verify, .encrypt: false
+        }
+    }
+
     /// The request's key whose bytes the operation reads, for messages.
     public var input: String {
         switch self {
@@ -173,6 +181,10 @@ extension Keychain {
         guard algorithm.isSupported(use.operation, type: type, role: role) else {
             throw .param("algorithm: \(algorithm.rawValue) does not fit a \(role.rawValue) \(type.rawValue) key")
         }
+        // An RSA or EC private key is loaded into OpenSSL once and kept while unlocked: loading
+        // one costs more than using it.
+        let loaded = role == .private && (type == .rsa || type == .ec) && use.usesPrivateKey
+        if loaded { return (try useLoadedKey(item, use, algorithm: algorithm, barrier: barrier, token: token), item.record.ref) }
         let key = try openKey(item, barrier: barrier, for: use.tag, token: token)
         defer { SecureBytesPool.shared.recycle(key) }
         let result: KeyUseResult
@@ -198,11 +210,63 @@ extension Keychain {
                         sharedInfo: sharedInfo))
             }
         } catch {
-            // Messages that name their key (`algorithm: …`, `requestedSize: …`) keep it; others are about the input.
-            let named = ["algorithm:", "requestedSize:", "sharedInfo:"].contains { error.message.hasPrefix($0) }
-            throw .param(named ? error.message : "\(use.input): \(error.message)")
+            throw Self.useError(error, use)
         }
         return (result, item.record.ref)
+    }
+
+    /// `use` with the item's RSA or EC private key, loaded into OpenSSL: the one the barrier
+    /// keeps for this item's sealed key, or loaded now and kept (while unlocked). The lock and
+    /// the access object are checked first, every time.
+    private func useLoadedKey(
+        _ item: DecodedItem, _ use: KeyUse, algorithm: KeyAlgorithm, barrier: Barrier, token: AccessToken
+    ) throws(KeychainError) -> KeyUseResult {
+        let classKey = try admitKeyUse(item, barrier: barrier, for: use.tag, token: token)
+        let (type, _) = try Self.keyKind(item)
+        // Every input of the sealed key's authentication, and its nonce: a row changed in any of
+        // them finds nothing kept, and is opened (and authenticated) again.
+        let sealed = item.record.secret ?? []
+        let id =
+            Barrier.secretAD(
+                ref: item.record.ref, itemClass: item.itemClass, group: item.record.group, guarded: item.access != nil)
+            + [UInt8(item.protection.rawValue)] + Array(sealed.prefix(25))
+        let key: LoadedPrivateKey
+        if let kept = barrier.kept(id) as? LoadedPrivateKey {
+            key = kept
+        } else {
+            let bytes = try unsealKey(item, barrier: barrier, classKey: classKey)
+            defer { SecureBytesPool.shared.recycle(bytes) }
+            do { key = try KeyOperations.load(bytes, type: type) } catch {
+                throw .decode("valueData: the stored key is not a private \(type.rawValue) key")
+            }
+            barrier.keep(key, as: id)
+        }
+        do throws(CertificateError) {
+            switch use {
+            case .sign(let data): return .data(try KeyOperations.sign(data, algorithm: algorithm, key: key))
+            case .decrypt(let ciphertext): return .data(try KeyOperations.decrypt(ciphertext, algorithm: algorithm, key: key))
+            case .keyExchange(let peer, let size, let sharedInfo):
+                return .data(
+                    try KeyOperations.keyExchange(
+                        key: key, peerPublicKey: peer, algorithm: algorithm, requestedSize: size, sharedInfo: sharedInfo))
+            case .verify, .encrypt: throw CertificateError.mismatch("algorithm: verifying and encrypting use a public key")
+            }
+        } catch {
+            throw Self.useError(error, use)
+        }
+    }
+
+    /// Drops the private keys the barrier keeps loaded when `records` hold a key item: a key
+    /// deleted or changed here leaves no loaded copy behind.
+    func forgetLoadedKeys(of records: [ItemRecord], barrier: Barrier) {
+        if records.contains(where: { $0.itemClass == ItemClass.key.rawValue }) { barrier.forgetKept() }
+    }
+
+    /// A key operation's failure as the client sees it: messages that name their key
+    /// (`algorithm: …`, `requestedSize: …`) keep it; others are about the input.
+    private static func useError(_ error: CertificateError, _ use: KeyUse) -> KeychainError {
+        let named = ["algorithm:", "requestedSize:", "sharedInfo:"].contains { error.message.hasPrefix($0) }
+        return .param(named ? error.message : "\(use.input): \(error.message)")
     }
 
     /// SecKeyCopyPublicKey of the key `query` selects: its type and its public key in Apple's
@@ -271,10 +335,26 @@ extension Keychain {
     private func openKey(_ item: DecodedItem, barrier: Barrier, for tag: AccessTag?, token: AccessToken) throws(KeychainError)
         -> SecureBytes
     {
-        guard let sealed = item.record.secret else { throw .decode("valueData: a stored key item has no key") }
+        let classKey = try admitKeyUse(item, barrier: barrier, for: tag, token: token)
+        return try unsealKey(item, barrier: barrier, classKey: classKey)
+    }
+
+    /// What every use of a key item checks, whether its key is opened or kept: it has a key, its
+    /// protection class is unlocked (423), its access object allows `tag`. Counts as reading a
+    /// secret for the auto-lock. The class key.
+    private func admitKeyUse(_ item: DecodedItem, barrier: Barrier, for tag: AccessTag?, token: AccessToken)
+        throws(KeychainError) -> SecureBytes
+    {
+        guard item.record.secret != nil else { throw .decode("valueData: a stored key item has no key") }
         guard let classKey = barrier.classKey(for: item.protection) else { throw Self.locked("key") }
         if let tag { try checkAccess(item, tag, token: token) }
         if item.protection.keyClass == .whenUnlocked { noteSecretUse() }
+        return classKey
+    }
+
+    /// A key item's bytes, opened into `sodium_malloc` memory (the pool's).
+    private func unsealKey(_ item: DecodedItem, barrier: Barrier, classKey: SecureBytes) throws(KeychainError) -> SecureBytes {
+        let sealed = item.record.secret ?? []
         let ad = Barrier.secretAD(
             ref: item.record.ref, itemClass: item.itemClass, group: item.record.group, guarded: item.access != nil)
         do { return try barrier.openSecretSecure(sealed, key: classKey, ad: ad) } catch {

@@ -43,6 +43,7 @@ extension Keychain {
             return records
         }
         publish(.delete, records: deleted, barrier: barrier)
+        forgetLoadedKeys(of: deleted, barrier: barrier)
         return deleted.map(\.ref)
     }
 }

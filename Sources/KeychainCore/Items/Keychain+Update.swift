@@ -36,6 +36,7 @@ extension Keychain {
             return updated
         }
         publish(.update, records: updated, barrier: barrier)
+        forgetLoadedKeys(of: updated, barrier: barrier)
         // What an update answers is a search's answer: a token that may not search learns
         // only that its update applied, and to how many items (as a delete's count).
         guard token.has(.read) || token.has(.list) else {
