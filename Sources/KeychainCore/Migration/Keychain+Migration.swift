@@ -250,6 +250,7 @@ extension Keychain {
         }
         publish(.add, records: added, barrier: barrier)
         publish(.update, records: replaced, barrier: barrier)
+        forgetLoadedKeys(of: replaced, barrier: barrier)
         return (added.count, skipped, replaced.count)
     }
 
