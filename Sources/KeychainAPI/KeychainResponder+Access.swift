@@ -82,15 +82,17 @@ extension KeychainResponder {
         case "alwaysAllow": always = true
         default: throw .param("\(Self.promptHeader): allowOnce or alwaysAllow")
         }
-        guard let passphrase = head.headers[Self.promptPassphraseHeader] else {
+        guard let passphrase = try Self.secretHeader(head, "x-keychain-prompt-passphrase") else {
             if always { throw .param("\(Self.promptHeader): alwaysAllow needs \(Self.promptPassphraseHeader)") }
             return token
         }
-        let secret: SecureBytes
-        do { secret = try SecureBytes(utf8: passphrase) } catch {
-            throw .notAvailable("\(Self.promptPassphraseHeader): no secure memory for the passphrase")
-        }
-        return token.prompting(AccessPrompt(passphrase: secret, alwaysAllow: always))
+        return token.prompting(AccessPrompt(passphrase: passphrase, alwaysAllow: always))
+    }
+
+    /// Whether the request carries the keychain's passphrase for access objects, found without
+    /// copying it out of the request.
+    static func carriesPrompt(_ head: HTTPRequestHead) -> Bool {
+        head.headers.withFirstValue(lowercased: "x-keychain-prompt-passphrase") { _ in true } ?? false
     }
 
     /// After a request that carried `alwaysAllow`: each entry its passphrase passed trusts the

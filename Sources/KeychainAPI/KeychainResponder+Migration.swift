@@ -100,11 +100,19 @@ extension KeychainResponder {
 
     /// The bundle passphrase, copied from where it lies in the header into secure memory.
     private static func bundlePassphrase(_ head: HTTPRequestHead) throws(KeychainError) -> SecureBytes {
-        let copied = head.headers.withFirstValue(lowercased: "x-keychain-bundle-passphrase") { value in
+        guard let copied = try secretHeader(head, "x-keychain-bundle-passphrase") else {
+            throw .param("\(bundlePassphraseHeader): required: the bundle's passphrase")
+        }
+        return copied
+    }
+
+    /// A header holding a secret, copied from where it lies in the request into secure memory,
+    /// never into a `String`; nil when the request lacks it.
+    static func secretHeader(_ head: HTTPRequestHead, _ lowercased: StaticString) throws(KeychainError) -> SecureBytes? {
+        let copied = head.headers.withFirstValue(lowercased: lowercased) { value in
             Result { () throws(CryptoError) in try SecureBytes(copying: UnsafeRawBufferPointer(value)) }
         }
-        guard let copied else { throw .param("\(bundlePassphraseHeader): required: the bundle's passphrase") }
-        do { return try copied.get() } catch { throw .notAvailable("secure memory: \(error.message)") }
+        do { return try copied?.get() } catch { throw .notAvailable("secure memory: \(error.message)") }
     }
 
     static func manifestJSON(_ manifest: BundleManifest) -> JSON {

@@ -90,7 +90,7 @@ public final class KeychainResponder: HTTPResponder {
         // A locked keychain is a sealed Vault, before any token is looked at.
         if route.isVault, keychain.state != .unlocked { return .refuse(finish(head, route: route, token: nil, Self.sealed)) }
         // The keychain's passphrase for access objects is verified as an unlock's: Argon2id.
-        let prompts = head.headers[Self.promptPassphraseHeader] != nil
+        let prompts = Self.carriesPrompt(head)
         let execution: HTTPExecution =
             if route.runsKDF(method: head.method) || prompts {
                 route.transfers ? .transferWorker : .serialWorker
@@ -171,7 +171,7 @@ public final class KeychainResponder: HTTPResponder {
         }
         let head = request.head
         // A request with a prompt runs whole, here, on the worker its preflight chose.
-        if head.headers[Self.promptPassphraseHeader] != nil { return reply(respond(to: request, plan: plan)) }
+        if Self.carriesPrompt(head) { return reply(respond(to: request, plan: plan)) }
         let answer = { @Sendable [self] (outcome: Result<HTTPResponse, KeychainError>) in
             let response: HTTPResponse
             switch outcome {

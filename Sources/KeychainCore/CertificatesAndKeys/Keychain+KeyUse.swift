@@ -184,7 +184,9 @@ extension Keychain {
         // An RSA or EC private key is loaded into OpenSSL once and kept while unlocked: loading
         // one costs more than using it.
         let loaded = role == .private && (type == .rsa || type == .ec) && use.usesPrivateKey
-        if loaded { return (try useLoadedKey(item, use, algorithm: algorithm, barrier: barrier, token: token), item.record.ref) }
+        if loaded {
+            return (try useLoadedKey(item, type, use, algorithm: algorithm, barrier: barrier, token: token), item.record.ref)
+        }
         let key = try openKey(item, barrier: barrier, for: use.tag, token: token)
         defer { SecureBytesPool.shared.recycle(key) }
         let result: KeyUseResult
@@ -219,17 +221,13 @@ extension Keychain {
     /// keeps for this item's sealed key, or loaded now and kept (while unlocked). The lock and
     /// the access object are checked first, every time.
     private func useLoadedKey(
-        _ item: DecodedItem, _ use: KeyUse, algorithm: KeyAlgorithm, barrier: Barrier, token: AccessToken
+        _ item: DecodedItem, _ type: KeyMaterial.Algorithm, _ use: KeyUse, algorithm: KeyAlgorithm, barrier: Barrier,
+        token: AccessToken
     ) throws(KeychainError) -> KeyUseResult {
         let classKey = try admitKeyUse(item, barrier: barrier, for: use.tag, token: token)
-        let (type, _) = try Self.keyKind(item)
         // Every input of the sealed key's authentication, and its nonce: a row changed in any of
         // them finds nothing kept, and is opened (and authenticated) again.
-        let sealed = item.record.secret ?? []
-        let id =
-            Barrier.secretAD(
-                ref: item.record.ref, itemClass: item.itemClass, group: item.record.group, guarded: item.access != nil)
-            + [UInt8(item.protection.rawValue)] + Array(sealed.prefix(25))
+        let id = item.secretAD + [UInt8(item.protection.rawValue)] + Array((item.record.secret ?? []).prefix(25))
         let key: LoadedPrivateKey
         if let kept = barrier.kept(id) as? LoadedPrivateKey {
             key = kept
@@ -355,8 +353,7 @@ extension Keychain {
     /// A key item's bytes, opened into `sodium_malloc` memory (the pool's).
     private func unsealKey(_ item: DecodedItem, barrier: Barrier, classKey: SecureBytes) throws(KeychainError) -> SecureBytes {
         let sealed = item.record.secret ?? []
-        let ad = Barrier.secretAD(
-            ref: item.record.ref, itemClass: item.itemClass, group: item.record.group, guarded: item.access != nil)
+        let ad = item.secretAD
         do { return try barrier.openSecretSecure(sealed, key: classKey, ad: ad) } catch {
             logger.error(
                 "item secret failed authentication",

@@ -14,6 +14,12 @@ struct DecodedItem {
     /// The item's access object, when it has one (docs/semantics.md, *Access objects*).
     var access: AccessObject?
 
+    /// What its secret is sealed to (`Barrier.secretAD`): its row's reference, class and group,
+    /// and whether it has an access object.
+    var secretAD: [UInt8] {
+        Barrier.secretAD(ref: record.ref, itemClass: itemClass, group: record.group, guarded: access != nil)
+    }
+
     static let accessibleKey = Schema.key(canonical: "accessible")!
 
     init(

@@ -97,8 +97,7 @@ extension Keychain {
             itemClass: itemClass, group: group, protection: protection, attributes: attributes, access: query.access)
         if let generated {
             guard let key = barrier.classKey(for: item.protection) else { throw Self.locked("valueData") }
-            let ad = Barrier.secretAD(
-                ref: item.record.ref, itemClass: item.itemClass, group: item.record.group, guarded: item.access != nil)
+            let ad = item.secretAD
             item.record.secret = try Self.crypto { () throws(CryptoError) in
                 try barrier.sealSecret(generated.secret, key: key, ad: ad)
             }

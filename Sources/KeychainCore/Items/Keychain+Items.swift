@@ -179,8 +179,7 @@ extension Keychain {
     func seal(_ secret: [UInt8], for item: DecodedItem, barrier: Barrier) throws(KeychainError) -> [UInt8] {
         guard let key = barrier.classKey(for: item.protection) else { throw Self.locked("valueData") }
         if item.protection.keyClass == .whenUnlocked { noteSecretUse() }
-        let ad = Barrier.secretAD(
-            ref: item.record.ref, itemClass: item.itemClass, group: item.record.group, guarded: item.access != nil)
+        let ad = item.secretAD
         return try Self.crypto { () throws(CryptoError) in try barrier.sealSecret(secret, key: key, ad: ad) }
     }
 
@@ -210,7 +209,8 @@ extension Keychain {
                 whole.itemClass == record.itemClass, whole.group == record.group, let resealed = whole.secret,
                 !whole.attributes.isEmpty
             else { throw .itemNotFound }
-            return try openSecret(resealed, of: whole, barrier: barrier, key: name, for: tag, token: token)
+            let decoded = try DecodedItem(whole, barrier: barrier, logger: logger)
+            return try openSecret(resealed, of: whole, barrier: barrier, key: name, for: tag, token: token, decoded: decoded)
         }
         let item: DecodedItem
         if let decoded { item = decoded } else { item = try DecodedItem(record, barrier: barrier, logger: logger) }
