@@ -63,12 +63,12 @@ public final class KeychainClient: Sendable {
     /// and returns a 2xx answer; any other answer is thrown as the error it states.
     func perform(_ request: Request) async throws(KeychainError) -> Response {
         let policy = configuration.retry
+        var request = request
+        if let prompt = Self.prompt { request.headers += prompt.headers }
         var attempt = 1
         while true {
             let failure: KeychainError
             let sent: Result<Response, KeychainError>
-            var request = request
-            if let prompt = Self.prompt { request.headers += prompt.headers }
             do { sent = .success(try await transport.send(request, token: configuration.token)) } catch { sent = .failure(error) }
             switch sent {
             case .success(let response):

@@ -66,15 +66,12 @@ enum AccessFormat {
 /// What `set-…-access` gives the item: SecAccessCreate's object for `-T` tokens, none (`-A`),
 /// or one read from a file.
 struct AccessChange: ParsableArguments {
-    @Option(name: .customShort("T"), help: "A token id trusted to use the item without the keychain's password (repeatable).")
-    var trusted: [String] = []
-    @Flag(name: .customShort("A"), help: "Allow any token of the item's group to use it (remove its access object).")
-    var anyToken = false
+    @OptionGroup var given: AccessOptions
     @Option(name: .customLong("from"), help: "An access object in JSON, as GET /v1/items/{ref}/access answers (- for stdin).")
     var file: String?
 
     func validate() throws {
-        guard [!trusted.isEmpty, anyToken, file != nil].filter(\.self).count == 1 else {
+        guard [!given.trusted.isEmpty, given.anyToken, file != nil].filter(\.self).count == 1 else {
             throw ValidationError("give one of -T, -A or --from")
         }
     }
@@ -88,13 +85,8 @@ struct AccessChange: ParsableArguments {
         let item = try await calling("SecKeychainSearchCopyNext") { () async throws(KeychainError) in
             try await client.item(query)
         }
-        if !trusted.isEmpty {
-            // As on the add verbs, `-T ""` trusts no token.
-            let ids = trusted.filter { !$0.isEmpty }
-            let description = item.label ?? item.service ?? item.server ?? ""
-            access = try await calling("SecAccessCreate") { () async throws(KeychainError) in
-                try await client.SecAccessCreate(description, ids)
-            }
+        if !given.trusted.isEmpty {
+            access = try await given.access(client, description: item.label ?? item.service ?? item.server ?? "")
         }
         let ref = Data((item.persistentRef ?? "").utf8)
         func set() async -> Result<Void, KeychainError> {
